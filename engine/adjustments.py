@@ -1,0 +1,212 @@
+"""Winter adjustments: builds, removals, waives, and civil disorder."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
+from engine.orders import Build, Order, Remove, UnitRef, Waive
+from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
+from engine.state import GameState
+from engine.units import Unit
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustmentResult:
+    results: tuple[OrderResult, ...]
+    units: tuple[Unit, ...]
+
+
+def centre_count(game_map: GameMap, state: GameState, power: str) -> int:
+    """Supply centres a power owns, each counted at its value."""
+    total = 0
+    for centre in state.centres_of(power):
+        info = game_map.provinces[centre].centre
+        total += info.value if info is not None else 0
+    return total
+
+
+def adjustment_due(game_map: GameMap, state: GameState, power: str) -> int:
+    """Builds (positive) or removals (negative) a power must make this winter."""
+    return centre_count(game_map, state, power) - len(state.units_of(power))
+
+
+def needs_adjustments(game_map: GameMap, state: GameState) -> bool:
+    for power in game_map.powers:
+        due = adjustment_due(game_map, state, power)
+        if due < 0 or (due > 0 and power not in state.neutral and _free_sites(
+                game_map, state, power)):
+            return True
+    return False
+
+
+def _free_sites(game_map: GameMap, state: GameState, power: str) -> list[str]:
+    owned = set(state.centres_of(power))
+    occupied = {u.province for u in state.units}
+    return [c for c in game_map.powers[power].home if c in owned and c not in occupied]
+
+
+def _build_unit(game_map: GameMap, power: str, order: Build) -> Unit | Reason:
+    prov_code = province_of(order.location)
+    prov = game_map.provinces.get(prov_code)
+    if prov is None:
+        return illegal(f"{order.location} is not on the map")
+    kind = order.kind
+    if kind is None:
+        # DATC 4.C.3: an army inland; a fleet where a coast is named; else unclear
+        if prov.terrain is Terrain.LAND:
+            kind = UnitKind.ARMY
+        elif coast_of(order.location) and prov.coasts:
+            kind = UnitKind.FLEET
+        else:
+            return illegal("say whether to build an army or a fleet")
+    location = prov_code if kind is UnitKind.ARMY else order.location
+    if kind is UnitKind.FLEET and prov.coasts and coast_of(location) is None:
+        return illegal(f"say which coast of {prov.name} the fleet is built on")
+    if kind is UnitKind.FLEET and coast_of(location) and not prov.coasts:
+        location = prov_code  # a coast on a one-coast province is just noise
+    if not game_map.can_stand(kind, location):
+        return illegal(f"a {kind.noun} cannot be built in {prov.name}")
+    return Unit(power, kind, location)
+
+
+def resolve_adjustments(
+    game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
+) -> AdjustmentResult:
+    results: list[OrderResult] = []
+    board = list(state.units)
+    powers = list(game_map.powers)
+    for power in powers:
+        due = adjustment_due(game_map, state, power)
+        given = list(orders.get(power, ()))
+        if power in state.neutral:
+            results.extend(OrderResult(power, o, Outcome.ILLEGAL,
+                                       illegal(f"{power} is neutral")) for o in given)
+            given = []
+        if due > 0:
+            results.extend(_builds(game_map, state, power, due, given, board))
+        elif due < 0:
+            results.extend(_removals(game_map, state, power, -due, given, board))
+        else:
+            results.extend(OrderResult(power, o, Outcome.ILLEGAL,
+                                       illegal(f"{power} has no adjustments to make"))
+                           for o in given)
+    for power, power_orders in orders.items():
+        if power not in game_map.powers:
+            results.extend(OrderResult(power, o, Outcome.ILLEGAL,
+                                       illegal(f"unknown power {power}")) for o in power_orders)
+    return AdjustmentResult(tuple(results), tuple(board))
+
+
+def _builds(
+    game_map: GameMap, state: GameState, power: str, due: int, given: list[Order],
+    board: list[Unit],
+) -> list[OrderResult]:
+    results: list[OrderResult] = []
+    sites = set(_free_sites(game_map, state, power))
+    allowed = min(due, len(sites)) if power not in state.neutral else 0
+    used = 0
+    for order in given:
+        if isinstance(order, Waive):
+            if used < allowed:
+                used += 1
+                results.append(OrderResult(power, order, Outcome.SUCCEEDS))
+            else:
+                results.append(OrderResult(power, order, Outcome.VOID,
+                                           Reason(Why.TOO_MANY, detail="no build left to waive")))
+            continue
+        if not isinstance(order, Build):
+            results.append(OrderResult(power, order, Outcome.ILLEGAL,
+                                       illegal(f"{power} builds this winter; it cannot remove")))
+            continue
+        unit = _build_unit(game_map, power, order)
+        if isinstance(unit, Reason):
+            results.append(OrderResult(power, order, Outcome.ILLEGAL, unit))
+            continue
+        canonical = Build(unit.location, unit.kind)
+        if unit.province not in game_map.powers[power].home:
+            why = f"{unit.province} is not a home supply centre of {power}"
+        elif unit.province not in state.centres_of(power):
+            why = f"{power} does not own {unit.province}"
+        elif unit.province not in sites:
+            why = f"{unit.province} is occupied"
+        else:
+            why = ""
+        if why:
+            results.append(OrderResult(power, canonical, Outcome.ILLEGAL, illegal(why)))
+            continue
+        if used >= allowed:
+            results.append(OrderResult(power, canonical, Outcome.VOID, Reason(
+                Why.TOO_MANY, detail=f"{power} may build only {allowed}")))
+            continue
+        used += 1
+        sites.discard(unit.province)
+        board.append(unit)
+        results.append(OrderResult(power, canonical, Outcome.SUCCEEDS))
+    # builds not ordered are waived
+    results.extend(OrderResult(power, Waive(), Outcome.SUCCEEDS) for _ in range(allowed - used))
+    return results
+
+
+def _removals(
+    game_map: GameMap, state: GameState, power: str, due: int, given: list[Order],
+    board: list[Unit],
+) -> list[OrderResult]:
+    results: list[OrderResult] = []
+    removed: set[str] = set()
+    for order in given:
+        if not isinstance(order, Remove):
+            results.append(OrderResult(power, order, Outcome.ILLEGAL,
+                                       illegal(f"{power} must remove units this winter")))
+            continue
+        prov = province_of(order.unit.location)
+        unit = next((u for u in board if u.province == prov), None)
+        if unit is None or unit.power != power:
+            results.append(OrderResult(power, order, Outcome.ILLEGAL,
+                                       illegal(f"{power} has no unit in {prov}")))
+            continue
+        canonical = Remove(UnitRef(unit.location, unit.kind))
+        if prov in removed:
+            results.append(OrderResult(power, canonical, Outcome.VOID, Reason(
+                Why.NOT_MATCHED, detail="this unit is already removed")))
+            continue
+        if len(removed) >= due:
+            results.append(OrderResult(power, canonical, Outcome.VOID, Reason(
+                Why.TOO_MANY, detail=f"{power} must remove only {due}")))
+            continue
+        removed.add(prov)
+        board.remove(unit)
+        results.append(OrderResult(power, canonical, Outcome.SUCCEEDS))
+    for unit in civil_disorder_removals(game_map, state, power, due - len(removed), board):
+        board.remove(unit)
+        results.append(OrderResult(power, Remove(UnitRef(unit.location, unit.kind)),
+                                   Outcome.SUCCEEDS, Reason(Why.CIVIL_DISORDER)))
+    return results
+
+
+def civil_disorder_removals(
+    game_map: GameMap, state: GameState, power: str, count: int, board: list[Unit],
+) -> list[Unit]:
+    """The units a power that did not order enough removals loses.
+
+    Farthest first; equal distances: fleets before armies, then by the
+    province's English name. Distance counts moves over land and sea alike
+    to the nearest owned supply centre (2023 rulebook, DATC 4.D.8), or to
+    the nearest home centre with ``cd_distance == "home"`` (2000 rulebook).
+    """
+    if count <= 0:
+        return []
+    if state.cd_distance == "home":
+        targets = list(game_map.powers[power].home)
+    else:
+        targets = state.centres_of(power) or list(game_map.powers[power].home)
+    distance = game_map.distances_from(targets)
+    candidates = [u for u in board if u.power == power]
+    far = len(game_map.provinces)
+    candidates.sort(key=lambda u: (
+        -distance.get(u.province, far),
+        0 if u.kind is UnitKind.FLEET else 1,
+        game_map.provinces[u.province].name,
+    ))
+    return candidates[:count]

@@ -1,0 +1,221 @@
+"""Whether an order can ever be carried out, judged from the map and the
+positions of the units alone (never from other orders).
+
+Each check returns either the order rewritten to the canonical form of the
+unit it commands (actual unit kind and coast, destination coast filled in
+where only one is possible) or an illegal :class:`Reason`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
+from engine.orders import (
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+)
+from engine.outcomes import Reason, illegal
+from engine.units import Unit
+
+Checked = tuple[Order, None] | tuple[None, Reason]
+
+
+class Board:
+    """The units on the board by province, with the questions legality asks."""
+
+    def __init__(self, game_map: GameMap, units: Mapping[str, Unit], closed: frozenset[str]):
+        self.map = game_map
+        self.units = units
+        self.closed = closed
+        self.fleet_waters = frozenset(
+            p for p, u in units.items() if u.kind is UnitKind.FLEET and game_map.is_water(p)
+        )
+
+    def ref(self, unit: Unit) -> UnitRef:
+        return UnitRef(unit.location, unit.kind)
+
+    def convoy_possible(self, src: str, dst: str, without: str | None = None) -> bool:
+        """Could fleets now on the board carry an army from src to dst?"""
+        src, dst = province_of(src), province_of(dst)
+        if not (self.map.is_coastal(src) and self.map.is_coastal(dst)) or src == dst:
+            return False
+        usable = self.fleet_waters - {without} if without else self.fleet_waters
+        return self.map.sea_route_exists(src, dst, usable)
+
+    def on_some_route(self, water: str, src: str, dst: str) -> bool:
+        """Could the fleet in ``water`` be a link of a convoy from src to dst (DATC 4.E.1)?"""
+        return water in self._fleet_waters_touching(src) & self._fleet_waters_touching(dst)
+
+    def _fleet_waters_touching(self, province: str) -> set[str]:
+        """Fleet-holding water provinces joined by fleets to ``province``'s shore."""
+        neighbours = self.map.water_neighbours
+        queue = [w for w in neighbours[province] if w in self.fleet_waters]
+        seen = set(queue)
+        while queue:
+            for nxt in neighbours[queue.pop()]:
+                if nxt in self.fleet_waters and nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return seen
+
+    def move_target(self, unit: Unit, dest: str, *, support_by: str | None = None,
+                    fleet_convoyed: bool = False) -> tuple[str, None] | tuple[None, str]:
+        """Where a move of ``unit`` to ``dest`` would go, or why it cannot.
+
+        ``support_by`` is the province of a unit supporting this move: it
+        cannot also be one of the convoying fleets (DATC 6.D.31).
+        """
+        game_map = self.map
+        if not game_map.is_location(dest):
+            return None, f"{dest} is not on the map"
+        target = province_of(dest)
+        if target == unit.province:
+            return None, "a unit cannot move to its own province"
+        if target in self.closed:
+            return None, f"{game_map.provinces[target].name} may not be entered"
+        terrain = game_map.provinces[target].terrain
+        if unit.kind is UnitKind.ARMY:
+            if fleet_convoyed:
+                return None, "only armies can be convoyed"
+            if terrain is Terrain.WATER or terrain is Terrain.IMPASSABLE:
+                return None, f"an army cannot move to {game_map.provinces[target].name}"
+            if game_map.adjacent(UnitKind.ARMY, unit.location, target):
+                return target, None
+            if self.convoy_possible(unit.location, target, without=support_by):
+                return target, None
+            return None, f"{target} is not adjacent and no fleets can convoy there"
+        # fleets
+        if fleet_convoyed:
+            return None, "only armies can be convoyed"
+        coast = coast_of(dest)
+        if coast is not None:
+            if game_map.adjacent(UnitKind.FLEET, unit.location, dest):
+                return dest, None
+            return None, f"a fleet in {unit.location} cannot reach {dest}"
+        options = game_map.fleet_destinations(unit.location, target)
+        if len(options) == 1:
+            return options[0], None  # DATC 4.B.2: the only reachable coast
+        if len(options) > 1:
+            return None, f"say which coast of {game_map.provinces[target].name}"
+        return None, f"a fleet in {unit.location} cannot reach {target}"
+
+
+def _own_unit(board: Board, power: str, ref: UnitRef) -> Unit | Reason:
+    unit = board.units.get(province_of(ref.location))
+    if unit is None:
+        return illegal(f"no unit in {province_of(ref.location)}")
+    if unit.power != power:
+        return illegal(f"the unit in {unit.province} is not {power}'s")
+    return unit
+
+
+def check_movement(board: Board, power: str, order: Order) -> Checked:
+    """Legality of one movement-phase order."""
+    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+        return None, illegal("not a movement-phase order")
+    unit = _own_unit(board, power, order.unit)
+    if isinstance(unit, Reason):
+        return None, unit
+    me = board.ref(unit)
+    if isinstance(order, Hold):
+        return Hold(me), None
+    if isinstance(order, Move):
+        convoyed = order.via_convoy or bool(order.path)
+        dest, why = board.move_target(
+            unit, order.dest, fleet_convoyed=convoyed and unit.kind is UnitKind.FLEET
+        )
+        if dest is None:
+            return None, illegal(why or "")
+        return Move(me, dest, order.via_convoy or bool(order.path), order.path), None
+    target_unit = board.units.get(province_of(order.target.location))
+    if target_unit is None:
+        return None, illegal(f"no unit in {province_of(order.target.location)}")
+    target = board.ref(target_unit)
+    if isinstance(order, SupportHold):
+        if target_unit is unit:
+            return None, illegal("a unit cannot support itself")
+        if not board.map.reaches_province(unit.kind, unit.location, target_unit.province):
+            return None, illegal(f"{unit.location} cannot reach {target_unit.province}")
+        return SupportHold(me, target), None
+    if isinstance(order, SupportMove):
+        if target_unit is unit:
+            return None, illegal("a unit cannot support its own move")
+        dest_prov = province_of(order.dest)
+        if dest_prov == unit.province:
+            return None, illegal("a unit cannot support a move into its own province")
+        if dest_prov in board.closed or not board.map.reaches_province(
+            unit.kind, unit.location, dest_prov
+        ):
+            return None, illegal(f"{unit.location} cannot reach {dest_prov}")
+        # DATC 4.B.4: a coast named in a support must be reachable; coasts
+        # only matter for a supported fleet.
+        dest = order.dest if target_unit.kind is UnitKind.FLEET else dest_prov
+        supported, why = board.move_target(target_unit, dest, support_by=unit.province)
+        if supported is None and coast_of(dest) is None and target_unit.kind is UnitKind.FLEET \
+                and board.map.fleet_destinations(target_unit.location, dest_prov):
+            supported = dest_prov  # both coasts reachable: the support covers either
+        if supported is None:
+            return None, illegal(f"the supported move is impossible: {why}")
+        if coast_of(dest) is None:
+            supported = dest_prov
+        return SupportMove(me, target, supported), None
+    # Convoy
+    if unit.kind is not UnitKind.FLEET or not board.map.is_water(unit.province):
+        return None, illegal("only a fleet at sea can convoy")
+    if target_unit.kind is not UnitKind.ARMY:
+        return None, illegal("only armies can be convoyed")
+    dest_prov = province_of(order.dest)
+    if not board.map.is_location(dest_prov):
+        return None, illegal(f"{order.dest} is not on the map")
+    if dest_prov == target_unit.province or not board.map.is_coastal(dest_prov):
+        return None, illegal(f"an army cannot be convoyed to {dest_prov}")
+    if dest_prov in board.closed:
+        return None, illegal(f"{dest_prov} may not be entered")
+    if not board.on_some_route(unit.province, target_unit.province, dest_prov):
+        return None, illegal(f"{unit.province} cannot be part of any convoy route from "
+                             f"{target_unit.province} to {dest_prov}")
+    return Convoy(me, target, dest_prov), None
+
+
+def check_retreat(
+    units: Mapping[str, Unit],
+    options: Mapping[str, tuple[str, ...]],
+    power: str,
+    order: Order,
+    game_map: GameMap,
+) -> Checked:
+    """Legality of one retreat-phase order; ``units`` are the dislodged units."""
+    if not isinstance(order, (Retreat, Move, Disband)):
+        return None, illegal("only retreats and disbands are allowed in a retreat phase")
+    unit = units.get(province_of(order.unit.location))
+    if unit is None:
+        return None, illegal(f"no dislodged unit in {province_of(order.unit.location)}")
+    if unit.power != power:
+        return None, illegal(f"the unit in {unit.province} is not {power}'s")
+    me = UnitRef(unit.location, unit.kind)
+    if isinstance(order, Disband):
+        return Disband(me), None
+    if isinstance(order, Move) and (order.via_convoy or order.path):
+        return None, illegal("a retreat cannot be convoyed")
+    dest = order.dest
+    allowed = options.get(unit.province, ())
+    if unit.kind is UnitKind.ARMY:
+        dest = province_of(dest)
+    elif coast_of(dest) is None:
+        matching = [d for d in allowed if province_of(d) == dest]
+        dest = matching[0] if len(matching) == 1 else dest
+    if dest not in allowed:
+        if not game_map.is_location(dest) or not game_map.adjacent(unit.kind, unit.location, dest):
+            return None, illegal(f"{unit.location} cannot retreat to {dest}: not adjacent")
+        return None, illegal(f"{unit.location} cannot retreat to {dest}: occupied, contested "
+                             "or where the attack came from")
+    return Retreat(me, dest), None
+

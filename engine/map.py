@@ -1,0 +1,264 @@
+"""The board: provinces, coasts, supply centres and who may move where.
+
+A *location* is where a unit stands: a province code (``PAR``) or, for a
+fleet on a two-coast province, the province and coast (``STP/SC``).
+Adjacency is kept per unit kind, and for fleets per location, because a
+fleet on Spain's south coast cannot reach the Bay of Biscay side.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+
+
+class UnitKind(str, Enum):
+    ARMY = "A"
+    FLEET = "F"
+
+    @property
+    def noun(self) -> str:
+        return "army" if self is UnitKind.ARMY else "fleet"
+
+
+class Terrain(str, Enum):
+    LAND = "land"
+    COASTAL = "coastal"
+    WATER = "water"
+    IMPASSABLE = "impassable"
+
+
+def province_of(location: str) -> str:
+    """The province part of a location: ``STP/SC`` -> ``STP``."""
+    slash = location.find("/")
+    return location if slash < 0 else location[:slash]
+
+
+def coast_of(location: str) -> str | None:
+    slash = location.find("/")
+    return None if slash < 0 else location[slash + 1 :]
+
+
+@dataclass(frozen=True, slots=True)
+class SupplyCentre:
+    value: int = 1
+    flags: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Province:
+    code: str
+    name: str
+    terrain: Terrain
+    coasts: tuple[str, ...] = ()  # coast codes (NC, SC...) of a two-coast province
+    centre: SupplyCentre | None = None
+
+    @property
+    def is_centre(self) -> bool:
+        return self.centre is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Canal:
+    """A passage for fleets through ``province`` to each of ``connects``.
+
+    Without ``opens`` it only documents adjacencies already in the fleet
+    lists; with ``opens`` those adjacencies exist from that year on.
+    """
+
+    province: str
+    connects: tuple[str, ...]
+    opens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    name: str
+    adjective: str
+    letter: str
+    home: tuple[str, ...]
+    units: tuple[tuple[UnitKind, str], ...]
+    centres: tuple[str, ...]
+    territory: tuple[str, ...] = ()  # the provinces of its country (two-player game)
+
+
+@dataclass(frozen=True, eq=False)
+class GameMap:
+    """An immutable map. Built by :mod:`engine.variant_file`; queried everywhere."""
+
+    name: str
+    title: str
+    start: str
+    victory: int
+    provinces: Mapping[str, Province]
+    powers: Mapping[str, Power]
+    army_moves: Mapping[str, frozenset[str]]  # province -> provinces
+    fleet_moves: Mapping[str, frozenset[str]]  # location -> locations
+    aliases: Mapping[str, str]  # normalised spelling -> location code
+    power_aliases: Mapping[str, str]  # normalised spelling -> power name
+    canals: tuple[Canal, ...] = ()
+    borders: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    # -- places -----------------------------------------------------------
+
+    def province(self, location: str) -> Province:
+        return self.provinces[province_of(location)]
+
+    def is_location(self, location: str) -> bool:
+        prov = self.provinces.get(province_of(location))
+        if prov is None:
+            return False
+        coast = coast_of(location)
+        return coast is None or coast in prov.coasts
+
+    def locations_of(self, province: str) -> tuple[str, ...]:
+        """Every location in a province: itself, then its coasts."""
+        prov = self.provinces[province]
+        return (province, *(f"{province}/{c}" for c in prov.coasts))
+
+    @cached_property
+    def supply_centres(self) -> frozenset[str]:
+        return frozenset(p.code for p in self.provinces.values() if p.centre is not None)
+
+    def can_stand(self, kind: UnitKind, location: str) -> bool:
+        """Whether a unit of this kind may occupy this exact location."""
+        if not self.is_location(location):
+            return False
+        prov = self.province(location)
+        if kind is UnitKind.ARMY:
+            return coast_of(location) is None and prov.terrain in (Terrain.LAND, Terrain.COASTAL)
+        if prov.terrain is Terrain.WATER:
+            return coast_of(location) is None
+        if prov.terrain is Terrain.COASTAL:
+            # a fleet on a two-coast province must name its coast
+            return (coast_of(location) is None) == (not prov.coasts)
+        return False
+
+    # -- movement ---------------------------------------------------------
+
+    def adjacent(self, kind: UnitKind, src: str, dst: str) -> bool:
+        """Can a unit of this kind move from location src to location dst?"""
+        if kind is UnitKind.ARMY:
+            return province_of(dst) in self.army_moves.get(province_of(src), frozenset())
+        return dst in self.fleet_moves.get(src, frozenset())
+
+    def reaches_province(self, kind: UnitKind, src: str, province: str) -> bool:
+        """Can the unit reach some location of ``province`` (coast ignored)?"""
+        if kind is UnitKind.ARMY:
+            return province in self.army_moves.get(province_of(src), frozenset())
+        return any(province_of(d) == province for d in self.fleet_moves.get(src, frozenset()))
+
+    def fleet_destinations(self, src: str, province: str) -> list[str]:
+        """The locations of ``province`` a fleet at ``src`` can move to."""
+        return [d for d in self.fleet_moves.get(src, frozenset()) if province_of(d) == province]
+
+    def neighbours(self, kind: UnitKind, src: str) -> frozenset[str]:
+        if kind is UnitKind.ARMY:
+            return self.army_moves.get(province_of(src), frozenset())
+        return self.fleet_moves.get(src, frozenset())
+
+    def is_water(self, province: str) -> bool:
+        return self.provinces[province].terrain is Terrain.WATER
+
+    def is_coastal(self, province: str) -> bool:
+        return self.provinces[province].terrain is Terrain.COASTAL
+
+    @cached_property
+    def water_neighbours(self) -> Mapping[str, frozenset[str]]:
+        """Province -> the water provinces a fleet could sail to from it (any coast)."""
+        result: dict[str, set[str]] = {p: set() for p in self.provinces}
+        for src, dsts in self.fleet_moves.items():
+            for dst in dsts:
+                if self.is_water(province_of(dst)):
+                    result[province_of(src)].add(province_of(dst))
+        return {p: frozenset(s) for p, s in result.items()}
+
+    def sea_route_exists(self, src: str, dst: str, usable: Iterable[str] | None = None) -> bool:
+        """Is there a chain of water provinces from coastal src to coastal dst?
+
+        With ``usable`` given, only those water provinces may be used (the
+        ones holding a convoying fleet); otherwise any water province.
+        """
+        src, dst = province_of(src), province_of(dst)
+        allowed = None if usable is None else set(usable)
+        start = [w for w in self.water_neighbours[src] if allowed is None or w in allowed]
+        seen = set(start)
+        queue = deque(start)
+        while queue:
+            water = queue.popleft()
+            if dst in self._coast_neighbours_of_water[water]:
+                return True
+            for nxt in self.water_neighbours[water]:
+                if nxt not in seen and (allowed is None or nxt in allowed):
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return False
+
+    @cached_property
+    def _coast_neighbours_of_water(self) -> Mapping[str, frozenset[str]]:
+        """Water province -> every province (any kind) a fleet there touches."""
+        result: dict[str, set[str]] = {p: set() for p in self.provinces}
+        for src, dsts in self.fleet_moves.items():
+            if self.is_water(province_of(src)):
+                result[province_of(src)].update(province_of(d) for d in dsts)
+        return {p: frozenset(s) for p, s in result.items()}
+
+    def with_canals_for(self, year: int) -> GameMap:
+        """This map as it stands in ``year``: canals that opened by then add adjacencies."""
+        opened = [c for c in self.canals if c.opens is not None and c.opens <= year]
+        if not opened:
+            return self
+        fleet = {loc: set(dsts) for loc, dsts in self.fleet_moves.items()}
+        for canal in opened:
+            for loc in self.locations_of(canal.province):
+                for other in canal.connects:
+                    fleet.setdefault(loc, set()).add(other)
+                    fleet.setdefault(other, set()).add(loc)
+        return GameMap(
+            name=self.name,
+            title=self.title,
+            start=self.start,
+            victory=self.victory,
+            provinces=self.provinces,
+            powers=self.powers,
+            army_moves=self.army_moves,
+            fleet_moves={loc: frozenset(d) for loc, d in fleet.items()},
+            aliases=self.aliases,
+            power_aliases=self.power_aliases,
+            canals=tuple(c for c in self.canals if c not in opened),
+            borders=self.borders,
+        )
+
+    # -- distances (civil disorder) ----------------------------------------
+
+    def distances_from(self, targets: Iterable[str]) -> Mapping[str, int]:
+        """Moves from every province to the nearest of ``targets``.
+
+        Units may cross land and water alike (2023 rulebook, DATC 4.D.8),
+        so the graph is the union of army and fleet adjacency by province.
+        """
+        graph = self._province_graph
+        dist: dict[str, int] = {}
+        queue: deque[str] = deque()
+        for t in targets:
+            dist[t] = 0
+            queue.append(t)
+        while queue:
+            p = queue.popleft()
+            for q in graph[p]:
+                if q not in dist:
+                    dist[q] = dist[p] + 1
+                    queue.append(q)
+        return dist
+
+    @cached_property
+    def _province_graph(self) -> Mapping[str, frozenset[str]]:
+        graph: dict[str, set[str]] = {p: set() for p in self.provinces}
+        for src, dsts in self.army_moves.items():
+            graph[src].update(dsts)
+        for loc, locs in self.fleet_moves.items():
+            graph[province_of(loc)].update(province_of(d) for d in locs)
+        return {p: frozenset(s) for p, s in graph.items()}

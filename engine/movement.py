@@ -1,0 +1,159 @@
+"""A movement phase: orders checked, resolved, and the board that follows."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.legality import Board, check_movement
+from engine.map import GameMap, UnitKind, province_of
+from engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove
+from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
+from engine.resolver import MovementResolver
+from engine.state import Dislodged, GameState
+from engine.units import Unit
+
+
+@dataclass(frozen=True, slots=True)
+class MovementResult:
+    results: tuple[OrderResult, ...]
+    units: tuple[Unit, ...]  # the units still on the board
+    dislodged: tuple[Dislodged, ...]
+    contested: frozenset[str]
+
+
+def _same_player(state: GameState) -> dict[str, str]:
+    return {power: seat.player for seat in state.seats for power in seat.powers}
+
+
+def resolve_movement(
+    game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]]
+) -> MovementResult:
+    units = {u.province: u for u in state.units}
+    board = Board(game_map, units, state.closed)
+    chosen: dict[str, MovementOrder] = {}  # province -> the order the unit obeys
+    given: list[tuple[str, Order, MovementOrder | None, Reason | None]] = []
+    for power, power_orders in orders.items():
+        for order in power_orders:
+            if power in state.neutral:
+                given.append((power, order, None, illegal(f"{power} is neutral: its units hold")))
+                continue
+            checked, reason = check_movement(board, power, order)
+            assert checked is None or isinstance(checked, (Hold, Move, SupportHold, SupportMove,
+                                                           Convoy))
+            given.append((power, order, checked, reason))
+            if checked is not None:
+                chosen[province_of(checked.unit.location)] = checked  # a later order wins
+    for prov, unit in units.items():
+        chosen.setdefault(prov, Hold(board.ref(unit)))
+
+    players = _same_player(state)
+    resolver = MovementResolver(
+        game_map, units, chosen,
+        lambda a, b: players.get(a, a) == players.get(b, b),
+    )
+    resolver.run()
+
+    results: list[OrderResult] = []
+    answered: set[str] = set()
+    for power, raw, checked, reason in given:
+        if checked is None:
+            results.append(OrderResult(power, raw, Outcome.ILLEGAL, reason))
+            continue
+        prov = province_of(checked.unit.location)
+        if chosen[prov] is not checked or prov in answered:
+            results.append(OrderResult(power, checked, Outcome.VOID, Reason(
+                Why.NOT_MATCHED, detail="another order for this unit replaces it")))
+            continue
+        answered.add(prov)
+        results.append(_judge(resolver, prov, checked, power))
+    # units without a legal order hold; list them so result mails show every unit
+    for prov, unit in units.items():
+        if prov not in answered:
+            results.append(_judge(resolver, prov, chosen[prov], unit.power))
+
+    return _after(game_map, state, units, chosen, resolver, tuple(results))
+
+
+def _judge(resolver: MovementResolver, prov: str, order: MovementOrder, power: str) -> OrderResult:
+    dislodger = resolver.dislodged_by(prov)
+    if isinstance(order, (SupportHold, SupportMove, Convoy)) and prov not in resolver.matched:
+        return OrderResult(power, order, Outcome.VOID, Reason(Why.NOT_MATCHED, detail=(
+            f"{order.target} was not ordered to do that"
+            if not isinstance(order, Convoy) or province_of(order.target.location)
+            not in resolver.moves else f"{order.target} does not go by convoy")))
+    if isinstance(order, Move):
+        if resolver.succeeded(prov):
+            return OrderResult(power, order, Outcome.SUCCEEDS)
+        detail = resolver.move_detail(prov)
+        why = {
+            "bounced": Why.BOUNCED, "beaten": Why.BEATEN, "own unit": Why.OWN_UNIT,
+            "no convoy": Why.NO_CONVOY, "disrupted": Why.DISRUPTED, "paradox": Why.PARADOX,
+        }[detail.kind]
+        strength = (detail.attack, detail.opposing) if why in (Why.BOUNCED, Why.BEATEN) \
+            else (None, None)
+        return OrderResult(power, order, Outcome.FAILS,
+                           Reason(why, detail.opponents, strength[0], strength[1]))
+    if dislodger is not None:
+        return OrderResult(power, order, Outcome.FAILS, Reason(Why.DISLODGED, (dislodger,)))
+    if isinstance(order, Convoy) and prov in resolver.paradox_held:
+        return OrderResult(power, order, Outcome.FAILS, Reason(Why.PARADOX))
+    if isinstance(order, (SupportHold, SupportMove)) and not resolver.succeeded(prov):
+        cutter = resolver.cut_by(prov)
+        return OrderResult(power, order, Outcome.FAILS,
+                           Reason(Why.CUT, (cutter,) if cutter else ()))
+    return OrderResult(power, order, Outcome.SUCCEEDS)
+
+
+def _after(
+    game_map: GameMap,
+    state: GameState,
+    units: Mapping[str, Unit],
+    chosen: Mapping[str, MovementOrder],
+    resolver: MovementResolver,
+    results: tuple[OrderResult, ...],
+) -> MovementResult:
+    board: list[Unit] = []
+    dislodged: list[tuple[Unit, str]] = []
+    for prov, unit in units.items():
+        order = chosen[prov]
+        if isinstance(order, Move) and resolver.succeeded(prov):
+            board.append(Unit(unit.power, unit.kind, order.dest))
+            continue
+        attacker = resolver.dislodged_by(prov)
+        if attacker is None:
+            board.append(unit)
+        else:
+            dislodged.append((unit, attacker))
+    contested = frozenset(resolver.contested())
+    occupied = {u.province for u in board}
+    out: list[Dislodged] = []
+    for unit, attacker in dislodged:
+        by_convoy = attacker in resolver.convoyed
+        out.append(Dislodged(unit, attacker, by_convoy, retreat_options(
+            game_map, unit, attacker, by_convoy, occupied, contested, state.closed)))
+    return MovementResult(results, tuple(board), tuple(out), contested)
+
+
+def retreat_options(
+    game_map: GameMap,
+    unit: Unit,
+    attacker: str,
+    by_convoy: bool,
+    occupied: set[str] | frozenset[str],
+    contested: frozenset[str],
+    closed: frozenset[str],
+) -> tuple[str, ...]:
+    """Where a dislodged unit may go: not occupied, not contested, not closed,
+    not where its attacker came from unless the attacker was convoyed."""
+    options = []
+    for loc in sorted(game_map.neighbours(unit.kind, unit.location)):
+        prov = province_of(loc)
+        if unit.kind is UnitKind.ARMY and not game_map.can_stand(UnitKind.ARMY, prov):
+            continue
+        if prov in occupied or prov in contested or prov in closed:
+            continue
+        if prov == attacker and not by_convoy:
+            continue
+        options.append(loc)
+    return tuple(options)

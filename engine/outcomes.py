@@ -1,0 +1,108 @@
+"""What happened to each order, and why, as data.
+
+Result mails explain every failed order from these values; nothing here is
+prose until :meth:`Reason.describe` is asked for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from engine.orders import Order
+
+
+class Outcome(str, Enum):
+    SUCCEEDS = "succeeds"
+    FAILS = "fails"
+    VOID = "void"
+    ILLEGAL = "illegal"
+
+
+class Why(str, Enum):
+    """The kinds of reason an order did not simply succeed."""
+
+    BOUNCED = "bounced"  # standoff: equal or stronger rival moves
+    BEATEN = "beaten"  # lost to the unit holding (or defending) the destination
+    OWN_UNIT = "own unit"  # would have dislodged a unit of its own power
+    DISLODGED = "dislodged"
+    CUT = "cut"  # support cut by an attack
+    NO_CONVOY = "no convoy"  # convoy orders do not form a route
+    DISRUPTED = "disrupted"  # convoying fleets dislodged
+    PARADOX = "paradox"  # convoy paradox, Szykman rule
+    NOT_MATCHED = "not matched"  # support/convoy of an order that was not given
+    RETREAT_CLASH = "retreat clash"  # two retreats to one province
+    TOO_MANY = "too many"  # builds/removes beyond the allowance
+    CIVIL_DISORDER = "civil disorder"  # removed by the civil disorder rule
+    ILLEGAL = "illegal"
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    why: Why
+    units: tuple[str, ...] = ()  # the other units involved, by location
+    strength: int | None = None  # this order's strength
+    against: int | None = None  # the strongest opposing strength
+    detail: str = ""  # for illegal orders: what exactly is wrong
+
+    def describe(self) -> str:
+        who = ", ".join(self.units)
+        odds = f" ({self.strength} v {self.against})" if self.strength is not None else ""
+        match self.why:
+            case Why.BOUNCED:
+                return f"bounced with {who}{odds}"
+            case Why.BEATEN:
+                return f"held off by {who}{odds}"
+            case Why.OWN_UNIT:
+                return f"would dislodge own unit {who}"
+            case Why.DISLODGED:
+                return f"dislodged by the unit from {who}"
+            case Why.CUT:
+                return f"support cut by the unit from {who}"
+            case Why.NO_CONVOY:
+                return "no convoy route"
+            case Why.DISRUPTED:
+                return "convoy disrupted" + (f": {who} dislodged" if who else "")
+            case Why.PARADOX:
+                return "convoy paradox (Szykman rule): the convoy does not take place"
+            case Why.NOT_MATCHED:
+                return self.detail or "the unit named was not ordered to do that"
+            case Why.RETREAT_CLASH:
+                return f"retreated to the same province as {who}; both disbanded"
+            case Why.TOO_MANY:
+                return self.detail or "more orders than the power may give"
+            case Why.CIVIL_DISORDER:
+                return "removed by the civil disorder rule"
+            case Why.ILLEGAL:
+                return self.detail
+        return self.why.value
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"why": self.why.value, "text": self.describe()}
+        if self.units:
+            data["units"] = list(self.units)
+        if self.strength is not None:
+            data["strength"] = self.strength
+            data["against"] = self.against
+        return data
+
+
+def illegal(detail: str) -> Reason:
+    return Reason(Why.ILLEGAL, detail=detail)
+
+
+@dataclass(frozen=True, slots=True)
+class OrderResult:
+    power: str
+    order: Order
+    outcome: Outcome
+    reason: Reason | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "power": self.power,
+            "order": str(self.order),
+            "outcome": self.outcome.value,
+            "reason": self.reason.to_json() if self.reason else None,
+        }

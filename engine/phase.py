@@ -1,0 +1,61 @@
+"""Phases in DPJudge notation: S1901M, F1901R, W1901A."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+_PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
+
+
+class Season(str, Enum):
+    SPRING = "S"
+    FALL = "F"
+    WINTER = "W"
+
+
+class PhaseKind(str, Enum):
+    MOVEMENT = "M"
+    RETREAT = "R"
+    ADJUSTMENT = "A"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    year: int
+    season: Season
+    kind: PhaseKind
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        match = _PHASE.match(text.strip().upper())
+        if not match:
+            raise ValueError(f"phase {text!r} is not like S1901M, F1901R or W1901A")
+        season, year, kind = match.groups()
+        phase = cls(int(year), Season(season), PhaseKind(kind))
+        if (phase.season is Season.WINTER) != (phase.kind is PhaseKind.ADJUSTMENT):
+            raise ValueError(f"phase {text!r}: adjustments happen in winter, and only then")
+        return phase
+
+    def __str__(self) -> str:
+        return f"{self.season.value}{self.year}{self.kind.value}"
+
+    @property
+    def name(self) -> str:
+        """Human form: 'Spring 1901 Movement'."""
+        seasons = {"S": "Spring", "F": "Fall", "W": "Winter"}
+        kinds = {"M": "Movement", "R": "Retreat", "A": "Adjustment"}
+        return f"{seasons[self.season.value]} {self.year} {kinds[self.kind.value]}"
+
+    def retreat(self) -> Phase:
+        return Phase(self.year, self.season, PhaseKind.RETREAT)
+
+    def following_movement(self) -> Phase:
+        """The movement phase that follows this season: S->F, F/W -> next spring."""
+        if self.season is Season.SPRING:
+            return Phase(self.year, Season.FALL, PhaseKind.MOVEMENT)
+        return Phase(self.year + 1, Season.SPRING, PhaseKind.MOVEMENT)
+
+    def adjustment(self) -> Phase:
+        return Phase(self.year, Season.WINTER, PhaseKind.ADJUSTMENT)

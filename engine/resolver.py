@@ -1,0 +1,372 @@
+"""The movement resolver: Kruijswijk's guess algorithm.
+
+Every unit that moves, supports or convoys has one yes/no decision, keyed by
+its province: does the move succeed, is the support given (not cut), is the
+convoying fleet still there (not dislodged). A decision is computed on
+demand from the decisions it needs. When a computation needs a decision that
+is itself being computed, the resolver guesses, and then checks whether the
+guess mattered:
+
+* one consistent answer: take it;
+* two answers or none (a cycle): the backup rule decides. A cycle through a
+  convoy is a convoy paradox and the Szykman rule applies: the convoying
+  fleets in it hold. Any other cycle is circular movement: all its moves
+  succeed.
+
+Input orders must already be legal and canonical (see engine.legality):
+illegal orders reach here as holds.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.map import GameMap, province_of
+from engine.orders import Convoy, Move, MovementOrder, SupportHold, SupportMove
+from engine.units import Unit
+
+
+class _State(Enum):
+    UNRESOLVED = 0
+    GUESSING = 1
+    RESOLVED = 2
+
+
+@dataclass(frozen=True, slots=True)
+class MoveDetail:
+    """Why a move ended as it did, for the result mail."""
+
+    attack: int
+    opposing: int
+    opponents: tuple[str, ...]  # provinces of the units that held it off
+    kind: str  # "moved", "bounced", "beaten", "own unit", "no convoy", "disrupted", "paradox"
+
+
+class MovementResolver:
+    def __init__(
+        self,
+        game_map: GameMap,
+        units: Mapping[str, Unit],
+        orders: Mapping[str, MovementOrder],
+        same_player: Callable[[str, str], bool],
+    ) -> None:
+        self.map = game_map
+        self.units = units
+        self.orders = orders
+        self.moves: dict[str, str] = {}  # origin province -> destination province
+        self.move_dest_loc: dict[str, str] = {}
+        self.attackers: dict[str, list[str]] = {}  # destination -> origins
+        self.convoyed: set[str] = set()  # origins of moves that go by convoy
+        self.hold_support: dict[str, list[str]] = {}  # supported province -> supporters
+        self.move_support: dict[str, list[str]] = {}  # moving origin -> supporters
+        self.convoyers: dict[str, list[str]] = {}  # army origin -> matching convoy fleets
+        self.matched: set[str] = set()  # supports and convoys whose order was given
+        self.paradox_held: set[str] = set()  # convoying fleets held by the Szykman rule
+        self.state: dict[str, _State] = {}
+        self.result: dict[str, bool] = {}
+        self.deps: list[str] = []
+        self._index(same_player)
+
+    # -- preparing ---------------------------------------------------------
+
+    def _index(self, same_player: Callable[[str, str], bool]) -> None:
+        orders = self.orders
+        for prov, order in orders.items():
+            if isinstance(order, Move):
+                dest = province_of(order.dest)
+                self.moves[prov] = dest
+                self.move_dest_loc[prov] = order.dest
+                self.attackers.setdefault(dest, []).append(prov)
+        for prov, order in orders.items():
+            if isinstance(order, Convoy):
+                army = province_of(order.target.location)
+                if self.moves.get(army) == province_of(order.dest):
+                    self.convoyers.setdefault(army, []).append(prov)
+        # DATC 4.A.3: a move that is not adjacent goes by convoy; an adjacent
+        # one only with 'via convoy' or a convoying fleet of the army's player.
+        for prov, dest in self.moves.items():
+            order = orders[prov]
+            assert isinstance(order, Move)
+            unit = self.units[prov]
+            if unit.kind.value != "A":
+                continue
+            if not self.map.adjacent(unit.kind, unit.location, dest) or order.via_convoy:
+                self.convoyed.add(prov)
+            elif any(same_player(self.units[f].power, unit.power)
+                     for f in self.convoyers.get(prov, ())):
+                self.convoyed.add(prov)
+        for army in list(self.convoyers):
+            if army in self.convoyed:
+                self.matched.update(self.convoyers[army])
+            else:
+                del self.convoyers[army]
+        for prov, order in orders.items():
+            if isinstance(order, SupportHold):
+                target = province_of(order.target.location)
+                if target not in self.moves:
+                    self.hold_support.setdefault(target, []).append(prov)
+                    self.matched.add(prov)
+            elif isinstance(order, SupportMove):
+                target = province_of(order.target.location)
+                if target in self.moves and self._support_fits(order, target):
+                    self.move_support.setdefault(target, []).append(prov)
+                    self.matched.add(prov)
+
+    def _support_fits(self, order: SupportMove, origin: str) -> bool:
+        if province_of(order.dest) != self.moves[origin]:
+            return False
+        # a coast named in the support must be the coast moved to
+        return "/" not in order.dest or order.dest == self.move_dest_loc[origin]
+
+    # -- the guess algorithm ------------------------------------------------
+
+    def resolve(self, prov: str) -> bool:
+        state = self.state.get(prov, _State.UNRESOLVED)
+        if state is _State.RESOLVED:
+            return self.result[prov]
+        if state is _State.GUESSING:
+            if prov not in self.deps:
+                self.deps.append(prov)
+            return self.result[prov]
+        first = len(self.deps)
+        self.result[prov] = False
+        self.state[prov] = _State.GUESSING
+        first_answer = self._adjudicate(prov)
+        if len(self.deps) == first:
+            if self.state[prov] is not _State.RESOLVED:
+                self._settle(prov, first_answer)
+            return first_answer
+        if self.deps[first] != prov:
+            # this answer rests on someone else's guess: pass it up the chain
+            self.deps.append(prov)
+            self.result[prov] = first_answer
+            return first_answer
+        # prov starts a cycle: try the other guess
+        self._forget(first)
+        self.result[prov] = True
+        self.state[prov] = _State.GUESSING
+        second_answer = self._adjudicate(prov)
+        if first_answer == second_answer:
+            self._forget(first)
+            self._settle(prov, first_answer)
+            return first_answer
+        self._backup_rule(first)
+        return self.resolve(prov)
+
+    def _settle(self, prov: str, answer: bool) -> None:
+        self.result[prov] = answer
+        self.state[prov] = _State.RESOLVED
+
+    def _forget(self, first: int) -> None:
+        for prov in self.deps[first:]:
+            self.state[prov] = _State.UNRESOLVED
+        del self.deps[first:]
+
+    def _backup_rule(self, first: int) -> None:
+        cycle = self.deps[first:]
+        fleets = [p for p in cycle if isinstance(self.orders[p], Convoy)]
+        self._forget(first)
+        if fleets:
+            self.paradox_held.update(fleets)  # Szykman: the convoying fleets hold
+            return
+        for prov in cycle:  # circular movement: every move in the circle succeeds
+            if prov in self.moves:
+                self._settle(prov, True)
+
+    def _adjudicate(self, prov: str) -> bool:
+        order = self.orders[prov]
+        if isinstance(order, Move):
+            return self._move_succeeds(prov)
+        if isinstance(order, Convoy):
+            return prov not in self.paradox_held and not self._dislodged(prov)
+        return self._support_given(prov)
+
+    # -- the decisions ------------------------------------------------------
+
+    def _dislodged(self, prov: str) -> bool:
+        return any(self.resolve(a) for a in self.attackers.get(prov, ()))
+
+    def _support_given(self, prov: str) -> bool:
+        if prov not in self.matched:
+            return False
+        order = self.orders[prov]
+        aimed_at = (
+            province_of(order.dest) if isinstance(order, SupportMove)
+            else province_of(order.unit.location)
+        )
+        power = self.units[prov].power
+        for attacker in self.attackers.get(prov, ()):
+            if attacker == aimed_at or self.units[attacker].power == power:
+                continue
+            if self.path(attacker):
+                return False  # cut
+        return not self._dislodged(prov)
+
+    def path(self, prov: str) -> bool:
+        """Does the move from prov have a way to its destination?"""
+        if prov not in self.convoyed:
+            return True
+        return self._convoy_route(prov, lambda fleet: self.resolve(fleet))
+
+    def _convoy_route(self, prov: str, usable: Callable[[str], bool]) -> bool:
+        fleets = self.convoyers.get(prov)
+        if not fleets:
+            return False
+        dest = self.moves[prov]
+        waters = self.map.water_neighbours
+        available = set(fleets)
+        seen: set[str] = set()
+        queue = deque(w for w in waters[prov] if w in available)
+        while queue:
+            water = queue.popleft()
+            if water in seen:
+                continue
+            seen.add(water)
+            if not usable(water):
+                continue
+            if self.map.reaches_province(self.units[water].kind, water, dest):
+                return True
+            queue.extend(w for w in waters[water] if w in available and w not in seen)
+        return False
+
+    def _head_to_head(self, prov: str) -> str | None:
+        dest = self.moves[prov]
+        if (self.moves.get(dest) == prov and prov not in self.convoyed
+                and dest not in self.convoyed):
+            return dest
+        return None
+
+    def _support_count(self, supporters: list[str], exclude_power: str | None = None) -> int:
+        count = 0
+        for s in supporters:
+            if exclude_power is not None and self.units[s].power == exclude_power:
+                continue
+            if self.resolve(s):
+                count += 1
+        return count
+
+    def attack_strength(self, prov: str) -> int:
+        if not self.path(prov):
+            return 0
+        dest = self.moves[prov]
+        supporters = self.move_support.get(prov, [])
+        defender = self.units.get(dest)
+        if defender is None:
+            return 1 + self._support_count(supporters)
+        if (dest in self.moves and self._head_to_head(prov) is None and self.resolve(dest)):
+            return 1 + self._support_count(supporters)  # the defender moves away
+        if defender.power == self.units[prov].power:
+            return 0  # never dislodge your own unit
+        return 1 + self._support_count(supporters, exclude_power=defender.power)
+
+    def hold_strength(self, dest: str) -> int:
+        if dest not in self.units:
+            return 0
+        if dest in self.moves:
+            return 0 if self.resolve(dest) else 1
+        return 1 + self._support_count(self.hold_support.get(dest, []))
+
+    def defend_strength(self, prov: str) -> int:
+        return 1 + self._support_count(self.move_support.get(prov, []))
+
+    def prevent_strength(self, prov: str) -> int:
+        if not self.path(prov):
+            return 0
+        opponent = self._head_to_head(prov)
+        if opponent is not None and self.resolve(opponent):
+            return 0  # it lost the head-to-head battle (DATC 4.A.7)
+        return 1 + self._support_count(self.move_support.get(prov, []))
+
+    def _move_succeeds(self, prov: str) -> bool:
+        attack = self.attack_strength(prov)
+        if attack == 0:
+            return False
+        dest = self.moves[prov]
+        opponent = self._head_to_head(prov)
+        if opponent is not None:
+            if attack <= self.defend_strength(opponent):
+                return False
+        elif attack <= self.hold_strength(dest):
+            return False
+        return all(
+            attack > self.prevent_strength(other)
+            for other in self.attackers[dest]
+            if other != prov
+        )
+
+    # -- after resolution -------------------------------------------------
+
+    def run(self) -> None:
+        for prov in self.orders:
+            if prov in self.moves or prov in self.matched:
+                self.resolve(prov)
+
+    def succeeded(self, prov: str) -> bool:
+        return self.resolve(prov)
+
+    def dislodged_by(self, prov: str) -> str | None:
+        """The province of the unit that dislodged the unit in prov, if any."""
+        if prov in self.moves and self.resolve(prov):
+            return None
+        for attacker in self.attackers.get(prov, ()):
+            if self.resolve(attacker):
+                return attacker
+        return None
+
+    def cut_by(self, prov: str) -> str | None:
+        order = self.orders[prov]
+        aimed_at = (
+            province_of(order.dest) if isinstance(order, SupportMove)
+            else province_of(order.unit.location)
+        )
+        for attacker in self.attackers.get(prov, ()):
+            if attacker != aimed_at and self.units[attacker].power != self.units[prov].power \
+                    and self.path(attacker):
+                return attacker
+        return None
+
+    def move_detail(self, prov: str) -> MoveDetail:
+        dest = self.moves[prov]
+        if self.resolve(prov):
+            return MoveDetail(self.attack_strength(prov), 0, (), "moved")
+        if not self.path(prov):
+            fleets = self.convoyers.get(prov, [])
+            if any(f in self.paradox_held for f in fleets):
+                return MoveDetail(0, 0, (), "paradox")
+            if fleets and self._convoy_route(prov, lambda _: True):
+                gone = tuple(f for f in fleets if not self.resolve(f))
+                return MoveDetail(0, 0, gone, "disrupted")
+            return MoveDetail(0, 0, (), "no convoy")
+        attack = self.attack_strength(prov)
+        defender = self.units.get(dest)
+        if attack == 0 and defender is not None and defender.power == self.units[prov].power:
+            return MoveDetail(0, 1, (dest,), "own unit")
+        opponent = self._head_to_head(prov)
+        if opponent is not None:
+            defend = self.defend_strength(opponent)
+            if attack <= defend:
+                return MoveDetail(attack, defend, (opponent,), "beaten")
+        else:
+            hold = self.hold_strength(dest)
+            if attack <= hold:
+                return MoveDetail(attack, hold, (dest,), "beaten")
+        rivals = [o for o in self.attackers[dest] if o != prov]
+        strongest = max((self.prevent_strength(o) for o in rivals), default=0)
+        bouncers = tuple(o for o in rivals if self.prevent_strength(o) >= attack)
+        return MoveDetail(attack, strongest, bouncers, "bounced")
+
+    def contested(self) -> set[str]:
+        """Provinces a standoff left empty: no retreat may enter them."""
+        result: set[str] = set()
+        for dest, origins in self.attackers.items():
+            if any(self.resolve(o) for o in origins):
+                continue
+            stays = dest in self.units and not (dest in self.moves and self.resolve(dest))
+            if stays:
+                continue
+            if any(self.prevent_strength(o) > 0 for o in origins):
+                result.add(dest)
+        return result

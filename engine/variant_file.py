@@ -1,0 +1,482 @@
+"""Read and check a variant data file (TOML, described in docs/variants.md).
+
+The loader collects every problem it finds instead of stopping at the
+first, and names the line of the file where each one lives, so that a game
+master can fix a whole map in one pass.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engine.map import (
+    Canal,
+    GameMap,
+    Power,
+    Province,
+    SupplyCentre,
+    Terrain,
+    UnitKind,
+    coast_of,
+    province_of,
+)
+
+_CODE = re.compile(r"^[A-Z][A-Z0-9]{1,5}$")
+_PHASE = re.compile(r"^[SFW]\d{4}[MRA]$")
+
+
+@dataclass(frozen=True, slots=True)
+class VariantProblem:
+    line: int | None
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        at = f"line {self.line}: " if self.line else ""
+        return f"{at}{self.where}: {self.message}"
+
+
+class VariantError(ValueError):
+    """A variant file that cannot be used; ``problems`` lists every reason."""
+
+    def __init__(self, source: str, problems: list[VariantProblem]) -> None:
+        self.source = source
+        self.problems = problems
+        lines = "\n".join(f"{source}:{p}" for p in problems)
+        super().__init__(f"{len(problems)} problem(s) in {source}:\n{lines}")
+
+
+def normalise_name(text: str) -> str:
+    """The form in which aliases are compared: lower case, single spaces, no dots."""
+    text = text.lower().replace(".", " ").replace("_", " ").replace("-", " ")
+    return " ".join(text.split())
+
+
+class _LineFinder:
+    """Maps a key path such as ``provinces.BUL.coasts.EC`` to its line in the file."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+
+    def table(self, *path: str) -> int | None:
+        dotted = ".".join(path)
+        pattern = re.compile(r"^\s*\[+\s*" + re.escape(dotted) + r"\s*\]+\s*(#.*)?$")
+        for number, line in enumerate(self.lines, start=1):
+            if pattern.match(line):
+                return number
+        return None
+
+    def key(self, table_path: tuple[str, ...], key: str) -> int | None:
+        start = self.table(*table_path) if table_path else 1
+        if start is None:
+            return None
+        key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
+        for number in range(start, len(self.lines) + 1):
+            line = self.lines[number - 1]
+            if number > start and line.lstrip().startswith("["):
+                break
+            if key_re.match(line):
+                return number
+        return start
+
+
+class _Builder:
+    def __init__(self, data: Mapping[str, Any], text: str) -> None:
+        self.data = data
+        self.find = _LineFinder(text)
+        self.problems: list[VariantProblem] = []
+
+    def problem(self, path: tuple[str, ...], key: str | None, message: str) -> None:
+        line = self.find.key(path, key) if key else self.find.table(*path)
+        where = ".".join(path) + (f".{key}" if key else "")
+        self.problems.append(VariantProblem(line, where, message))
+
+    # -- the sections -----------------------------------------------------
+
+    def build(self) -> GameMap:
+        header = self.data.get("variant", {})
+        if not isinstance(header, dict):
+            header = {}
+            self.problem(("variant",), None, "missing [variant] table")
+        name = str(header.get("name", ""))
+        if not name:
+            self.problem(("variant",), "name", "missing variant name")
+        start = str(header.get("start", "S1901M"))
+        if not _PHASE.match(start):
+            self.problem(("variant",), "start", f"start phase {start!r} is not like S1901M")
+        victory = header.get("victory", 0)
+        if not isinstance(victory, int) or victory <= 0:
+            self.problem(("variant",), "victory", "victory must be a positive number of centres")
+            victory = 1
+
+        provinces, army, fleet, borders = self._provinces()
+        aliases = self._aliases(provinces)
+        canals = self._canals(provinces, fleet)
+        self._check_adjacency(provinces, army, fleet)
+        powers = self._powers(provinces, army, fleet)
+        power_aliases = self._power_aliases(powers, aliases)
+        self._check_reachable(provinces, army, fleet)
+        if self.problems:
+            raise VariantError(name or "variant", self.problems)
+        return GameMap(
+            name=name,
+            title=str(header.get("title", name)),
+            start=start,
+            victory=victory,
+            provinces=provinces,
+            powers=powers,
+            army_moves={p: frozenset(s) for p, s in army.items()},
+            fleet_moves={p: frozenset(s) for p, s in fleet.items()},
+            aliases=aliases,
+            power_aliases=power_aliases,
+            canals=canals,
+            borders={p: frozenset(s) for p, s in borders.items()},
+        )
+
+    def _provinces(
+        self,
+    ) -> tuple[dict[str, Province], dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:
+        raw = self.data.get("provinces", {})
+        provinces: dict[str, Province] = {}
+        army: dict[str, set[str]] = {}
+        fleet: dict[str, set[str]] = {}
+        borders: dict[str, set[str]] = {}
+        if not isinstance(raw, dict) or not raw:
+            self.problem(("provinces",), None, "no provinces")
+            return provinces, army, fleet, borders
+        for code, entry in raw.items():
+            path = ("provinces", code)
+            if not _CODE.match(code):
+                self.problem(path, None, f"province code {code!r} must be 2-6 upper-case letters")
+                continue
+            if not isinstance(entry, dict):
+                self.problem(path, None, "must be a table")
+                continue
+            try:
+                terrain = Terrain(entry.get("kind", ""))
+            except ValueError:
+                self.problem(path, "kind", "kind must be land, coastal, water or impassable")
+                continue
+            coasts_raw = entry.get("coasts", {})
+            coasts = tuple(coasts_raw) if isinstance(coasts_raw, dict) else ()
+            if coasts and terrain is not Terrain.COASTAL:
+                self.problem(path, "coasts", "only a coastal province can have coasts")
+            if len(coasts) == 1:
+                self.problem(path, "coasts", "a province with coasts needs at least two")
+            provinces[code] = Province(
+                code=code,
+                name=str(entry.get("name", code)),
+                terrain=terrain,
+                coasts=coasts,
+                centre=self._centre(path, entry.get("centre")),
+            )
+            army_list = self._code_list(path, entry, "army")
+            fleet_list = self._code_list(path, entry, "fleet")
+            if terrain is Terrain.IMPASSABLE:
+                if army_list or fleet_list or coasts:
+                    self.problem(path, None, "an impassable province has no movement lists")
+                borders[code] = set(self._code_list(path, entry, "borders"))
+                continue
+            if terrain in (Terrain.LAND, Terrain.COASTAL):
+                army[code] = set(army_list)
+            elif army_list:
+                self.problem(path, "army", "armies cannot stand in water")
+            if terrain is Terrain.LAND and fleet_list:
+                self.problem(path, "fleet", "fleets cannot stand inland")
+            if terrain is Terrain.WATER or (terrain is Terrain.COASTAL and not coasts):
+                fleet[code] = set(fleet_list)
+            elif coasts and fleet_list:
+                self.problem(path, "fleet", "a two-coast province lists fleet moves per coast")
+            for coast in coasts:
+                cpath = (*path, "coasts", coast)
+                centry = coasts_raw[coast]
+                if not isinstance(centry, dict):
+                    self.problem(cpath, None, "must be a table")
+                    continue
+                fleet[f"{code}/{coast}"] = set(self._code_list(cpath, centry, "fleet"))
+        return provinces, army, fleet, borders
+
+    def _centre(self, path: tuple[str, ...], raw: Any) -> SupplyCentre | None:
+        if raw is None or raw is False:
+            return None
+        if raw is True:
+            return SupplyCentre()
+        if isinstance(raw, int) and raw > 0:
+            return SupplyCentre(value=raw)
+        if isinstance(raw, dict):
+            value = raw.get("value", 1)
+            flags = raw.get("flags", [])
+            if isinstance(value, int) and value > 0 and isinstance(flags, list):
+                return SupplyCentre(value=value, flags=frozenset(str(f) for f in flags))
+        self.problem(path, "centre", "centre must be true, a positive value or {value, flags}")
+        return None
+
+    def _code_list(self, path: tuple[str, ...], entry: Mapping[str, Any], key: str) -> list[str]:
+        raw = entry.get(key, [])
+        if not isinstance(raw, list) or not all(isinstance(x, str) for x in raw):
+            self.problem(path, key, f"{key} must be a list of codes")
+            return []
+        codes = [x.upper() for x in raw]
+        if len(set(codes)) != len(codes):
+            self.problem(path, key, f"{key} names a place twice")
+        return codes
+
+    def _aliases(self, provinces: Mapping[str, Province]) -> dict[str, str]:
+        aliases: dict[str, str] = {}
+        owner_path: dict[str, tuple[str, ...]] = {}
+
+        def add(spelling: str, target: str, path: tuple[str, ...]) -> None:
+            key = normalise_name(spelling)
+            if not key:
+                return
+            if key in aliases and aliases[key] != target:
+                self.problem(
+                    path,
+                    "aliases",
+                    f"alias {spelling!r} already means {aliases[key]} "
+                    f"({'.'.join(owner_path[key])})",
+                )
+                return
+            aliases[key] = target
+            owner_path[key] = path
+
+        raw = self.data.get("provinces", {})
+        for code, prov in provinces.items():
+            path = ("provinces", code)
+            add(code, code, path)
+            add(prov.name, code, path)
+            for alias in raw[code].get("aliases", []):
+                add(str(alias), code, path)
+            for coast in prov.coasts:
+                centry = raw[code]["coasts"][coast]
+                cpath = (*path, "coasts", coast)
+                for alias in centry.get("aliases", []) if isinstance(centry, dict) else []:
+                    add(str(alias), f"{code}/{coast}", cpath)
+        return aliases
+
+    def _canals(
+        self, provinces: Mapping[str, Province], fleet: dict[str, set[str]]
+    ) -> tuple[Canal, ...]:
+        canals: list[Canal] = []
+        for index, raw in enumerate(self.data.get("canals", [])):
+            path = ("canals",)
+            province = str(raw.get("province", ""))
+            connects = tuple(str(c).upper() for c in raw.get("connects", []))
+            opens = raw.get("opens")
+            if province not in provinces:
+                self.problem(path, None, f"canal {index + 1}: unknown province {province!r}")
+                continue
+            locations = [province, *(f"{province}/{c}" for c in provinces[province].coasts)]
+            for other in connects:
+                if other not in fleet:
+                    self.problem(path, None, f"canal {province}: unknown water {other!r}")
+                    continue
+                listed = any(other in fleet.get(loc, set()) for loc in locations)
+                if opens is None and not listed:
+                    self.problem(
+                        path, None, f"canal {province}: {other} is not in its fleet list"
+                    )
+                if opens is not None and listed:
+                    self.problem(
+                        path,
+                        None,
+                        f"canal {province} opens in {opens}: {other} must not be "
+                        "in its fleet list before then",
+                    )
+            canals.append(Canal(province, connects, opens if isinstance(opens, int) else None))
+        return tuple(canals)
+
+    def _check_adjacency(
+        self,
+        provinces: Mapping[str, Province],
+        army: Mapping[str, set[str]],
+        fleet: Mapping[str, set[str]],
+    ) -> None:
+        for code, dsts in army.items():
+            path = ("provinces", code)
+            for dst in sorted(dsts):
+                target = provinces.get(dst)
+                if target is None:
+                    self.problem(path, "army", f"unknown province {dst}")
+                elif target.terrain is Terrain.WATER:
+                    self.problem(path, "army", f"army adjacency to water province {dst}")
+                elif target.terrain is Terrain.IMPASSABLE:
+                    self.problem(path, "army", f"army adjacency to impassable {dst}")
+                elif code not in army.get(dst, set()):
+                    self.problem(path, "army", f"{code} -> {dst} but not {dst} -> {code}")
+                elif dst == code:
+                    self.problem(path, "army", "a province cannot border itself")
+        for loc, dsts in fleet.items():
+            prov = province_of(loc)
+            path = ("provinces", prov) if "/" not in loc else ("provinces", prov, "coasts",
+                                                                  loc.split("/")[1])
+            for dst in sorted(dsts):
+                target = provinces.get(province_of(dst))
+                if target is None or (coast_of(dst) and coast_of(dst) not in target.coasts):
+                    self.problem(path, "fleet", f"unknown location {dst}")
+                elif target.terrain in (Terrain.LAND, Terrain.IMPASSABLE):
+                    self.problem(path, "fleet", f"fleet adjacency to {target.terrain.value} {dst}")
+                elif target.coasts and "/" not in dst:
+                    self.problem(path, "fleet", f"{dst} has coasts: name one (e.g. {dst}/"
+                                                f"{target.coasts[0]})")
+                elif loc not in fleet.get(dst, set()):
+                    self.problem(path, "fleet", f"{loc} -> {dst} but not {dst} -> {loc}")
+
+    def _powers(
+        self,
+        provinces: Mapping[str, Province],
+        army: Mapping[str, set[str]],
+        fleet: Mapping[str, set[str]],
+    ) -> dict[str, Power]:
+        raw = self.data.get("powers", {})
+        powers: dict[str, Power] = {}
+        if not isinstance(raw, dict) or not raw:
+            self.problem(("powers",), None, "no powers")
+            return powers
+        taken: dict[str, str] = {}
+        for name, entry in raw.items():
+            path = ("powers", name)
+            if not re.match(r"^[A-Z][A-Z_-]*$", name):
+                self.problem(path, None, "power names are upper case")
+            home = self._code_list(path, entry, "home")
+            centres = self._code_list(path, entry, "centres") if "centres" in entry else home
+            for code in [*home, *centres]:
+                prov = provinces.get(code)
+                if prov is None:
+                    self.problem(path, None, f"unknown province {code}")
+                elif prov.centre is None:
+                    self.problem(path, None, f"{code} is not a supply centre")
+            for code in self._code_list(path, entry, "territory"):
+                if code not in provinces:
+                    self.problem(path, "territory", f"unknown province {code}")
+            for code in centres:
+                if code in taken and taken[code] != name:
+                    self.problem(path, "centres", f"{code} is also owned by {taken[code]}")
+                taken[code] = name
+            units: list[tuple[UnitKind, str]] = []
+            for text in entry.get("units", []):
+                parts = str(text).upper().split()
+                if len(parts) != 2 or parts[0] not in ("A", "F"):
+                    self.problem(path, "units", f"unit {text!r} is not like 'A PAR' or 'F STP/SC'")
+                    continue
+                kind, loc = UnitKind(parts[0]), parts[1]
+                if province_of(loc) not in provinces:
+                    self.problem(path, "units", f"unit {text!r}: unknown province")
+                    continue
+                standable = (loc in army if kind is UnitKind.ARMY and "/" not in loc
+                             else loc in fleet and provinces[province_of(loc)].terrain
+                             is not Terrain.WATER or (kind is UnitKind.FLEET and loc in fleet))
+                if not standable:
+                    self.problem(path, "units", f"a {kind.noun} cannot stand on {loc}")
+                units.append((kind, loc))
+            letter = str(entry.get("letter", name[:1]))
+            powers[name] = Power(
+                name=name,
+                adjective=str(entry.get("adjective", name.title())),
+                letter=letter.upper(),
+                home=tuple(home),
+                units=tuple(units),
+                centres=tuple(centres),
+                territory=tuple(self._code_list(path, entry, "territory") or home),
+            )
+        letters: dict[str, str] = {}
+        for power in powers.values():
+            if power.letter in letters:
+                self.problem(("powers", power.name), "letter",
+                             f"letter {power.letter} is also {letters[power.letter]}'s")
+            letters[power.letter] = power.name
+        occupied: dict[str, str] = {}
+        for power in powers.values():
+            for _, loc in power.units:
+                prov = province_of(loc)
+                if prov in occupied:
+                    self.problem(("powers", power.name), "units",
+                                 f"{prov} already holds a unit of {occupied[prov]}")
+                occupied[prov] = power.name
+        return powers
+
+    def _power_aliases(
+        self, powers: Mapping[str, Power], province_aliases: Mapping[str, str]
+    ) -> dict[str, str]:
+        result: dict[str, str] = {}
+        raw = self.data.get("powers", {})
+        for name, power in powers.items():
+            spellings = [name, power.adjective, *raw[name].get("aliases", [])]
+            for spelling in spellings:
+                key = normalise_name(str(spelling))
+                if key in result and result[key] != name:
+                    self.problem(("powers", name), "aliases",
+                                 f"alias {spelling!r} already means {result[key]}")
+                elif key in province_aliases:
+                    self.problem(("powers", name), "aliases",
+                                 f"alias {spelling!r} is also a province ({province_aliases[key]})")
+                else:
+                    result[key] = name
+        return result
+
+    def _check_reachable(
+        self,
+        provinces: Mapping[str, Province],
+        army: Mapping[str, set[str]],
+        fleet: Mapping[str, set[str]],
+    ) -> None:
+        graph: dict[str, set[str]] = {p: set() for p in provinces}
+        for src, dsts in army.items():
+            graph[src].update(dsts)
+        for src, dsts in fleet.items():
+            graph[province_of(src)].update(province_of(d) for d in dsts)
+        playable = [p for p, v in provinces.items() if v.terrain is not Terrain.IMPASSABLE]
+        if not playable:
+            return
+        seen = {playable[0]}
+        queue = deque([playable[0]])
+        while queue:
+            for nxt in graph[queue.popleft()]:
+                if nxt not in seen and nxt in graph:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        for code in playable:
+            if code not in seen:
+                self.problem(("provinces", code), None,
+                             f"{code} cannot be reached from {playable[0]}")
+
+
+def parse_variant(text: str, source: str = "variant") -> GameMap:
+    """Build a map from the text of a variant file, or raise VariantError."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise VariantError(source, [VariantProblem(None, "file", f"not valid TOML: {exc}")]) \
+            from exc
+    builder = _Builder(data, text)
+    try:
+        return builder.build()
+    except VariantError as exc:
+        raise VariantError(source, exc.problems) from None
+
+
+def load_variant_file(path: str | Path) -> GameMap:
+    path = Path(path)
+    return parse_variant(path.read_text(encoding="utf-8"), str(path))
+
+
+_CACHE: dict[str, GameMap] = {}
+
+
+def load_variant(name: str) -> GameMap:
+    """A variant shipped with the engine (engine/variants/NAME.toml), loaded once."""
+    if name not in _CACHE:
+        if not re.match(r"^[a-z0-9_-]+$", name):
+            raise KeyError(f"unknown variant {name!r}")
+        resource = resources.files("engine") / "variants" / f"{name}.toml"
+        if not resource.is_file():
+            raise KeyError(f"unknown variant {name!r}")
+        _CACHE[name] = parse_variant(resource.read_text(encoding="utf-8"), f"{name}.toml")
+    return _CACHE[name]
