@@ -161,16 +161,16 @@ def _removals(
                                        illegal(f"{power} must remove units this winter")))
             continue
         prov = province_of(order.unit.location)
+        if prov in removed:
+            results.append(OrderResult(power, order, Outcome.VOID, Reason(
+                Why.NOT_MATCHED, detail="this unit is already removed")))
+            continue
         unit = next((u for u in board if u.province == prov), None)
         if unit is None or unit.power != power:
             results.append(OrderResult(power, order, Outcome.ILLEGAL,
                                        illegal(f"{power} has no unit in {prov}")))
             continue
         canonical = Remove(UnitRef(unit.location, unit.kind))
-        if prov in removed:
-            results.append(OrderResult(power, canonical, Outcome.VOID, Reason(
-                Why.NOT_MATCHED, detail="this unit is already removed")))
-            continue
         if len(removed) >= due:
             results.append(OrderResult(power, canonical, Outcome.VOID, Reason(
                 Why.TOO_MANY, detail=f"{power} must remove only {due}")))

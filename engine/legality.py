@@ -51,20 +51,43 @@ class Board:
         return self.map.sea_route_exists(src, dst, usable)
 
     def on_some_route(self, water: str, src: str, dst: str) -> bool:
-        """Could the fleet in ``water`` be a link of a convoy from src to dst (DATC 4.E.1)?"""
-        return water in self._fleet_waters_touching(src) & self._fleet_waters_touching(dst)
+        """Is the fleet in ``water`` necessary to some convoy from src to dst?
 
-    def _fleet_waters_touching(self, province: str) -> set[str]:
-        """Fleet-holding water provinces joined by fleets to ``province``'s shore."""
-        neighbours = self.map.water_neighbours
-        queue = [w for w in neighbours[province] if w in self.fleet_waters]
-        seen = set(queue)
-        while queue:
-            for nxt in neighbours[queue.pop()]:
-                if nxt in self.fleet_waters and nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        return seen
+        DATC 4.E.1 and 6.G.19: a convoy order is illegal when its fleet is
+        part of no route that needs it. A route needs all its fleets when it
+        has no shortcut: no sea of it touches a later one but the next, the
+        first is the only one on src's shore and the last the only one on
+        dst's. Routes are few on a real board, so they are listed depth
+        first; past a generous bound the fleet is given the benefit of the
+        doubt.
+        """
+        near = self.map.water_neighbours
+        seas = self.fleet_waters
+        budget = [20_000]
+
+        def extend(path: list[str], has_water: bool) -> bool:
+            budget[0] -= 1
+            if budget[0] < 0:
+                return True
+            last = path[-1]
+            if last in near[dst]:
+                return has_water  # the route ends here; any longer one has a shortcut
+            for sea in near[last]:
+                if sea not in seas or sea in path or sea in near[src]:
+                    continue
+                if any(sea in near[earlier] for earlier in path[:-1]):
+                    continue  # a shortcut past `last`
+                path.append(sea)
+                if extend(path, has_water or sea == water):
+                    return True
+                path.pop()
+            return False
+
+        return any(
+            first in seas and extend([first], first == water)
+            for first in near[src]
+            if first not in near[dst] or first == water
+        )
 
     def move_target(self, unit: Unit, dest: str, *, support_by: str | None = None,
                     fleet_convoyed: bool = False) -> tuple[str, None] | tuple[None, str]:

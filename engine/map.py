@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from functools import cached_property
 
 
-class UnitKind(str, Enum):
+class UnitKind(StrEnum):
     ARMY = "A"
     FLEET = "F"
 
@@ -24,7 +24,7 @@ class UnitKind(str, Enum):
         return "army" if self is UnitKind.ARMY else "fleet"
 
 
-class Terrain(str, Enum):
+class Terrain(StrEnum):
     LAND = "land"
     COASTAL = "coastal"
     WATER = "water"

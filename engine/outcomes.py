@@ -7,20 +7,20 @@ prose until :meth:`Reason.describe` is asked for it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from engine.orders import Order
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     SUCCEEDS = "succeeds"
     FAILS = "fails"
     VOID = "void"
     ILLEGAL = "illegal"
 
 
-class Why(str, Enum):
+class Why(StrEnum):
     """The kinds of reason an order did not simply succeed."""
 
     BOUNCED = "bounced"  # standoff: equal or stronger rival moves

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 _PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
 
 
-class Season(str, Enum):
+class Season(StrEnum):
     SPRING = "S"
     FALL = "F"
     WINTER = "W"
 
 
-class PhaseKind(str, Enum):
+class PhaseKind(StrEnum):
     MOVEMENT = "M"
     RETREAT = "R"
     ADJUSTMENT = "A"

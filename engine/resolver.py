@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-from engine.map import GameMap, province_of
+from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Convoy, Move, MovementOrder, SupportHold, SupportMove
 from engine.units import Unit
 
@@ -91,12 +91,12 @@ class MovementResolver:
             order = orders[prov]
             assert isinstance(order, Move)
             unit = self.units[prov]
-            if unit.kind.value != "A":
+            if unit.kind is not UnitKind.ARMY:
                 continue
-            if not self.map.adjacent(unit.kind, unit.location, dest) or order.via_convoy:
-                self.convoyed.add(prov)
-            elif any(same_player(self.units[f].power, unit.power)
-                     for f in self.convoyers.get(prov, ())):
+            own_fleet = any(same_player(self.units[f].power, unit.power)
+                            for f in self.convoyers.get(prov, ()))
+            adjacent = self.map.adjacent(unit.kind, unit.location, dest)
+            if not adjacent or order.via_convoy or own_fleet:
                 self.convoyed.add(prov)
         for army in list(self.convoyers):
             if army in self.convoyed:
@@ -128,8 +128,9 @@ class MovementResolver:
         if state is _State.RESOLVED:
             return self.result[prov]
         if state is _State.GUESSING:
-            if prov not in self.deps:
-                self.deps.append(prov)
+            # Record every use of a guess, even of one already listed: the
+            # caller must learn that its answer rests on a guess.
+            self.deps.append(prov)
             return self.result[prov]
         first = len(self.deps)
         self.result[prov] = False

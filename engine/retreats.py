@@ -61,10 +61,10 @@ def resolve_retreats(
             results.append(OrderResult(power, checked, Outcome.SUCCEEDS))
     board = list(state.units)
     for prov, unit in dislodged.items():
-        order = chosen.get(prov)
+        final = chosen.get(prov)
         if prov not in answered:
             results.append(OrderResult(unit.power, Disband(UnitRef(unit.location, unit.kind)),
                                        Outcome.SUCCEEDS))
-        if isinstance(order, Retreat) and prov not in clashes:
-            board.append(Unit(unit.power, unit.kind, order.dest))
+        if isinstance(final, Retreat) and prov not in clashes:
+            board.append(Unit(unit.power, unit.kind, final.dest))
     return RetreatResult(tuple(results), tuple(board))

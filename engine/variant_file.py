@@ -314,20 +314,20 @@ class _Builder:
                 elif dst == code:
                     self.problem(path, "army", "a province cannot border itself")
         for loc, dsts in fleet.items():
-            prov = province_of(loc)
-            path = ("provinces", prov) if "/" not in loc else ("provinces", prov, "coasts",
-                                                                  loc.split("/")[1])
+            fpath: tuple[str, ...] = ("provinces", province_of(loc))
+            if "/" in loc:
+                fpath = (*fpath, "coasts", loc.split("/")[1])
             for dst in sorted(dsts):
                 target = provinces.get(province_of(dst))
                 if target is None or (coast_of(dst) and coast_of(dst) not in target.coasts):
-                    self.problem(path, "fleet", f"unknown location {dst}")
+                    self.problem(fpath, "fleet", f"unknown location {dst}")
                 elif target.terrain in (Terrain.LAND, Terrain.IMPASSABLE):
-                    self.problem(path, "fleet", f"fleet adjacency to {target.terrain.value} {dst}")
+                    self.problem(fpath, "fleet", f"fleet adjacency to {target.terrain.value} {dst}")
                 elif target.coasts and "/" not in dst:
-                    self.problem(path, "fleet", f"{dst} has coasts: name one (e.g. {dst}/"
+                    self.problem(fpath, "fleet", f"{dst} has coasts: name one (e.g. {dst}/"
                                                 f"{target.coasts[0]})")
                 elif loc not in fleet.get(dst, set()):
-                    self.problem(path, "fleet", f"{loc} -> {dst} but not {dst} -> {loc}")
+                    self.problem(fpath, "fleet", f"{loc} -> {dst} but not {dst} -> {loc}")
 
     def _powers(
         self,
@@ -347,12 +347,13 @@ class _Builder:
                 self.problem(path, None, "power names are upper case")
             home = self._code_list(path, entry, "home")
             centres = self._code_list(path, entry, "centres") if "centres" in entry else home
-            for code in [*home, *centres]:
-                prov = provinces.get(code)
-                if prov is None:
-                    self.problem(path, None, f"unknown province {code}")
-                elif prov.centre is None:
-                    self.problem(path, None, f"{code} is not a supply centre")
+            for key in ("home", "centres") if "centres" in entry else ("home",):
+                for code in self._code_list(path, entry, key):
+                    prov = provinces.get(code)
+                    if prov is None:
+                        self.problem(path, key, f"unknown province {code}")
+                    elif prov.centre is None:
+                        self.problem(path, key, f"{code} is not a supply centre")
             for code in self._code_list(path, entry, "territory"):
                 if code not in provinces:
                     self.problem(path, "territory", f"unknown province {code}")
@@ -371,8 +372,8 @@ class _Builder:
                     self.problem(path, "units", f"unit {text!r}: unknown province")
                     continue
                 standable = (loc in army if kind is UnitKind.ARMY and "/" not in loc
-                             else loc in fleet and provinces[province_of(loc)].terrain
-                             is not Terrain.WATER or (kind is UnitKind.FLEET and loc in fleet))
+                             else (loc in fleet and provinces[province_of(loc)].terrain
+                             is not Terrain.WATER) or (kind is UnitKind.FLEET and loc in fleet))
                 if not standable:
                     self.problem(path, "units", f"a {kind.noun} cannot stand on {loc}")
                 units.append((kind, loc))
@@ -395,11 +396,11 @@ class _Builder:
         occupied: dict[str, str] = {}
         for power in powers.values():
             for _, loc in power.units:
-                prov = province_of(loc)
-                if prov in occupied:
+                where = province_of(loc)
+                if where in occupied:
                     self.problem(("powers", power.name), "units",
-                                 f"{prov} already holds a unit of {occupied[prov]}")
-                occupied[prov] = power.name
+                                 f"{where} already holds a unit of {occupied[where]}")
+                occupied[where] = power.name
         return powers
 
     def _power_aliases(

@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from engine.variant_file import VariantError, load_variant_file
-from judge.phase_json import PhaseInputError, adjudicate_json
 
 
 def _adjudicate_one(text: str) -> dict[str, object]:
+    from judge.phase_json import PhaseInputError, adjudicate_json
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

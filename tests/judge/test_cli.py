@@ -1,0 +1,69 @@
+"""`judge adjudicate` and its JSON contract (docs/cli.md), run as a process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DATA = tomllib.loads((Path(__file__).parent / "data" / "adjudicate.toml").read_text())
+
+
+def run(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "judge.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def _matches(got: Any, want: Any) -> bool:
+    """Every key of want is in got with a matching value; lists compare as sets of
+    matches for result rows and as sorted lists of strings otherwise."""
+    if isinstance(want, dict):
+        return isinstance(got, dict) and all(k in got and _matches(got[k], v)
+                                             for k, v in want.items())
+    if isinstance(want, list) and want and isinstance(want[0], dict):
+        return all(any(_matches(g, w) for g in got) for w in want)
+    if isinstance(want, list):
+        return sorted(got) == sorted(want)
+    return bool(got == want)
+
+
+@pytest.mark.parametrize("case", DATA["case"], ids=lambda c: c["name"])
+def test_adjudicate(case: dict[str, Any]) -> None:
+    done = run(["adjudicate"], json.dumps(case["input"]))
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = json.loads(done.stdout)
+    assert _matches(out, case["expect"]), json.dumps(out, indent=1)
+
+
+@pytest.mark.parametrize("case", DATA["error"], ids=lambda c: c["name"])
+def test_bad_input_is_named(case: dict[str, Any]) -> None:
+    done = run(["adjudicate"], case["input"])
+    assert done.returncode == 2
+    assert case["message"] in json.loads(done.stdout)["error"]
+
+
+def test_jsonl_keeps_going_after_a_bad_line() -> None:
+    lines = [json.dumps(c["input"]) for c in DATA["case"]]
+    lines.insert(1, "{oops")
+    done = run(["adjudicate", "--jsonl"], "\n".join(lines) + "\n")
+    assert done.returncode == 2
+    outs = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(outs) == len(lines)
+    assert "error" in outs[1]
+    assert all("results" in o for i, o in enumerate(outs) if i != 1)
+
+
+def test_winner_is_reported() -> None:
+    centres = ["ANK", "BEL", "BER", "BRE", "BUD", "BUL", "CON", "DEN", "EDI", "GRE",
+               "HOL", "KIE", "LON", "LVP", "MAR", "MOS", "MUN", "NAP"]
+    phase = {"phase": "F1905M", "units": {"FRANCE": ["A PAR", "A BUR"]},
+             "centers": {"FRANCE": centres[:17]},
+             "orders": {"FRANCE": ["A Burgundy - Belgium"]}}
+    phase["centers"]["FRANCE"] = [c for c in centres if c != "BEL"] + ["PAR"]
+    out = json.loads(run(["adjudicate"], json.dumps(phase)).stdout)
+    assert out["winner"] == "FRANCE"
