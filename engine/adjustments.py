@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
-from engine.orders import Build, Order, Remove, UnitRef, Waive
+from engine.orders import Build, Disband, Order, Remove, UnitRef, Waive
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
 from engine.state import GameState
 from engine.units import Unit
@@ -79,7 +79,10 @@ def resolve_adjustments(
     powers = list(game_map.powers)
     for power in powers:
         due = adjustment_due(game_map, state, power)
-        given = list(orders.get(power, ()))
+        # njudge players write "disband" for a winter removal
+        given: list[Order] = [
+            Remove(o.unit) if isinstance(o, Disband) else o for o in orders.get(power, ())
+        ]
         if power in state.neutral:
             results.extend(OrderResult(power, o, Outcome.ILLEGAL,
                                        illegal(f"{power} is neutral")) for o in given)

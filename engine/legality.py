@@ -17,6 +17,7 @@ from engine.orders import (
     Hold,
     Move,
     Order,
+    Remove,
     Retreat,
     SupportHold,
     SupportMove,
@@ -216,6 +217,8 @@ def check_retreat(
     game_map: GameMap,
 ) -> Checked:
     """Legality of one retreat-phase order; ``units`` are the dislodged units."""
+    if isinstance(order, Remove):
+        order = Disband(order.unit)  # "remove" a dislodged unit: it disbands
     if not isinstance(order, (Retreat, Move, Disband)):
         return None, illegal("only retreats and disbands are allowed in a retreat phase")
     unit = units.get(province_of(order.unit.location))

@@ -68,7 +68,7 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         phase = Phase.parse(str(data.get("phase", "")))
     except ValueError as exc:
         raise PhaseInputError(f"phase: {exc}") from None
-    units = []
+    units: list[Unit] = []
     for name, texts in _dict(data, "units").items():
         power = _power(game_map, name, "units")
         units.extend(_unit(game_map, power, t, f"units.{power}") for t in texts)
