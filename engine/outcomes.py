@@ -51,9 +51,10 @@ class Reason:
         odds = f" ({self.strength} v {self.against})" if self.strength is not None else ""
         match self.why:
             case Why.BOUNCED:
-                return f"bounced with {who}{odds}"
+                units = "unit" if len(self.units) == 1 else "units"
+                return f"bounced by the {units} from {who}{odds}"
             case Why.BEATEN:
-                return f"held off by {who}{odds}"
+                return f"held off by the unit in {who}{odds}"
             case Why.OWN_UNIT:
                 return f"would dislodge own unit {who}"
             case Why.DISLODGED:

@@ -15,6 +15,7 @@ from engine.game import adjudicate
 from engine.map import GameMap
 from engine.movement import retreat_options
 from engine.orders import Order
+from engine.outcomes import Reason
 from engine.phase import Phase
 from engine.state import Dislodged, GameState
 from engine.units import Unit
@@ -64,17 +65,29 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
 
 
 def _orders(game_map: GameMap, raw: dict[str, list[str]]) -> tuple[
-        dict[str, list[Order]], dict[str, list[tuple[str, str]]]]:
+        dict[str, list[Order]], dict[str, list[tuple[str, ...]]]]:
     orders: dict[str, list[Order]] = {}
-    expected: dict[str, list[tuple[str, str]]] = {}
+    expected: dict[str, list[tuple[str, ...]]] = {}
     for power, lines in raw.items():
         for line in lines:
-            text, _, outcome = line.rpartition("|")
-            order = parse_order(text.strip(), game_map)
+            text, outcome, *why = (part.strip() for part in line.split("|"))
+            order = parse_order(text, game_map)
             assert not isinstance(order, OrderError), f"{text!r}: {order}"
             orders.setdefault(power, []).append(order)
-            expected.setdefault(power, []).append((text.strip(), outcome.strip()))
+            expected.setdefault(power, []).append((text, outcome, *why))
     return orders, expected
+
+
+def reason_code(reason: Reason | None) -> str:
+    """A reason in the short form the case files use: 'bounced MAR,MUN 1v1'."""
+    if reason is None:
+        return ""
+    parts = [reason.why.value]
+    if reason.units:
+        parts.append(",".join(reason.units))
+    if reason.strength is not None:
+        parts.append(f"{reason.strength}v{reason.against}")
+    return " ".join(parts)
 
 
 def _board(units: tuple[Unit, ...]) -> dict[str, set[str]]:
@@ -89,12 +102,14 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
     resolution = adjudicate(game_map, state, orders)
     for power, wanted in expected.items():
         got = [r for r in resolution.results if r.power == power][: len(wanted)]
-        for (text, outcome), result in zip(wanted, got, strict=True):
+        for (text, outcome, *why), result in zip(wanted, got, strict=True):
             reason = result.reason.describe() if result.reason else ""
             assert result.outcome.value == outcome, (
                 f"{power}: {text!r} (read as {result.order}) {result.outcome.value}"
                 f" [{reason}], expected {outcome}"
             )
+            if why:
+                assert reason_code(result.reason) == why[0], (text, reason)
     expect = step.get("expect", {})
     following = resolution.next
     if "units" in expect:
