@@ -16,6 +16,7 @@ from engine.orders import (
     Disband,
     Hold,
     Move,
+    MovementOrder,
     Order,
     Remove,
     Retreat,
@@ -27,6 +28,7 @@ from engine.outcomes import Reason, illegal
 from engine.units import Unit
 
 Checked = tuple[Order, None] | tuple[None, Reason]
+CheckedMovement = tuple[MovementOrder, None] | tuple[None, Reason]
 
 
 class Board:
@@ -39,17 +41,48 @@ class Board:
         self.fleet_waters = frozenset(
             p for p, u in units.items() if u.kind is UnitKind.FLEET and game_map.is_water(p)
         )
+        self._refs: dict[str, UnitRef] = {}
+        self._shores: dict[tuple[str, str | None], frozenset[str]] = {}
 
-    def ref(self, unit: Unit) -> UnitRef:
-        return UnitRef(unit.location, unit.kind)
+    def ref(self, unit: Unit, written: UnitRef | None = None) -> UnitRef:
+        """The canonical reference to a unit; the written one when it already is."""
+        if written is not None and written.kind is unit.kind and written.location == unit.location:
+            return written
+        ref = self._refs.get(unit.province)
+        if ref is None:
+            ref = self._refs[unit.province] = UnitRef(unit.location, unit.kind)
+        return ref
 
     def convoy_possible(self, src: str, dst: str, without: str | None = None) -> bool:
-        """Could fleets now on the board carry an army from src to dst?"""
+        """Could fleets now on the board carry an army from src to dst?
+
+        ``without``: a water province whose fleet may not be used.
+        """
         src, dst = province_of(src), province_of(dst)
         if not (self.map.is_coastal(src) and self.map.is_coastal(dst)) or src == dst:
             return False
+        key = (src, without)
+        shores = self._shores.get(key)
+        if shores is None:
+            shores = self._shores[key] = self._convoy_shores(src, without)
+        return dst in shores
+
+    def _convoy_shores(self, src: str, without: str | None) -> frozenset[str]:
+        """Every province fleets now at sea could carry an army from src to."""
+        near = self.map.water_neighbours
+        touching = self.map.shores_of_water
         usable = self.fleet_waters - {without} if without else self.fleet_waters
-        return self.map.sea_route_exists(src, dst, usable)
+        queue = [w for w in near[src] if w in usable]
+        seen = set(queue)
+        shores: set[str] = set()
+        while queue:
+            water = queue.pop()
+            shores.update(touching[water])
+            for nxt in near[water]:
+                if nxt in usable and nxt not in seen:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        return frozenset(shores)
 
     def on_some_route(self, water: str, src: str, dst: str) -> bool:
         """Is the fleet in ``water`` necessary to some convoy from src to dst?
@@ -98,6 +131,13 @@ class Board:
         cannot also be one of the convoying fleets (DATC 6.D.31).
         """
         game_map = self.map
+        # the common case first: a plain move to a neighbour
+        if unit.kind is UnitKind.ARMY:
+            if dest in game_map.army_moves[unit.province] and dest not in self.closed:
+                return dest, None
+        elif not fleet_convoyed and dest in game_map.fleet_moves[unit.location] \
+                and province_of(dest) not in self.closed:
+            return dest, None
         if not game_map.is_location(dest):
             return None, f"{dest} is not on the map"
         target = province_of(dest)
@@ -141,16 +181,16 @@ def _own_unit(board: Board, power: str, ref: UnitRef) -> Unit | Reason:
     return unit
 
 
-def check_movement(board: Board, power: str, order: Order) -> Checked:
+def check_movement(board: Board, power: str, order: Order) -> CheckedMovement:
     """Legality of one movement-phase order."""
     if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
         return None, illegal("not a movement-phase order")
     unit = _own_unit(board, power, order.unit)
     if isinstance(unit, Reason):
         return None, unit
-    me = board.ref(unit)
+    me = board.ref(unit, order.unit)
     if isinstance(order, Hold):
-        return Hold(me), None
+        return (order if me is order.unit else Hold(me)), None
     if isinstance(order, Move):
         convoyed = order.via_convoy or bool(order.path)
         dest, why = board.move_target(
@@ -158,16 +198,20 @@ def check_movement(board: Board, power: str, order: Order) -> Checked:
         )
         if dest is None:
             return None, illegal(why or "")
-        return Move(me, dest, order.via_convoy or bool(order.path), order.path), None
+        if me is order.unit and dest == order.dest and convoyed == order.via_convoy:
+            return order, None
+        return Move(me, dest, convoyed, order.path), None
     target_unit = board.units.get(province_of(order.target.location))
     if target_unit is None:
         return None, illegal(f"no unit in {province_of(order.target.location)}")
-    target = board.ref(target_unit)
+    target = board.ref(target_unit, order.target)
     if isinstance(order, SupportHold):
         if target_unit is unit:
             return None, illegal("a unit cannot support itself")
         if not board.map.reaches_province(unit.kind, unit.location, target_unit.province):
             return None, illegal(f"{unit.location} cannot reach {target_unit.province}")
+        if me is order.unit and target is order.target:
+            return order, None
         return SupportHold(me, target), None
     if isinstance(order, SupportMove):
         if target_unit is unit:
@@ -190,6 +234,8 @@ def check_movement(board: Board, power: str, order: Order) -> Checked:
             return None, illegal(f"the supported move is impossible: {why}")
         if coast_of(dest) is None:
             supported = dest_prov
+        if me is order.unit and target is order.target and supported == order.dest:
+            return order, None
         return SupportMove(me, target, supported), None
     # Convoy
     if unit.kind is not UnitKind.FLEET or not board.map.is_water(unit.province):
@@ -206,6 +252,8 @@ def check_movement(board: Board, power: str, order: Order) -> Checked:
     if not board.on_some_route(unit.province, target_unit.province, dest_prov):
         return None, illegal(f"{unit.province} cannot be part of any convoy route from "
                              f"{target_unit.province} to {dest_prov}")
+    if me is order.unit and target is order.target and dest_prov == order.dest:
+        return order, None
     return Convoy(me, target, dest_prov), None
 
 

@@ -33,8 +33,7 @@ class Terrain(StrEnum):
 
 def province_of(location: str) -> str:
     """The province part of a location: ``STP/SC`` -> ``STP``."""
-    slash = location.find("/")
-    return location if slash < 0 else location[:slash]
+    return location.partition("/")[0]
 
 
 def coast_of(location: str) -> str | None:
@@ -149,7 +148,13 @@ class GameMap:
         """Can the unit reach some location of ``province`` (coast ignored)?"""
         if kind is UnitKind.ARMY:
             return province in self.army_moves.get(province_of(src), frozenset())
-        return any(province_of(d) == province for d in self.fleet_moves.get(src, frozenset()))
+        return province in self._fleet_reach.get(src, frozenset())
+
+    @cached_property
+    def _fleet_reach(self) -> Mapping[str, frozenset[str]]:
+        """Location -> the provinces a fleet there can move into (any coast)."""
+        return {loc: frozenset(province_of(d) for d in dsts)
+                for loc, dsts in self.fleet_moves.items()}
 
     def fleet_destinations(self, src: str, province: str) -> list[str]:
         """The locations of ``province`` a fleet at ``src`` can move to."""
@@ -196,6 +201,11 @@ class GameMap:
                     seen.add(nxt)
                     queue.append(nxt)
         return False
+
+    @property
+    def shores_of_water(self) -> Mapping[str, frozenset[str]]:
+        """Water province -> every province a fleet there can move into."""
+        return self._coast_neighbours_of_water
 
     @cached_property
     def _coast_neighbours_of_water(self) -> Mapping[str, frozenset[str]]:

@@ -39,13 +39,12 @@ def resolve_movement(
                 given.append((power, order, None, illegal(f"{power} is neutral: its units hold")))
                 continue
             checked, reason = check_movement(board, power, order)
-            assert checked is None or isinstance(checked, (Hold, Move, SupportHold, SupportMove,
-                                                           Convoy))
             given.append((power, order, checked, reason))
             if checked is not None:
                 chosen[province_of(checked.unit.location)] = checked  # a later order wins
     for prov, unit in units.items():
-        chosen.setdefault(prov, Hold(board.ref(unit)))
+        if prov not in chosen:
+            chosen[prov] = Hold(board.ref(unit))
 
     players = _same_player(state)
     resolver = MovementResolver(
@@ -54,6 +53,7 @@ def resolve_movement(
     )
     resolver.run()
 
+    dislodgers = {prov: resolver.dislodged_by(prov) for prov in units}
     results: list[OrderResult] = []
     answered: set[str] = set()
     for power, raw, checked, reason in given:
@@ -66,17 +66,19 @@ def resolve_movement(
                 Why.NOT_MATCHED, detail="another order for this unit replaces it")))
             continue
         answered.add(prov)
-        results.append(_judge(resolver, prov, checked, power))
+        results.append(_judge(resolver, prov, checked, power, dislodgers[prov]))
     # units without a legal order hold; list them so result mails show every unit
     for prov, unit in units.items():
         if prov not in answered:
-            results.append(_judge(resolver, prov, chosen[prov], unit.power))
+            results.append(_judge(resolver, prov, chosen[prov], unit.power, dislodgers[prov]))
 
-    return _after(game_map, state, units, chosen, resolver, tuple(results))
+    return _after(game_map, state, units, chosen, resolver, dislodgers, tuple(results))
 
 
-def _judge(resolver: MovementResolver, prov: str, order: MovementOrder, power: str) -> OrderResult:
-    dislodger = resolver.dislodged_by(prov)
+def _judge(
+    resolver: MovementResolver, prov: str, order: MovementOrder, power: str,
+    dislodger: str | None,
+) -> OrderResult:
     if isinstance(order, (SupportHold, SupportMove, Convoy)) and prov not in resolver.matched:
         return OrderResult(power, order, Outcome.VOID, Reason(Why.NOT_MATCHED, detail=(
             f"{order.target} was not ordered to do that"
@@ -111,6 +113,7 @@ def _after(
     units: Mapping[str, Unit],
     chosen: Mapping[str, MovementOrder],
     resolver: MovementResolver,
+    dislodgers: Mapping[str, str | None],
     results: tuple[OrderResult, ...],
 ) -> MovementResult:
     board: list[Unit] = []
@@ -120,7 +123,7 @@ def _after(
         if isinstance(order, Move) and resolver.succeeded(prov):
             board.append(Unit(unit.power, unit.kind, order.dest))
             continue
-        attacker = resolver.dislodged_by(prov)
+        attacker = dislodgers[prov]
         if attacker is None:
             board.append(unit)
         else:

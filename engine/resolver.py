@@ -22,17 +22,10 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 
 from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Convoy, Move, MovementOrder, SupportHold, SupportMove
 from engine.units import Unit
-
-
-class _State(Enum):
-    UNRESOLVED = 0
-    GUESSING = 1
-    RESOLVED = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,60 +53,72 @@ class MovementResolver:
         self.move_dest_loc: dict[str, str] = {}
         self.attackers: dict[str, list[str]] = {}  # destination -> origins
         self.convoyed: set[str] = set()  # origins of moves that go by convoy
+        self.head_to_head: dict[str, str] = {}  # origin -> origin of the opposite move
         self.hold_support: dict[str, list[str]] = {}  # supported province -> supporters
         self.move_support: dict[str, list[str]] = {}  # moving origin -> supporters
         self.convoyers: dict[str, list[str]] = {}  # army origin -> matching convoy fleets
         self.matched: set[str] = set()  # supports and convoys whose order was given
         self.paradox_held: set[str] = set()  # convoying fleets held by the Szykman rule
-        self.state: dict[str, _State] = {}
-        self.result: dict[str, bool] = {}
+        self.known: dict[str, bool] = {}  # settled decisions
+        self.guesses: dict[str, bool] = {}  # decisions being worked out, and their guess
         self.deps: list[str] = []
         self._index(same_player)
 
     # -- preparing ---------------------------------------------------------
 
     def _index(self, same_player: Callable[[str, str], bool]) -> None:
-        orders = self.orders
-        for prov, order in orders.items():
-            if isinstance(order, Move):
+        convoys: list[tuple[str, Convoy]] = []
+        supports: list[tuple[str, SupportHold | SupportMove]] = []
+        for prov, order in self.orders.items():
+            kind = type(order)
+            if kind is Move:
+                assert isinstance(order, Move)
                 dest = province_of(order.dest)
                 self.moves[prov] = dest
                 self.move_dest_loc[prov] = order.dest
                 self.attackers.setdefault(dest, []).append(prov)
-        for prov, order in orders.items():
-            if isinstance(order, Convoy):
-                army = province_of(order.target.location)
-                if self.moves.get(army) == province_of(order.dest):
-                    self.convoyers.setdefault(army, []).append(prov)
+            elif kind is Convoy:
+                assert isinstance(order, Convoy)
+                convoys.append((prov, order))
+            elif kind is SupportHold or kind is SupportMove:
+                assert isinstance(order, (SupportHold, SupportMove))
+                supports.append((prov, order))
+        for prov, convoy in convoys:
+            army = province_of(convoy.target.location)
+            if self.moves.get(army) == province_of(convoy.dest):
+                self.convoyers.setdefault(army, []).append(prov)
         # DATC 4.A.3: a move that is not adjacent goes by convoy; an adjacent
         # one only with 'via convoy' or a convoying fleet of the army's player.
+        army_moves = self.map.army_moves
         for prov, dest in self.moves.items():
-            order = orders[prov]
-            assert isinstance(order, Move)
             unit = self.units[prov]
             if unit.kind is not UnitKind.ARMY:
                 continue
-            own_fleet = any(same_player(self.units[f].power, unit.power)
-                            for f in self.convoyers.get(prov, ()))
-            adjacent = self.map.adjacent(unit.kind, unit.location, dest)
-            if not adjacent or order.via_convoy or own_fleet:
+            order = self.orders[prov]
+            assert isinstance(order, Move)
+            if order.via_convoy or dest not in army_moves[prov] or any(
+                same_player(self.units[f].power, unit.power) for f in self.convoyers.get(prov, ())
+            ):
                 self.convoyed.add(prov)
+        # two units moving into each other's province, neither by convoy
+        for prov, dest in self.moves.items():
+            if (self.moves.get(dest) == prov and prov not in self.convoyed
+                    and dest not in self.convoyed):
+                self.head_to_head[prov] = dest
         for army in list(self.convoyers):
             if army in self.convoyed:
                 self.matched.update(self.convoyers[army])
             else:
                 del self.convoyers[army]
-        for prov, order in orders.items():
-            if isinstance(order, SupportHold):
-                target = province_of(order.target.location)
+        for prov, support in supports:
+            target = province_of(support.target.location)
+            if isinstance(support, SupportHold):
                 if target not in self.moves:
                     self.hold_support.setdefault(target, []).append(prov)
                     self.matched.add(prov)
-            elif isinstance(order, SupportMove):
-                target = province_of(order.target.location)
-                if target in self.moves and self._support_fits(order, target):
-                    self.move_support.setdefault(target, []).append(prov)
-                    self.matched.add(prov)
+            elif target in self.moves and self._support_fits(support, target):
+                self.move_support.setdefault(target, []).append(prov)
+                self.matched.add(prov)
 
     def _support_fits(self, order: SupportMove, origin: str) -> bool:
         if province_of(order.dest) != self.moves[origin]:
@@ -124,31 +129,30 @@ class MovementResolver:
     # -- the guess algorithm ------------------------------------------------
 
     def resolve(self, prov: str) -> bool:
-        state = self.state.get(prov, _State.UNRESOLVED)
-        if state is _State.RESOLVED:
-            return self.result[prov]
-        if state is _State.GUESSING:
+        answer = self.known.get(prov)
+        if answer is not None:
+            return answer
+        guess = self.guesses.get(prov)
+        if guess is not None:
             # Record every use of a guess, even of one already listed: the
             # caller must learn that its answer rests on a guess.
             self.deps.append(prov)
-            return self.result[prov]
+            return guess
         first = len(self.deps)
-        self.result[prov] = False
-        self.state[prov] = _State.GUESSING
+        self.guesses[prov] = False
         first_answer = self._adjudicate(prov)
         if len(self.deps) == first:
-            if self.state[prov] is not _State.RESOLVED:
+            if prov not in self.known:
                 self._settle(prov, first_answer)
             return first_answer
         if self.deps[first] != prov:
             # this answer rests on someone else's guess: pass it up the chain
             self.deps.append(prov)
-            self.result[prov] = first_answer
+            self.guesses[prov] = first_answer
             return first_answer
         # prov starts a cycle: try the other guess
         self._forget(first)
-        self.result[prov] = True
-        self.state[prov] = _State.GUESSING
+        self.guesses[prov] = True
         second_answer = self._adjudicate(prov)
         if first_answer == second_answer:
             self._forget(first)
@@ -158,12 +162,12 @@ class MovementResolver:
         return self.resolve(prov)
 
     def _settle(self, prov: str, answer: bool) -> None:
-        self.result[prov] = answer
-        self.state[prov] = _State.RESOLVED
+        self.known[prov] = answer
+        self.guesses.pop(prov, None)
 
     def _forget(self, first: int) -> None:
         for prov in self.deps[first:]:
-            self.state[prov] = _State.UNRESOLVED
+            self.guesses.pop(prov, None)
         del self.deps[first:]
 
     def _backup_rule(self, first: int) -> None:
@@ -234,11 +238,7 @@ class MovementResolver:
         return False
 
     def _head_to_head(self, prov: str) -> str | None:
-        dest = self.moves[prov]
-        if (self.moves.get(dest) == prov and prov not in self.convoyed
-                and dest not in self.convoyed):
-            return dest
-        return None
+        return self.head_to_head.get(prov)
 
     def _support_count(self, supporters: list[str], exclude_power: str | None = None) -> int:
         count = 0
@@ -250,53 +250,55 @@ class MovementResolver:
         return count
 
     def attack_strength(self, prov: str) -> int:
-        if not self.path(prov):
+        if prov in self.convoyed and not self.path(prov):
             return 0
         dest = self.moves[prov]
-        supporters = self.move_support.get(prov, [])
+        supporters = self.move_support.get(prov)
         defender = self.units.get(dest)
-        if defender is None:
-            return 1 + self._support_count(supporters)
-        if (dest in self.moves and self._head_to_head(prov) is None and self.resolve(dest)):
-            return 1 + self._support_count(supporters)  # the defender moves away
-        if defender.power == self.units[prov].power:
-            return 0  # never dislodge your own unit
-        return 1 + self._support_count(supporters, exclude_power=defender.power)
+        if defender is not None and not (
+            dest in self.moves and prov not in self.head_to_head and self.resolve(dest)
+        ):
+            # the defender stays: no power helps dislodge its own unit
+            if defender.power == self.units[prov].power:
+                return 0
+            return 1 + self._support_count(supporters, defender.power) if supporters else 1
+        return 1 + self._support_count(supporters) if supporters else 1
 
     def hold_strength(self, dest: str) -> int:
         if dest not in self.units:
             return 0
         if dest in self.moves:
             return 0 if self.resolve(dest) else 1
-        return 1 + self._support_count(self.hold_support.get(dest, []))
+        supporters = self.hold_support.get(dest)
+        return 1 + self._support_count(supporters) if supporters else 1
 
     def defend_strength(self, prov: str) -> int:
-        return 1 + self._support_count(self.move_support.get(prov, []))
+        supporters = self.move_support.get(prov)
+        return 1 + self._support_count(supporters) if supporters else 1
 
     def prevent_strength(self, prov: str) -> int:
-        if not self.path(prov):
+        if prov in self.convoyed and not self.path(prov):
             return 0
-        opponent = self._head_to_head(prov)
+        opponent = self.head_to_head.get(prov)
         if opponent is not None and self.resolve(opponent):
             return 0  # it lost the head-to-head battle (DATC 4.A.7)
-        return 1 + self._support_count(self.move_support.get(prov, []))
+        supporters = self.move_support.get(prov)
+        return 1 + self._support_count(supporters) if supporters else 1
 
     def _move_succeeds(self, prov: str) -> bool:
         attack = self.attack_strength(prov)
         if attack == 0:
             return False
-        dest = self.moves[prov]
-        opponent = self._head_to_head(prov)
+        opponent = self.head_to_head.get(prov)
         if opponent is not None:
             if attack <= self.defend_strength(opponent):
                 return False
-        elif attack <= self.hold_strength(dest):
+        elif attack <= self.hold_strength(self.moves[prov]):
             return False
-        return all(
-            attack > self.prevent_strength(other)
-            for other in self.attackers[dest]
-            if other != prov
-        )
+        for other in self.attackers[self.moves[prov]]:
+            if other != prov and attack <= self.prevent_strength(other):
+                return False
+        return True
 
     # -- after resolution -------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.map import UnitKind, province_of
 
@@ -12,10 +12,11 @@ class Unit:
     power: str
     kind: UnitKind
     location: str  # PAR, or STP/SC for a fleet on a coast
+    # Derived from location; stored because the resolver asks for it constantly.
+    province: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def province(self) -> str:
-        return province_of(self.location)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", province_of(self.location))
 
     def __str__(self) -> str:
         return f"{self.kind.value} {self.location}"
