@@ -18,13 +18,18 @@ class AdjustmentResult:
     units: tuple[Unit, ...]
 
 
+def centre_counts(game_map: GameMap, state: GameState) -> dict[str, int]:
+    """Supply centres each power owns, each counted at its value."""
+    counts = dict.fromkeys(game_map.powers, 0)
+    provinces = game_map.provinces
+    for centre, power in state.owners:
+        info = provinces[centre].centre
+        counts[power] = counts.get(power, 0) + (info.value if info is not None else 0)
+    return counts
+
+
 def centre_count(game_map: GameMap, state: GameState, power: str) -> int:
-    """Supply centres a power owns, each counted at its value."""
-    total = 0
-    for centre in state.centres_of(power):
-        info = game_map.provinces[centre].centre
-        total += info.value if info is not None else 0
-    return total
+    return centre_counts(game_map, state).get(power, 0)
 
 
 def adjustment_due(game_map: GameMap, state: GameState, power: str) -> int:
@@ -33,8 +38,11 @@ def adjustment_due(game_map: GameMap, state: GameState, power: str) -> int:
 
 
 def needs_adjustments(game_map: GameMap, state: GameState) -> bool:
-    for power in game_map.powers:
-        due = adjustment_due(game_map, state, power)
+    units = dict.fromkeys(game_map.powers, 0)
+    for unit in state.units:
+        units[unit.power] = units.get(unit.power, 0) + 1
+    for power, centres in centre_counts(game_map, state).items():
+        due = centres - units.get(power, 0)
         if due < 0 or (due > 0 and power not in state.neutral and _free_sites(
                 game_map, state, power)):
             return True

@@ -12,7 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.adjustments import centre_count, needs_adjustments, resolve_adjustments
+from engine.adjustments import centre_counts, needs_adjustments, resolve_adjustments
 from engine.map import GameMap
 from engine.movement import resolve_movement
 from engine.orders import Order
@@ -40,27 +40,31 @@ def adjudicate(
         moved = resolve_movement(year_map, state, orders)
         # neutral units are disbanded when dislodged, without a retreat phase
         retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.neutral)
-        after = state.evolve(units=moved.units, dislodged=retreating,
-                             contested=moved.contested if retreating else frozenset())
         if retreating:
-            return Resolution(state, moved.results, after.evolve(phase=state.phase.retreat()))
-        return _end_of_season(year_map, state, moved.results, after)
+            return Resolution(state, moved.results, state.evolve(
+                units=moved.units, dislodged=retreating, contested=moved.contested,
+                phase=state.phase.retreat()))
+        return _end_of_season(year_map, state, moved.results, moved.units)
     if kind is PhaseKind.RETREAT:
         retreated = resolve_retreats(year_map, state, orders)
-        after = state.evolve(units=retreated.units, dislodged=(), contested=frozenset())
-        return _end_of_season(year_map, state, retreated.results, after)
+        return _end_of_season(year_map, state, retreated.results, retreated.units)
     adjusted = resolve_adjustments(year_map, state, orders)
     after = state.evolve(units=adjusted.units, phase=state.phase.following_movement())
     return Resolution(state, adjusted.results, after)
 
 
 def _end_of_season(
-    game_map: GameMap, state: GameState, results: tuple[OrderResult, ...], after: GameState
+    game_map: GameMap, state: GameState, results: tuple[OrderResult, ...],
+    units: tuple[Unit, ...],
 ) -> Resolution:
+    """The board after a season's movement and retreats: on to the next phase."""
     phase = state.phase
     if phase.season is Season.SPRING:
-        return Resolution(state, results, after.evolve(phase=phase.following_movement()))
-    after = after.evolve(owners=take_centres(after.owners, after.units, game_map))
+        return Resolution(state, results, state.evolve(
+            units=units, dislodged=(), contested=frozenset(),
+            phase=phase.following_movement()))
+    after = state.evolve(units=units, dislodged=(), contested=frozenset(),
+                         owners=take_centres(state.owners, units, game_map))
     if after.coin_toss_power and after.coin_toss_year == phase.year:
         after = coin_toss(after)
     winner = victor(game_map, after)
@@ -84,11 +88,12 @@ def take_centres(
 
 def victor(game_map: GameMap, state: GameState) -> str | None:
     """The power (or, when players win, the player) holding enough centres."""
+    counts = centre_counts(game_map, state)
     if state.victory_by_player:
-        tallies = {seat.player: sum(centre_count(game_map, state, p) for p in seat.powers)
+        tallies = {seat.player: sum(counts.get(p, 0) for p in seat.powers)
                    for seat in state.seats}
     else:
-        tallies = {p: centre_count(game_map, state, p) for p in game_map.powers}
+        tallies = counts
     best = max(tallies.items(), key=lambda kv: kv[1], default=None)
     if best is not None and best[1] >= state.victory:
         return best[0]

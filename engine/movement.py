@@ -53,7 +53,8 @@ def resolve_movement(
     )
     resolver.run()
 
-    dislodgers = {prov: resolver.dislodged_by(prov) for prov in units}
+    dislodgers = {prov: resolver.dislodged_by(prov) for prov in resolver.attackers
+                  if prov in units}
     results: list[OrderResult] = []
     answered: set[str] = set()
     for power, raw, checked, reason in given:
@@ -66,11 +67,12 @@ def resolve_movement(
                 Why.NOT_MATCHED, detail="another order for this unit replaces it")))
             continue
         answered.add(prov)
-        results.append(_judge(resolver, prov, checked, power, dislodgers[prov]))
+        results.append(_judge(resolver, prov, checked, power, dislodgers.get(prov)))
     # units without a legal order hold; list them so result mails show every unit
     for prov, unit in units.items():
         if prov not in answered:
-            results.append(_judge(resolver, prov, chosen[prov], unit.power, dislodgers[prov]))
+            results.append(_judge(resolver, prov, chosen[prov], unit.power,
+                                  dislodgers.get(prov)))
 
     return _after(game_map, state, units, chosen, resolver, dislodgers, tuple(results))
 
@@ -79,32 +81,30 @@ def _judge(
     resolver: MovementResolver, prov: str, order: MovementOrder, power: str,
     dislodger: str | None,
 ) -> OrderResult:
-    if isinstance(order, (SupportHold, SupportMove, Convoy)) and prov not in resolver.matched:
-        return OrderResult(power, order, Outcome.VOID, Reason(Why.NOT_MATCHED, detail=(
-            f"{order.target} was not ordered to do that"
-            if not isinstance(order, Convoy) or province_of(order.target.location)
-            not in resolver.moves else f"{order.target} does not go by convoy")))
-    if isinstance(order, Move):
+    kind = type(order)
+    if kind is Move:
         if resolver.succeeded(prov):
             return OrderResult(power, order, Outcome.SUCCEEDS)
-        detail = resolver.move_detail(prov)
-        why = {
-            "bounced": Why.BOUNCED, "beaten": Why.BEATEN, "own unit": Why.OWN_UNIT,
-            "no convoy": Why.NO_CONVOY, "disrupted": Why.DISRUPTED, "paradox": Why.PARADOX,
-        }[detail.kind]
-        strength = (detail.attack, detail.opposing) if why in (Why.BOUNCED, Why.BEATEN) \
-            else (None, None)
-        return OrderResult(power, order, Outcome.FAILS,
-                           Reason(why, detail.opponents, strength[0], strength[1]))
+        return OrderResult(power, order, Outcome.FAILS, resolver.move_failure(prov))
+    if kind is not Hold and prov not in resolver.matched:
+        assert isinstance(order, (SupportHold, SupportMove, Convoy))
+        return OrderResult(power, order, Outcome.VOID, Reason(
+            Why.NOT_MATCHED, (order.target.location,),
+            detail=_NOT_CONVOYED if kind is Convoy and province_of(order.target.location)
+            in resolver.moves else ""))
     if dislodger is not None:
         return OrderResult(power, order, Outcome.FAILS, Reason(Why.DISLODGED, (dislodger,)))
-    if isinstance(order, Convoy) and prov in resolver.paradox_held:
-        return OrderResult(power, order, Outcome.FAILS, Reason(Why.PARADOX))
-    if isinstance(order, (SupportHold, SupportMove)) and not resolver.succeeded(prov):
+    if kind is Convoy:
+        if prov in resolver.paradox_held:
+            return OrderResult(power, order, Outcome.FAILS, Reason(Why.PARADOX))
+    elif kind is not Hold and not resolver.succeeded(prov):
         cutter = resolver.cut_by(prov)
         return OrderResult(power, order, Outcome.FAILS,
                            Reason(Why.CUT, (cutter,) if cutter else ()))
     return OrderResult(power, order, Outcome.SUCCEEDS)
+
+
+_NOT_CONVOYED = "the army does not go by convoy"
 
 
 def _after(
@@ -123,7 +123,7 @@ def _after(
         if isinstance(order, Move) and resolver.succeeded(prov):
             board.append(Unit(unit.power, unit.kind, order.dest))
             continue
-        attacker = dislodgers[prov]
+        attacker = dislodgers.get(prov)
         if attacker is None:
             board.append(unit)
         else:

@@ -68,7 +68,10 @@ class Reason:
             case Why.PARADOX:
                 return "convoy paradox (Szykman rule): the convoy does not take place"
             case Why.NOT_MATCHED:
-                return self.detail or "the unit named was not ordered to do that"
+                if self.detail:
+                    return self.detail
+                return f"the unit in {who} was not ordered to do that" if who else \
+                    "the unit named was not ordered to do that"
             case Why.RETREAT_CLASH:
                 return f"retreated to the same province as {who}; both disbanded"
             case Why.TOO_MANY:

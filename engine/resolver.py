@@ -21,21 +21,11 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Convoy, Move, MovementOrder, SupportHold, SupportMove
+from engine.outcomes import Reason, Why
 from engine.units import Unit
-
-
-@dataclass(frozen=True, slots=True)
-class MoveDetail:
-    """Why a move ended as it did, for the result mail."""
-
-    attack: int
-    opposing: int
-    opponents: tuple[str, ...]  # provinces of the units that held it off
-    kind: str  # "moved", "bounced", "beaten", "own unit", "no convoy", "disrupted", "paradox"
 
 
 class MovementResolver:
@@ -331,35 +321,33 @@ class MovementResolver:
                 return attacker
         return None
 
-    def move_detail(self, prov: str) -> MoveDetail:
+    def move_failure(self, prov: str) -> Reason:
+        """Why the move from prov failed (ask only about failed moves)."""
         dest = self.moves[prov]
-        if self.resolve(prov):
-            return MoveDetail(self.attack_strength(prov), 0, (), "moved")
         if not self.path(prov):
             fleets = self.convoyers.get(prov, [])
             if any(f in self.paradox_held for f in fleets):
-                return MoveDetail(0, 0, (), "paradox")
+                return Reason(Why.PARADOX)
             if fleets and self._convoy_route(prov, lambda _: True):
-                gone = tuple(f for f in fleets if not self.resolve(f))
-                return MoveDetail(0, 0, gone, "disrupted")
-            return MoveDetail(0, 0, (), "no convoy")
+                return Reason(Why.DISRUPTED, tuple(f for f in fleets if not self.resolve(f)))
+            return Reason(Why.NO_CONVOY)
         attack = self.attack_strength(prov)
         defender = self.units.get(dest)
         if attack == 0 and defender is not None and defender.power == self.units[prov].power:
-            return MoveDetail(0, 1, (dest,), "own unit")
-        opponent = self._head_to_head(prov)
+            return Reason(Why.OWN_UNIT, (dest,))
+        opponent = self.head_to_head.get(prov)
         if opponent is not None:
             defend = self.defend_strength(opponent)
             if attack <= defend:
-                return MoveDetail(attack, defend, (opponent,), "beaten")
+                return Reason(Why.BEATEN, (opponent,), attack, defend)
         else:
             hold = self.hold_strength(dest)
             if attack <= hold:
-                return MoveDetail(attack, hold, (dest,), "beaten")
-        rivals = [o for o in self.attackers[dest] if o != prov]
-        strongest = max((self.prevent_strength(o) for o in rivals), default=0)
-        bouncers = tuple(o for o in rivals if self.prevent_strength(o) >= attack)
-        return MoveDetail(attack, strongest, bouncers, "bounced")
+                return Reason(Why.BEATEN, (dest,), attack, hold)
+        prevents = [(o, self.prevent_strength(o)) for o in self.attackers[dest] if o != prov]
+        strongest = max(strength for _, strength in prevents)
+        return Reason(Why.BOUNCED, tuple(o for o, strength in prevents if strength >= attack),
+                      attack, strongest)
 
     def contested(self) -> set[str]:
         """Provinces a standoff left empty: no retreat may enter them."""
