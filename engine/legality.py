@@ -8,7 +8,8 @@ where only one is possible) or an illegal :class:`Reason`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
 from engine.orders import (
@@ -123,7 +124,7 @@ class Board:
             if first not in near[dst] or first == water
         )
 
-    def move_target(self, unit: Unit, dest: str, *, support_by: str | None = None,
+    def move_target(self, unit: Unit, dest: str, support_by: str | None = None,
                     fleet_convoyed: bool = False) -> tuple[str, None] | tuple[None, str]:
         """Where a move of ``unit`` to ``dest`` would go, or why it cannot.
 
@@ -172,74 +173,100 @@ class Board:
         return None, f"a fleet in {unit.location} cannot reach {target}"
 
 
-def _own_unit(board: Board, power: str, ref: UnitRef) -> Unit | Reason:
-    unit = board.units.get(province_of(ref.location))
-    if unit is None:
-        return illegal(f"no unit in {province_of(ref.location)}")
-    if unit.power != power:
-        return illegal(f"the unit in {unit.province} is not {power}'s")
-    return unit
-
-
 def check_movement(board: Board, power: str, order: Order) -> CheckedMovement:
     """Legality of one movement-phase order."""
-    if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+    check = _MOVEMENT_CHECKS.get(type(order))
+    if check is None:
         return None, illegal("not a movement-phase order")
-    unit = _own_unit(board, power, order.unit)
-    if isinstance(unit, Reason):
-        return None, unit
-    me = board.ref(unit, order.unit)
-    if isinstance(order, Hold):
-        return (order if me is order.unit else Hold(me)), None
-    if isinstance(order, Move):
-        convoyed = order.via_convoy or bool(order.path)
-        dest, why = board.move_target(
-            unit, order.dest, fleet_convoyed=convoyed and unit.kind is UnitKind.FLEET
-        )
-        if dest is None:
-            return None, illegal(why or "")
-        if me is order.unit and dest == order.dest and convoyed == order.via_convoy:
-            return order, None
-        return Move(me, dest, convoyed, order.path), None
+    assert isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy))
+    written = order.unit
+    unit = board.units.get(province_of(written.location))
+    if unit is None:
+        return None, illegal(f"no unit in {province_of(written.location)}")
+    if unit.power != power:
+        return None, illegal(f"the unit in {unit.province} is not {power}'s")
+    me = board.ref(unit, written)
+    return check(board, unit, me, order)
+
+
+def _check_hold(board: Board, unit: Unit, me: UnitRef, order: Hold) -> CheckedMovement:
+    return (order if me is order.unit else Hold(me)), None
+
+
+def _check_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMovement:
+    convoyed = order.via_convoy or bool(order.path)
+    dest, why = board.move_target(unit, order.dest, None,
+                                  convoyed and unit.kind is UnitKind.FLEET)
+    if dest is None:
+        return None, illegal(why or "")
+    if me is order.unit and dest == order.dest and convoyed == order.via_convoy:
+        return order, None
+    return Move(me, dest, convoyed, order.path), None
+
+
+def _supported(board: Board, order: SupportHold | SupportMove | Convoy
+               ) -> tuple[Unit, UnitRef] | Reason:
+    """The unit a support or convoy names, and its canonical reference."""
     target_unit = board.units.get(province_of(order.target.location))
     if target_unit is None:
-        return None, illegal(f"no unit in {province_of(order.target.location)}")
-    target = board.ref(target_unit, order.target)
-    if isinstance(order, SupportHold):
-        if target_unit is unit:
-            return None, illegal("a unit cannot support itself")
-        if not board.map.reaches_province(unit.kind, unit.location, target_unit.province):
-            return None, illegal(f"{unit.location} cannot reach {target_unit.province}")
-        if me is order.unit and target is order.target:
-            return order, None
-        return SupportHold(me, target), None
-    if isinstance(order, SupportMove):
-        if target_unit is unit:
-            return None, illegal("a unit cannot support its own move")
-        dest_prov = province_of(order.dest)
-        if dest_prov == unit.province:
-            return None, illegal("a unit cannot support a move into its own province")
-        if dest_prov in board.closed or not board.map.reaches_province(
-            unit.kind, unit.location, dest_prov
-        ):
-            return None, illegal(f"{unit.location} cannot reach {dest_prov}")
-        # DATC 4.B.4: a coast named in a support must be reachable; coasts
-        # only matter for a supported fleet.
-        dest = order.dest if target_unit.kind is UnitKind.FLEET else dest_prov
-        supported, why = board.move_target(target_unit, dest, support_by=unit.province)
-        if supported is None and coast_of(dest) is None and target_unit.kind is UnitKind.FLEET \
-                and board.map.fleet_destinations(target_unit.location, dest_prov):
-            supported = dest_prov  # both coasts reachable: the support covers either
-        if supported is None:
-            return None, illegal(f"the supported move is impossible: {why}")
-        if coast_of(dest) is None:
-            supported = dest_prov
-        if me is order.unit and target is order.target and supported == order.dest:
-            return order, None
-        return SupportMove(me, target, supported), None
-    # Convoy
+        return illegal(f"no unit in {province_of(order.target.location)}")
+    return target_unit, board.ref(target_unit, order.target)
+
+
+def _check_support_hold(board: Board, unit: Unit, me: UnitRef,
+                        order: SupportHold) -> CheckedMovement:
+    found = _supported(board, order)
+    if isinstance(found, Reason):
+        return None, found
+    target_unit, target = found
+    if target_unit is unit:
+        return None, illegal("a unit cannot support itself")
+    if not board.map.reaches_province(unit.kind, unit.location, target_unit.province):
+        return None, illegal(f"{unit.location} cannot reach {target_unit.province}")
+    if me is order.unit and target is order.target:
+        return order, None
+    return SupportHold(me, target), None
+
+
+def _check_support_move(board: Board, unit: Unit, me: UnitRef,
+                        order: SupportMove) -> CheckedMovement:
+    found = _supported(board, order)
+    if isinstance(found, Reason):
+        return None, found
+    target_unit, target = found
+    if target_unit is unit:
+        return None, illegal("a unit cannot support its own move")
+    dest_prov = province_of(order.dest)
+    if dest_prov == unit.province:
+        return None, illegal("a unit cannot support a move into its own province")
+    if dest_prov in board.closed or not board.map.reaches_province(
+        unit.kind, unit.location, dest_prov
+    ):
+        return None, illegal(f"{unit.location} cannot reach {dest_prov}")
+    # DATC 4.B.4: a coast named in a support must be reachable; coasts only
+    # matter for a supported fleet.
+    fleet = target_unit.kind is UnitKind.FLEET
+    dest = order.dest if fleet else dest_prov
+    supported, why = board.move_target(target_unit, dest, unit.province, False)
+    if supported is None and fleet and coast_of(dest) is None \
+            and board.map.fleet_destinations(target_unit.location, dest_prov):
+        supported = dest_prov  # both coasts reachable: the support covers either
+    if supported is None:
+        return None, illegal(f"the supported move is impossible: {why}")
+    if coast_of(dest) is None:
+        supported = dest_prov
+    if me is order.unit and target is order.target and supported == order.dest:
+        return order, None
+    return SupportMove(me, target, supported), None
+
+
+def _check_convoy(board: Board, unit: Unit, me: UnitRef, order: Convoy) -> CheckedMovement:
     if unit.kind is not UnitKind.FLEET or not board.map.is_water(unit.province):
         return None, illegal("only a fleet at sea can convoy")
+    found = _supported(board, order)
+    if isinstance(found, Reason):
+        return None, found
+    target_unit, target = found
     if target_unit.kind is not UnitKind.ARMY:
         return None, illegal("only armies can be convoyed")
     dest_prov = province_of(order.dest)
@@ -255,6 +282,15 @@ def check_movement(board: Board, power: str, order: Order) -> CheckedMovement:
     if me is order.unit and target is order.target and dest_prov == order.dest:
         return order, None
     return Convoy(me, target, dest_prov), None
+
+
+_MOVEMENT_CHECKS: dict[type, Callable[[Board, Unit, UnitRef, Any], CheckedMovement]] = {
+    Hold: _check_hold,
+    Move: _check_move,
+    SupportHold: _check_support_hold,
+    SupportMove: _check_support_move,
+    Convoy: _check_convoy,
+}
 
 
 def check_retreat(
