@@ -39,6 +39,7 @@ from engine.orders import (
     SupportMove,
     Waive,
 )
+from parser.canonical import CanonicalReader
 from parser.grammar import KEYWORDS, KNOWN_WORDS, build_grammar, build_heading
 from parser.names import WORD, Places, Powers, Suggester
 
@@ -96,11 +97,20 @@ class _MapParser:
         self.suggester = Suggester(
             game_map.provinces, game_map.aliases, game_map.power_aliases, KEYWORDS
         )
+        self.canonical = CanonicalReader(game_map, KEYWORDS)
 
     # -- one order ----------------------------------------------------------
 
-    def parse(self, text: str, offset: int, line: int) -> Order | OrderError:
-        """Read the order ``text``, found at ``offset`` in its line."""
+    def parse(self, text: str, offset: int, line: int,
+              fast_lane: bool = True) -> Order | OrderError:
+        """Read the order ``text``, found at ``offset`` in its line.
+
+        ``fast_lane=False`` skips the canonical-form reader (for tests that
+        compare it with the grammar).
+        """
+        fast = self.canonical.read(text) if fast_lane else None
+        if fast is not None:
+            return fast
         source = text.strip()
         text = _ODD_SPACE.sub(" ", text)
         try:
