@@ -39,8 +39,9 @@ class Board:
         self.map = game_map
         self.units = units
         self.closed = closed
+        waters = game_map.water_provinces
         self.fleet_waters = frozenset(
-            p for p, u in units.items() if u.kind is UnitKind.FLEET and game_map.is_water(p)
+            p for p, u in units.items() if u.kind is UnitKind.FLEET and p in waters
         )
         self._refs: dict[str, UnitRef] = {}
         self._shores: dict[tuple[str, str | None], frozenset[str]] = {}
@@ -194,14 +195,20 @@ def _check_hold(board: Board, unit: Unit, me: UnitRef, order: Hold) -> CheckedMo
 
 
 def _check_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMovement:
+    dest = order.dest
+    if not order.via_convoy and not order.path and not board.closed and (
+        dest in board.map.army_moves[unit.province] if unit.kind is UnitKind.ARMY
+        else dest in board.map.fleet_moves[unit.location]
+    ):
+        # the common case, a plain move to a neighbour, needs no more checks
+        return (order if me is order.unit else Move(me, dest)), None
     convoyed = order.via_convoy or bool(order.path)
-    dest, why = board.move_target(unit, order.dest, None,
-                                  convoyed and unit.kind is UnitKind.FLEET)
-    if dest is None:
+    target, why = board.move_target(unit, dest, None, convoyed and unit.kind is UnitKind.FLEET)
+    if target is None:
         return None, illegal(why or "")
-    if me is order.unit and dest == order.dest and convoyed == order.via_convoy:
+    if me is order.unit and target == dest and convoyed == order.via_convoy:
         return order, None
-    return Move(me, dest, convoyed, order.path), None
+    return Move(me, target, convoyed, order.path), None
 
 
 def _supported(board: Board, order: SupportHold | SupportMove | Convoy

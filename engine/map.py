@@ -166,7 +166,11 @@ class GameMap:
         return self.fleet_moves.get(src, frozenset())
 
     def is_water(self, province: str) -> bool:
-        return self.provinces[province].terrain is Terrain.WATER
+        return province in self.water_provinces
+
+    @cached_property
+    def water_provinces(self) -> frozenset[str]:
+        return frozenset(p.code for p in self.provinces.values() if p.terrain is Terrain.WATER)
 
     def is_coastal(self, province: str) -> bool:
         return self.provinces[province].terrain is Terrain.COASTAL
