@@ -250,6 +250,12 @@ def _check_support_move(board: Board, unit: Unit, me: UnitRef,
         unit.kind, unit.location, dest_prov
     ):
         return None, illegal(f"{unit.location} cannot reach {dest_prov}")
+    if target_unit.kind is UnitKind.ARMY and order.dest in board.map.army_moves[
+            target_unit.province]:
+        # the common case: support of an army's move to a neighbour
+        if me is order.unit and target is order.target:
+            return order, None
+        return SupportMove(me, target, dest_prov), None
     # DATC 4.B.4: a coast named in a support must be reachable; coasts only
     # matter for a supported fleet.
     fleet = target_unit.kind is UnitKind.FLEET
