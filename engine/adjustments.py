@@ -37,11 +37,16 @@ def adjustment_due(game_map: GameMap, state: GameState, power: str) -> int:
     return centre_count(game_map, state, power) - len(state.units_of(power))
 
 
-def needs_adjustments(game_map: GameMap, state: GameState) -> bool:
+def needs_adjustments(
+    game_map: GameMap, state: GameState, counts: Mapping[str, int] | None = None
+) -> bool:
+    """Whether some power must build or remove; ``counts``: centre_counts, if known."""
     units = dict.fromkeys(game_map.powers, 0)
     for unit in state.units:
         units[unit.power] = units.get(unit.power, 0) + 1
-    for power, centres in centre_counts(game_map, state).items():
+    if counts is None:
+        counts = centre_counts(game_map, state)
+    for power, centres in counts.items():
         due = centres - units.get(power, 0)
         if due < 0 or (due > 0 and power not in state.neutral and _free_sites(
                 game_map, state, power)):

@@ -67,8 +67,9 @@ def _end_of_season(
                          owners=take_centres(state.owners, units, game_map))
     if after.coin_toss_power and after.coin_toss_year == phase.year:
         after = coin_toss(after)
-    winner = victor(game_map, after)
-    if needs_adjustments(game_map, after):
+    counts = centre_counts(game_map, after)
+    winner = victor(game_map, after, counts)
+    if needs_adjustments(game_map, after, counts):
         after = after.evolve(phase=phase.adjustment())
     else:
         after = after.evolve(phase=phase.following_movement())
@@ -86,14 +87,19 @@ def take_centres(
     return tuple(sorted(owner.items()))
 
 
-def victor(game_map: GameMap, state: GameState) -> str | None:
-    """The power (or, when players win, the player) holding enough centres."""
-    counts = centre_counts(game_map, state)
+def victor(
+    game_map: GameMap, state: GameState, counts: Mapping[str, int] | None = None
+) -> str | None:
+    """The power (or, when players win, the player) holding enough centres.
+
+    ``counts``: the powers' centre counts (centre_counts), when already known.
+    """
+    if counts is None:
+        counts = centre_counts(game_map, state)
+    tallies: Mapping[str, int] = counts
     if state.victory_by_player:
         tallies = {seat.player: sum(counts.get(p, 0) for p in seat.powers)
                    for seat in state.seats}
-    else:
-        tallies = counts
     best = max(tallies.items(), key=lambda kv: kv[1], default=None)
     if best is not None and best[1] >= state.victory:
         return best[0]
