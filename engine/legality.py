@@ -211,23 +211,24 @@ def _check_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMo
     return Move(me, target, convoyed, order.path), None
 
 
-def _supported(board: Board, order: SupportHold | SupportMove | Convoy
+def _supported(board: Board, unit: Unit, order: SupportHold | SupportMove | Convoy
                ) -> tuple[Unit, UnitRef] | Reason:
     """The unit a support or convoy names, and its canonical reference."""
     target_unit = board.units.get(province_of(order.target.location))
     if target_unit is None:
         return illegal(f"no unit in {province_of(order.target.location)}")
+    if target_unit is unit:
+        verb = "convoy" if isinstance(order, Convoy) else "support"
+        return illegal(f"a unit cannot {verb} itself")
     return target_unit, board.ref(target_unit, order.target)
 
 
 def _check_support_hold(board: Board, unit: Unit, me: UnitRef,
                         order: SupportHold) -> CheckedMovement:
-    found = _supported(board, order)
+    found = _supported(board, unit, order)
     if isinstance(found, Reason):
         return None, found
     target_unit, target = found
-    if target_unit is unit:
-        return None, illegal("a unit cannot support itself")
     if not board.map.reaches_province(unit.kind, unit.location, target_unit.province):
         return None, illegal(f"{unit.location} cannot reach {target_unit.province}")
     if me is order.unit and target is order.target:
@@ -237,12 +238,10 @@ def _check_support_hold(board: Board, unit: Unit, me: UnitRef,
 
 def _check_support_move(board: Board, unit: Unit, me: UnitRef,
                         order: SupportMove) -> CheckedMovement:
-    found = _supported(board, order)
+    found = _supported(board, unit, order)
     if isinstance(found, Reason):
         return None, found
     target_unit, target = found
-    if target_unit is unit:
-        return None, illegal("a unit cannot support its own move")
     dest_prov = province_of(order.dest)
     if dest_prov == unit.province:
         return None, illegal("a unit cannot support a move into its own province")
@@ -276,7 +275,7 @@ def _check_support_move(board: Board, unit: Unit, me: UnitRef,
 def _check_convoy(board: Board, unit: Unit, me: UnitRef, order: Convoy) -> CheckedMovement:
     if unit.kind is not UnitKind.FLEET or not board.map.is_water(unit.province):
         return None, illegal("only a fleet at sea can convoy")
-    found = _supported(board, order)
+    found = _supported(board, unit, order)
     if isinstance(found, Reason):
         return None, found
     target_unit, target = found
