@@ -45,6 +45,7 @@ class Board:
         )
         self._refs: dict[str, UnitRef] = {}
         self._shores: dict[tuple[str, str | None], frozenset[str]] = {}
+        self._needed: dict[tuple[str, str], frozenset[str]] = {}
 
     def ref(self, unit: Unit, written: UnitRef | None = None) -> UnitRef:
         """The canonical reference to a unit; the written one when it already is."""
@@ -63,6 +64,8 @@ class Board:
         src, dst = province_of(src), province_of(dst)
         if not (self.map.is_coastal(src) and self.map.is_coastal(dst)) or src == dst:
             return False
+        if without not in self.fleet_waters:
+            without = None  # only a fleet at sea could have carried the army
         key = (src, without)
         shores = self._shores.get(key)
         if shores is None:
@@ -87,43 +90,50 @@ class Board:
         return frozenset(shores)
 
     def on_some_route(self, water: str, src: str, dst: str) -> bool:
-        """Is the fleet in ``water`` necessary to some convoy from src to dst?
+        """Is the fleet in ``water`` necessary to some convoy from src to dst?"""
+        key = (src, dst)
+        needed = self._needed.get(key)
+        if needed is None:
+            needed = self._needed[key] = self._necessary_fleets(src, dst)
+        return water in needed
+
+    def _necessary_fleets(self, src: str, dst: str) -> frozenset[str]:
+        """The seas of every convoy route from src to dst that needs all its fleets.
 
         DATC 4.E.1 and 6.G.19: a convoy order is illegal when its fleet is
         part of no route that needs it. A route needs all its fleets when it
         has no shortcut: no sea of it touches a later one but the next, the
         first is the only one on src's shore and the last the only one on
         dst's. Routes are few on a real board, so they are listed depth
-        first; past a generous bound the fleet is given the benefit of the
+        first; past a generous bound every fleet is given the benefit of the
         doubt.
         """
         near = self.map.water_neighbours
         seas = self.fleet_waters
+        found: set[str] = set()
         budget = [20_000]
 
-        def extend(path: list[str], has_water: bool) -> bool:
+        def extend(path: list[str]) -> None:
             budget[0] -= 1
             if budget[0] < 0:
-                return True
+                return
             last = path[-1]
             if last in near[dst]:
-                return has_water  # the route ends here; any longer one has a shortcut
+                found.update(path)  # the route ends here; any longer one has a shortcut
+                return
             for sea in near[last]:
                 if sea not in seas or sea in path or sea in near[src]:
                     continue
                 if any(sea in near[earlier] for earlier in path[:-1]):
                     continue  # a shortcut past `last`
                 path.append(sea)
-                if extend(path, has_water or sea == water):
-                    return True
+                extend(path)
                 path.pop()
-            return False
 
-        return any(
-            first in seas and extend([first], first == water)
-            for first in near[src]
-            if first not in near[dst] or first == water
-        )
+        for first in near[src]:
+            if first in seas:
+                extend([first])
+        return frozenset(seas) if budget[0] < 0 else frozenset(found)
 
     def move_target(self, unit: Unit, dest: str, support_by: str | None = None,
                     fleet_convoyed: bool = False) -> tuple[str, None] | tuple[None, str]:
