@@ -100,6 +100,9 @@ class GameMap:
     power_aliases: Mapping[str, str]  # normalised spelling -> power name
     canals: tuple[Canal, ...] = ()
     borders: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    # Players and the powers each controls, for variants played that way
+    # (Intercontinental's colour groups); by default one power per player.
+    seats: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     # -- places -----------------------------------------------------------
 
@@ -244,6 +247,7 @@ class GameMap:
             power_aliases=self.power_aliases,
             canals=tuple(c for c in self.canals if c not in opened),
             borders=self.borders,
+            seats=self.seats,
         )
 
     # -- distances (civil disorder) ----------------------------------------

@@ -75,7 +75,8 @@ class GameState:
             units=units,
             owners=owners,
             victory=game_map.victory,
-            seats=tuple(Seat(p, (p,)) for p in game_map.powers),
+            seats=tuple(Seat(player, powers) for player, powers in game_map.seats)
+            or tuple(Seat(p, (p,)) for p in game_map.powers),
         )
 
     def evolve(self, **changes: object) -> GameState:

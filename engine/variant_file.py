@@ -122,6 +122,7 @@ class _Builder:
         self._check_adjacency(provinces, army, fleet)
         powers = self._powers(provinces, army, fleet)
         power_aliases = self._power_aliases(powers, aliases)
+        seats = self._seats(powers)
         self._check_reachable(provinces, army, fleet)
         if self.problems:
             raise VariantError(name or "variant", self.problems)
@@ -138,6 +139,7 @@ class _Builder:
             power_aliases=power_aliases,
             canals=canals,
             borders={p: frozenset(s) for p, s in borders.items()},
+            seats=seats,
         )
 
     def _provinces(
@@ -402,6 +404,36 @@ class _Builder:
                                  f"{where} already holds a unit of {occupied[where]}")
                 occupied[where] = power.name
         return powers
+
+    def _seats(self, powers: Mapping[str, Power]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Players who control several powers (optional [seats] table).
+
+        Without it every power is a seat of its own.
+        """
+        raw = self.data.get("seats")
+        if raw is None:
+            return tuple((p, (p,)) for p in powers)
+        if not isinstance(raw, dict):
+            self.problem(("seats",), None, "seats must be a table: NAME = [POWER, ...]")
+            return ()
+        seated: dict[str, str] = {}
+        seats: list[tuple[str, tuple[str, ...]]] = []
+        for name, members in raw.items():
+            if not isinstance(members, list) or not members:
+                self.problem(("seats",), name, "a seat lists one or more powers")
+                continue
+            for power in members:
+                if power not in powers:
+                    self.problem(("seats",), name, f"unknown power {power!r}")
+                elif power in seated:
+                    self.problem(("seats",), name, f"{power} is already in seat {seated[power]}")
+                else:
+                    seated[power] = name
+            seats.append((name, tuple(str(m) for m in members)))
+        for power in powers:
+            if power not in seated:
+                self.problem(("seats",), None, f"{power} is in no seat")
+        return tuple(seats)
 
     def _power_aliases(
         self, powers: Mapping[str, Power], province_aliases: Mapping[str, str]

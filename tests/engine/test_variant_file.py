@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from engine.state import GameState
 from engine.variant_file import VariantError, load_variant, parse_variant
 from judge.cli import main
 
@@ -81,3 +82,14 @@ def test_variant_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert f"{bad}:line 21: powers.BRAVIA.letter: letter A is also ARDEN's" in out
 
     assert main(["variant", "check", str(tmp_path / "missing.toml")]) == 2
+
+
+def test_seats_group_powers_under_players() -> None:
+    text = example_variant().replace(
+        "# Canals", '[seats]\nnorth = ["ARDEN", "BRAVIA"]\nsouth = ["CALDOR"]\n\n# Canals', 1)
+    game_map = parse_variant(text, "seated")
+    state = GameState.initial(game_map)
+    assert [(s.player, s.powers) for s in state.seats] == [
+        ("north", ("ARDEN", "BRAVIA")), ("south", ("CALDOR",))]
+    assert [s.player for s in GameState.initial(load_variant("standard")).seats] == sorted(
+        load_variant("standard").powers)
