@@ -28,13 +28,9 @@ def centre_counts(game_map: GameMap, state: GameState) -> dict[str, int]:
     return counts
 
 
-def centre_count(game_map: GameMap, state: GameState, power: str) -> int:
-    return centre_counts(game_map, state).get(power, 0)
-
-
 def adjustment_due(game_map: GameMap, state: GameState, power: str) -> int:
     """Builds (positive) or removals (negative) a power must make this winter."""
-    return centre_count(game_map, state, power) - len(state.units_of(power))
+    return centre_counts(game_map, state).get(power, 0) - len(state.units_of(power))
 
 
 def needs_adjustments(

@@ -118,12 +118,3 @@ MovementOrder = Hold | Move | SupportHold | SupportMove | Convoy
 RetreatOrder = Retreat | Disband
 AdjustmentOrder = Build | Remove | Waive
 Order = MovementOrder | RetreatOrder | AdjustmentOrder
-
-UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy, Retreat, Disband, Remove)
-
-
-def ordered_unit(order: Order) -> UnitRef | None:
-    """The unit an order is given to (None for builds and waives)."""
-    if isinstance(order, (Build, Waive)):
-        return None
-    return order.unit
