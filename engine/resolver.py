@@ -187,18 +187,25 @@ class MovementResolver:
     def _support_given(self, prov: str) -> bool:
         if prov not in self.matched:
             return False
+        return self.cut_by(prov) is None and not self._dislodged(prov)
+
+    def cut_by(self, prov: str) -> str | None:
+        """The unit (by province) whose attack cuts the support from prov, if any.
+
+        Any attack by another power cuts, except one from the province the
+        support is aimed at; a convoyed attack only counts when its convoy
+        gets through.
+        """
         order = self.orders[prov]
-        aimed_at = (
-            province_of(order.dest) if isinstance(order, SupportMove)
-            else province_of(order.unit.location)
-        )
+        assert isinstance(order, (SupportHold, SupportMove))
+        aimed_at = province_of(
+            order.dest if isinstance(order, SupportMove) else order.target.location)
         power = self.units[prov].power
         for attacker in self.attackers.get(prov, ()):
-            if attacker == aimed_at or self.units[attacker].power == power:
-                continue
-            if self.path(attacker):
-                return False  # cut
-        return not self._dislodged(prov)
+            if attacker != aimed_at and self.units[attacker].power != power \
+                    and self.path(attacker):
+                return attacker
+        return None
 
     def path(self, prov: str) -> bool:
         """Does the move from prov have a way to its destination?"""
@@ -306,18 +313,6 @@ class MovementResolver:
             return None
         for attacker in self.attackers.get(prov, ()):
             if self.resolve(attacker):
-                return attacker
-        return None
-
-    def cut_by(self, prov: str) -> str | None:
-        order = self.orders[prov]
-        aimed_at = (
-            province_of(order.dest) if isinstance(order, SupportMove)
-            else province_of(order.unit.location)
-        )
-        for attacker in self.attackers.get(prov, ()):
-            if attacker != aimed_at and self.units[attacker].power != self.units[prov].power \
-                    and self.path(attacker):
                 return attacker
         return None
 
