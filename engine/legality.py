@@ -69,25 +69,10 @@ class Board:
         key = (src, without)
         shores = self._shores.get(key)
         if shores is None:
-            shores = self._shores[key] = self._convoy_shores(src, without)
+            usable = self.fleet_waters - {without} if without else self.fleet_waters
+            shores = self._shores[key] = self.map.convoy_shores(src, usable)
         return dst in shores
 
-    def _convoy_shores(self, src: str, without: str | None) -> frozenset[str]:
-        """Every province fleets now at sea could carry an army from src to."""
-        near = self.map.water_neighbours
-        touching = self.map.shores_of_water
-        usable = self.fleet_waters - {without} if without else self.fleet_waters
-        queue = [w for w in near[src] if w in usable]
-        seen = set(queue)
-        shores: set[str] = set()
-        while queue:
-            water = queue.pop()
-            shores.update(touching[water])
-            for nxt in near[water]:
-                if nxt in usable and nxt not in seen:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        return frozenset(shores)
 
     def on_some_route(self, water: str, src: str, dst: str) -> bool:
         """Is the fleet in ``water`` necessary to some convoy from src to dst?"""

@@ -194,25 +194,24 @@ class GameMap:
         With ``usable`` given, only those water provinces may be used (the
         ones holding a convoying fleet); otherwise any water province.
         """
-        src, dst = province_of(src), province_of(dst)
-        allowed = None if usable is None else set(usable)
-        start = [w for w in self.water_neighbours[src] if allowed is None or w in allowed]
-        seen = set(start)
-        queue = deque(start)
+        waters = self.water_provinces if usable is None else frozenset(usable)
+        return province_of(dst) in self.convoy_shores(province_of(src), waters)
+
+    def convoy_shores(self, src: str, usable: frozenset[str]) -> frozenset[str]:
+        """Every province that fleets in the ``usable`` water provinces,
+        joined sea to sea, could carry an army from province src to."""
+        near = self.water_neighbours
+        queue = [w for w in near[src] if w in usable]
+        seen = set(queue)
+        shores: set[str] = set()
         while queue:
-            water = queue.popleft()
-            if dst in self._coast_neighbours_of_water[water]:
-                return True
-            for nxt in self.water_neighbours[water]:
-                if nxt not in seen and (allowed is None or nxt in allowed):
+            water = queue.pop()
+            shores.update(self._coast_neighbours_of_water[water])
+            for nxt in near[water]:
+                if nxt in usable and nxt not in seen:
                     seen.add(nxt)
                     queue.append(nxt)
-        return False
-
-    @property
-    def shores_of_water(self) -> Mapping[str, frozenset[str]]:
-        """Water province -> every province a fleet there can move into."""
-        return self._coast_neighbours_of_water
+        return frozenset(shores)
 
     @cached_property
     def _coast_neighbours_of_water(self) -> Mapping[str, frozenset[str]]:
