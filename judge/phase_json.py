@@ -16,7 +16,7 @@ from engine.orders import Order
 from engine.phase import Phase
 from engine.state import Dislodged, GameState
 from engine.units import Unit
-from engine.variant_file import load_variant
+from engine.variant_file import load_variant, normalise_name
 from parser import OrderError, parse_order
 
 
@@ -25,14 +25,14 @@ class PhaseInputError(ValueError):
 
 
 def _power(game_map: GameMap, name: Any, key: str) -> str:
-    power = game_map.power_aliases.get(str(name).strip().lower())
+    power = game_map.power_aliases.get(normalise_name(str(name)))
     if power is None:
         raise PhaseInputError(f"{key}: unknown power {name!r}")
     return power
 
 
 def _location(game_map: GameMap, text: str, key: str) -> str:
-    code = game_map.aliases.get(" ".join(text.lower().replace(".", " ").split()))
+    code = game_map.aliases.get(normalise_name(text))
     if code is None:
         code = text.upper().replace("(", "/").replace(")", "")
     if not game_map.is_location(code):
