@@ -28,7 +28,7 @@ from engine.orders import (
 from engine.outcomes import Reason, illegal
 from engine.units import Unit
 
-Checked = tuple[Order, None] | tuple[None, Reason]
+CheckedRetreat = tuple[Retreat | Disband, None] | tuple[None, Reason]
 CheckedMovement = tuple[MovementOrder, None] | tuple[None, Reason]
 
 
@@ -306,7 +306,7 @@ def check_retreat(
     power: str,
     order: Order,
     game_map: GameMap,
-) -> Checked:
+) -> CheckedRetreat:
     """Legality of one retreat-phase order; ``units`` are the dislodged units."""
     if isinstance(order, Remove):
         order = Disband(order.unit)  # "remove" a dislodged unit: it disbands

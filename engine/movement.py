@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.legality import Board, check_movement
+from engine.legality import Board, CheckedMovement, check_movement
 from engine.map import GameMap, UnitKind, province_of
+from engine.order_sets import OrderSet
 from engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
 from engine.resolver import MovementResolver
@@ -31,17 +32,14 @@ def resolve_movement(
 ) -> MovementResult:
     units = {u.province: u for u in state.units}
     board = Board(game_map, units, state.closed)
-    chosen: dict[str, MovementOrder] = {}  # province -> the order the unit obeys
-    given: list[tuple[str, Order, MovementOrder | None, Reason | None]] = []
-    for power, power_orders in orders.items():
-        for order in power_orders:
-            if power in state.neutral:
-                given.append((power, order, None, illegal(f"{power} is neutral: its units hold")))
-                continue
-            checked, reason = check_movement(board, power, order)
-            given.append((power, order, checked, reason))
-            if checked is not None:
-                chosen[province_of(checked.unit.location)] = checked  # a later order wins
+
+    def check(power: str, order: Order) -> CheckedMovement:
+        if power in state.neutral:
+            return None, illegal(f"{power} is neutral: its units hold")
+        return check_movement(board, power, order)
+
+    order_set: OrderSet[MovementOrder] = OrderSet(orders, check)
+    chosen = order_set.chosen
     for prov, unit in units.items():
         if prov not in chosen:
             chosen[prov] = Hold(board.ref(unit))
@@ -55,19 +53,8 @@ def resolve_movement(
 
     dislodgers = {prov: resolver.dislodged_by(prov) for prov in resolver.attackers
                   if prov in units}
-    results: list[OrderResult] = []
-    answered: set[str] = set()
-    for power, raw, checked, reason in given:
-        if checked is None:
-            results.append(OrderResult(power, raw, Outcome.ILLEGAL, reason))
-            continue
-        prov = province_of(checked.unit.location)
-        if chosen[prov] is not checked or prov in answered:
-            results.append(OrderResult(power, checked, Outcome.VOID, Reason(
-                Why.NOT_MATCHED, detail="another order for this unit replaces it")))
-            continue
-        answered.add(prov)
-        results.append(_judge(resolver, prov, checked, power, dislodgers.get(prov)))
+    results, answered = order_set.answer(
+        lambda power, prov, order: _judge(resolver, prov, order, power, dislodgers.get(prov)))
     # units without a legal order hold; list them so result mails show every unit
     for prov, unit in units.items():
         if prov not in answered:
