@@ -1,0 +1,138 @@
+"""The judge's configuration: config/judge.toml, then a file of the GM's own,
+then environment variables, each overriding the one before."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULTS_FILE = Path(__file__).resolve().parent.parent / "config" / "judge.toml"
+
+
+class ConfigError(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    host: str
+    port: int = 143
+    user: str = ""
+    password: str = ""
+    mailbox: str = "INBOX"
+    ssl: bool = False
+    interval_seconds: float = 30.0
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str = "PYJUDGE"
+    address: str = "judge@localhost"
+    data_dir: Path = Path("data")
+    time_zone: str = "UTC"
+    smtp_host: str = "127.0.0.1"
+    smtp_port: int = 2525
+    max_message_bytes: int = 1_000_000
+    imap: ImapConfig | None = None
+    relay_host: str = ""
+    relay_port: int = 25
+    relay_max_attempts: int = 8
+    relay_first_retry_seconds: float = 30.0
+    database_url_setting: str = ""
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def database_url(self) -> str:
+        if self.database_url_setting:
+            return self.database_url_setting
+        return f"sqlite:///{self.data_dir / 'judge.db'}"
+
+    @property
+    def maildir(self) -> Path:
+        """Where outgoing mail goes when no relay is configured."""
+        return self.data_dir / "outgoing"
+
+    def with_(self, **changes: Any) -> Config:
+        return replace(self, **changes)
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: {exc}") from exc
+
+
+_ENV = {
+    "JUDGE_NAME": ("judge", "name", str),
+    "JUDGE_ADDRESS": ("judge", "address", str),
+    "JUDGE_DATA_DIR": ("judge", "data_dir", str),
+    "JUDGE_SMTP_HOST": ("smtp", "host", str),
+    "JUDGE_SMTP_PORT": ("smtp", "port", int),
+    "JUDGE_RELAY_HOST": ("relay", "host", str),
+    "JUDGE_RELAY_PORT": ("relay", "port", int),
+    "JUDGE_DATABASE_URL": ("database", "url", str),
+}
+
+
+def load_config(path: Path | None = None, environ: Mapping[str, str] | None = None) -> Config:
+    data = _read(DEFAULTS_FILE) if DEFAULTS_FILE.exists() else {}
+    if path is not None:
+        data = _merge(data, _read(path))
+    env = os.environ if environ is None else environ
+    for var, (section, key, kind) in _ENV.items():
+        if env.get(var):
+            try:
+                value = kind(env[var])
+            except ValueError as exc:
+                raise ConfigError(f"{var}={env[var]!r}: not a valid {kind.__name__}") from exc
+            data.setdefault(section, {})[key] = value
+    return from_mapping(data)
+
+
+def from_mapping(data: Mapping[str, Any]) -> Config:
+    judge = data.get("judge", {})
+    smtp = data.get("smtp", {})
+    imap = data.get("imap", {})
+    relay = data.get("relay", {})
+    database = data.get("database", {})
+    try:
+        return Config(
+            name=str(judge.get("name", "PYJUDGE")),
+            address=str(judge.get("address", "judge@localhost")),
+            data_dir=Path(judge.get("data_dir", "data")),
+            time_zone=str(judge.get("time_zone", "UTC")),
+            smtp_host=str(smtp.get("host", "127.0.0.1")),
+            smtp_port=int(smtp.get("port", 2525)),
+            max_message_bytes=int(smtp.get("max_message_bytes", 1_000_000)),
+            imap=ImapConfig(
+                host=str(imap["host"]), port=int(imap.get("port", 143)),
+                user=str(imap.get("user", "")), password=str(imap.get("password", "")),
+                mailbox=str(imap.get("mailbox", "INBOX")), ssl=bool(imap.get("ssl", False)),
+                interval_seconds=float(imap.get("interval_seconds", 30)),
+            ) if imap.get("host") else None,
+            relay_host=str(relay.get("host", "")),
+            relay_port=int(relay.get("port", 25)),
+            relay_max_attempts=int(relay.get("max_attempts", 8)),
+            relay_first_retry_seconds=float(relay.get("first_retry_seconds", 30)),
+            database_url_setting=str(database.get("url", "")),
+        )
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"configuration: {exc}") from exc

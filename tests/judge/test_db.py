@@ -1,0 +1,39 @@
+"""The schema: created on a new database, kept (with its data) when an
+existing one is opened again, and refused when it is newer than the judge."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+from sqlmodel import select
+
+from judge import models
+from judge.db import SCHEMA_VERSION, migrate, open_database, schema_version, transaction
+
+
+def test_new_database_gets_current_schema(db_url: str) -> None:
+    engine = open_database(db_url)
+    with engine.connect() as conn:
+        assert schema_version(conn) == SCHEMA_VERSION
+    engine.dispose()
+
+
+def test_reopening_keeps_games(db_url: str) -> None:
+    engine = open_database(db_url)
+    with transaction(engine) as session:
+        session.add(models.Game(name="keepme", master_hash="h", master_address="gm@x"))
+    engine.dispose()
+    engine = open_database(db_url)  # an upgraded judge starting on the old file
+    with transaction(engine) as session:
+        games = session.exec(select(models.Game)).all()
+    assert [g.name for g in games] == ["keepme"]
+    engine.dispose()
+
+
+def test_newer_schema_is_refused(db_url: str) -> None:
+    engine = open_database(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE schema_version SET version = :v"), {"v": SCHEMA_VERSION + 1})
+    with pytest.raises(RuntimeError, match="upgrade the judge"):
+        migrate(engine)
+    engine.dispose()
