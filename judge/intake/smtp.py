@@ -1,0 +1,103 @@
+"""The SMTP listener: mail in over SMTP, stored before it is accepted.
+
+Why store before 250: once a client has our 250 it deletes its copy, so the
+250 must mean "committed to the database". The handler therefore commits
+first and answers after; if the commit fails it answers 451 (a temporary
+failure), and the client keeps the mail and retries later. If we crash after
+the commit but before the 250 reaches the client, the client retries and
+the store recognises the copy: nothing is lost and nothing is processed
+twice.
+
+Refusals the client sees:
+- 552 when the message is larger than ``max_message_bytes`` (announced in
+  EHLO as SIZE; aiosmtpd refuses at MAIL FROM when the client states the
+  size, otherwise after reading the data). Nothing is stored.
+- 500 for a line longer than RFC 5321's 1000 characters (aiosmtpd's limit).
+- 452 past 100 recipients (the judge is one mailbox; more is abuse).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, Envelope, Session
+from sqlalchemy.engine import Engine
+
+from judge.config import Config
+from judge.intake.store import store_inbound
+
+log = logging.getLogger(__name__)
+
+MAX_RECIPIENTS = 100
+TEMPORARY_FAILURE = "451 4.3.0 temporary failure, try again later"
+
+OnStored = Callable[[int, bool], None]
+
+
+class IntakeHandler:
+    """aiosmtpd handler: every recipient is the judge; DATA is stored, then answered."""
+
+    def __init__(self, engine: Engine, on_stored: OnStored | None = None,
+                 max_recipients: int = MAX_RECIPIENTS) -> None:
+        self.engine = engine
+        self.on_stored = on_stored
+        self.max_recipients = max_recipients
+
+    async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
+                          address: str, rcpt_options: list[str]) -> str:
+        if len(envelope.rcpt_tos) >= self.max_recipients:
+            return "452 4.5.3 Too many recipients"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        raw = envelope.original_content
+        if raw is None:
+            content = envelope.content
+            raw = content.encode("utf-8", "surrogateescape") if isinstance(content, str) \
+                else (content or b"")
+        sender = envelope.mail_from or ""
+        try:
+            # The commit blocks (disk sync, network): off the event loop, so
+            # other sessions go on meanwhile.
+            mail_id, new = await asyncio.to_thread(store_inbound, self.engine, raw, "smtp",
+                                                   sender)
+        except Exception:
+            log.exception("smtp intake: could not store a mail from %r; answered 451", sender)
+            return TEMPORARY_FAILURE
+        if self.on_stored is not None:
+            try:
+                self.on_stored(mail_id, new)
+            except Exception:  # the mail is safe; a failing listener must not undo the 250
+                log.exception("smtp intake: on_stored(%d) failed", mail_id)
+        return f"250 OK stored as {mail_id}"
+
+
+def _server_hostname(config: Config) -> str:
+    # Named explicitly: aiosmtpd's default asks the resolver for our FQDN,
+    # which can stall for seconds on a machine without DNS.
+    domain = config.address.rpartition("@")[2].strip()
+    return domain or "localhost"
+
+
+def start_listener(config: Config, engine: Engine,
+                   on_stored: OnStored | None = None) -> Controller:
+    """Start the listener on config.smtp_host:smtp_port in a thread of its own;
+    returns once it accepts connections. Stop it with ``.stop()``."""
+    kwargs: dict[str, Any] = {
+        "hostname": config.smtp_host,
+        "port": config.smtp_port,
+        "ready_timeout": 10.0,
+        "server_hostname": _server_hostname(config),
+        "data_size_limit": config.max_message_bytes,
+        "enable_SMTPUTF8": True,
+        "decode_data": False,
+    }
+    controller = Controller(IntakeHandler(engine, on_stored), **kwargs)
+    controller.start()
+    log.info("smtp intake: listening on %s:%d", config.smtp_host, config.smtp_port)
+    return controller

@@ -1,0 +1,145 @@
+"""The inbound store: every received mail, kept raw and durable, once.
+
+Each way a mail comes in (the SMTP listener, the IMAP poller, an MTA's pipe
+to ``judge deliver``) hands the raw bytes to ``store_inbound`` and tells its
+sender "received" only after that call returns, because it returns only
+after the row is committed. What happens to the mail afterwards (parsing,
+commands, replies) works from the stored row, so a crash after the commit
+loses nothing.
+
+The same mail may arrive more than once: an MTA retries when our answer got
+lost, a mail sent to the judge's mailbox may also reach the listener, the
+IMAP poller may crash between storing a message and marking it seen. Each
+copy has the same ``content_hash`` (the Message-ID and the message without
+the trace headers that relays add), and the table holds one row per hash,
+so the second copy finds the first and is not processed again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, col, select
+
+from judge.models import InboundMail
+
+# Header fields that relays and mailbox servers add or rewrite on the way.
+# They differ between copies of one mail, so the hash leaves them out.
+_TRACE_FIELDS = frozenset({
+    b"received", b"x-received", b"received-spf", b"return-path", b"delivered-to",
+    b"x-original-to", b"authentication-results", b"dkim-signature",
+    b"x-google-dkim-signature", b"domainkey-signature",
+})
+_TRACE_PREFIXES = (b"x-envelope-", b"arc-", b"x-spam-")
+
+_FIELD_NAME = re.compile(rb"^([!-9;-~]+)[ \t]*:")  # printable ASCII but ':' (RFC 5322 2.2)
+_TEXT_LIMIT = 998  # the columns' max_length: one line of mail at most
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _text(value: bytes | str) -> str:
+    """A column-safe string: decoded, without control characters (PostgreSQL
+    refuses NUL in text), at most one mail line long."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", errors="replace")
+    return _UNPRINTABLE.sub("", value).strip()[:_TEXT_LIMIT]
+
+
+def _split_fields(header: list[bytes]) -> list[list[bytes]]:
+    """Header lines grouped into fields: a line starting with white space
+    continues the field before it."""
+    fields: list[list[bytes]] = []
+    for line in header:
+        if line[:1] in (b" ", b"\t") and fields:
+            fields[-1].append(line)
+        else:
+            fields.append([line])
+    return fields
+
+
+def _field_name(field: list[bytes]) -> bytes:
+    match = _FIELD_NAME.match(field[0])
+    return match.group(1).lower() if match else b""
+
+
+def _is_trace(name: bytes) -> bool:
+    return name in _TRACE_FIELDS or name.startswith(_TRACE_PREFIXES)
+
+
+def fingerprint(raw: bytes) -> tuple[str, str]:
+    """(Message-ID, content hash) of a raw message. Never raises.
+
+    The hash is sha256 (hex) over the Message-ID and the message with its
+    trace header fields removed and its line ends made LF, so copies that
+    came by different ways (SMTP gives CRLF, a Maildir holds LF) or through
+    different relays hash alike. The Message-ID is '' when there is none.
+    """
+    data = bytes(raw).replace(b"\r\n", b"\n")
+    head, sep, body = data.partition(b"\n\n")
+    fields = _split_fields(head.split(b"\n")) if head else []
+    message_id = ""
+    kept: list[bytes] = []
+    for field in fields:
+        name = _field_name(field)
+        if name == b"message-id" and not message_id:
+            message_id = _text(b" ".join(line.strip() for line in field).split(b":", 1)[1])
+        if not _is_trace(name):
+            kept.extend(field)
+    normalised = b"\n".join(kept) + sep + body
+    digest = hashlib.sha256()
+    digest.update(message_id.encode("utf-8"))
+    digest.update(b"\0")
+    # Trailing line ends are the part of a message most often changed in transit.
+    digest.update(normalised.rstrip(b"\n"))
+    return message_id, digest.hexdigest()
+
+
+def _existing_id(engine: Engine, content_hash: str) -> int | None:
+    with Session(engine) as session:
+        return session.exec(
+            select(InboundMail.id).where(InboundMail.content_hash == content_hash)
+        ).first()
+
+
+def store_inbound(engine: Engine, raw: bytes, source: str,
+                  envelope_from: str = "") -> tuple[int, bool]:
+    """Store a received mail; (its InboundMail id, True if it is new).
+
+    Returns only after the row is committed. A mail already stored (same
+    content hash, also when another thread or process stores it at the same
+    moment) gives the existing row's id and False. Any other database error
+    propagates: the caller must then answer a temporary failure so the
+    sender tries again.
+    """
+    raw = bytes(raw)
+    message_id, content_hash = fingerprint(raw)
+    found = _existing_id(engine, content_hash)
+    if found is not None:
+        return found, False
+    row = InboundMail(message_id=message_id, content_hash=content_hash, raw=raw,
+                      source=_text(source)[:16], envelope_from=_text(envelope_from))
+    try:
+        with Session(engine, expire_on_commit=False) as session:
+            session.add(row)
+            session.commit()
+            assert row.id is not None
+            return row.id, True
+    except IntegrityError:
+        # Another writer committed the same hash between our look and our insert.
+        found = _existing_id(engine, content_hash)
+        if found is None:
+            raise
+        return found, False
+
+
+def pending_ids(engine: Engine) -> list[int]:
+    """Ids of the stored mails not yet processed, oldest first."""
+    with Session(engine) as session:
+        ids = session.exec(
+            select(InboundMail.id).where(InboundMail.status == "new")
+            .order_by(col(InboundMail.id))
+        ).all()
+    return [i for i in ids if i is not None]
