@@ -1,0 +1,195 @@
+"""Mail the judge sends: a value describing it, the finished message built
+from it, and its row in the outbox.
+
+The message is built once, when the row is written: every retry then sends
+exactly the same bytes under the same Message-ID, and the row commits in the
+same transaction as the state change that caused it (the caller's).
+
+Everything that goes into a header may come from a player (a subject quoting
+theirs, the Message-ID being answered, their address), so header values are
+flattened to one line and addresses are checked before anything is built.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from email import policy
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from typing import Protocol
+
+from sqlmodel import Session
+
+from judge import models
+
+KINDS = frozenset({"reply", "results", "reminder", "press", "notice"})
+
+# RFC 5321 limits an address path to 256 octets, the brackets included
+MAX_ADDRESS = 254
+# a subject is one line of a mail reader's list; anything longer is a mistake
+# or an attack, and a cut subject still says what the mail is
+MAX_SUBJECT = 300
+MAX_HEADER_VALUE = 2000
+
+# the headers the judge writes itself; extra headers may not replace them
+_OWN_HEADERS = frozenset({
+    "from", "to", "cc", "bcc", "subject", "date", "message-id", "auto-submitted",
+    "in-reply-to", "references", "mime-version", "content-type",
+    "content-transfer-encoding", "content-disposition", "sender", "return-path",
+})
+
+# a dot-atom local part and a host name: what a judge can be asked to mail.
+# Quoted local parts and address literals are legal but never needed here,
+# and refusing them keeps every address safe to put in a header unquoted.
+_ATEXT = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
+_ADDRESS = re.compile(
+    rf"{_ATEXT}(?:\.{_ATEXT})*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*")
+# a field name: printable ASCII but the colon (RFC 5322 section 3.6.8)
+_FIELD_NAME = re.compile(r"[!-9;-~]+")
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]+>")  # no spaces, no brackets inside
+_MIME_TYPE = re.compile(r"([A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*)/([A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*)")
+# C0 controls but the tab, DEL, C1 controls and the Unicode line and paragraph
+# separators: everything that some reader of a header takes as a line end
+_LINE_BREAKERS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029]+")
+
+
+class OutboxError(ValueError):
+    """A mail that cannot be built: a recipient that is not a plain mail
+    address, no recipient at all, or a bad extra header or kind."""
+
+
+class JudgeIdentity(Protocol):
+    """What building a message needs from the configuration."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def address(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class OutgoingMail:
+    to: tuple[str, ...]  # addr-specs
+    subject: str
+    body: str  # plain text, already formatted by its template
+    kind: str = "reply"  # reply | results | reminder | press | notice
+    game: str = ""
+    in_reply_to: str = ""  # the Message-ID being answered ('' none)
+    headers: tuple[tuple[str, str], ...] = ()  # extra ones, e.g. List-Id
+    attachments: tuple[tuple[str, str, bytes], ...] = ()  # (file name, MIME type, data)
+
+
+def one_line(value: str, limit: int = MAX_HEADER_VALUE) -> str:
+    """A header value that cannot start another header: every line break
+    (and every other control character) becomes a space."""
+    return _LINE_BREAKERS.sub(" ", value).strip()[:limit]
+
+
+def check_address(address: str) -> str:
+    """The address itself, if it is a plain addr-spec; OutboxError if not."""
+    if len(address) > MAX_ADDRESS or not _ADDRESS.fullmatch(address):
+        raise OutboxError(f"not a mail address the judge can send to: {one_line(address, 80)!r}")
+    return address
+
+
+def recipients_of(mail: OutgoingMail) -> tuple[str, ...]:
+    """The checked recipients, each once (the first spelling kept)."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for address in mail.to:
+        check_address(address)
+        if address.lower() not in seen:
+            seen.add(address.lower())
+            out.append(address)
+    if not out:
+        raise OutboxError("a mail needs at least one recipient")
+    return tuple(out)
+
+
+def _domain(address: str) -> str:
+    domain = address.rpartition("@")[2]
+    return domain if domain and _ADDRESS.fullmatch(f"x@{domain}") else "localhost"
+
+
+def _message_id_answered(value: str) -> str:
+    """The one Message-ID in what the player's mail said, or '' when it
+    held none: a garbled In-Reply-To is left out, not passed on."""
+    value = one_line(value)
+    found = _MESSAGE_ID.search(value)
+    if found:
+        return found.group(0)
+    if value and _MESSAGE_ID.fullmatch(f"<{value}>"):
+        return f"<{value}>"
+    return ""
+
+
+def _file_name(name: str) -> str:
+    # a path in an attachment's name is at best useless to the reader
+    name = one_line(name, 200).replace("/", "_").replace("\\", "_").strip(". ")
+    return name or "attachment"
+
+
+def build_message(mail: OutgoingMail, config: JudgeIdentity) -> tuple[str, bytes]:
+    """The finished message: its Message-ID and its bytes, ready for SMTP."""
+    if mail.kind not in KINDS:
+        raise OutboxError(f"unknown kind of mail: {mail.kind!r}")
+    to = recipients_of(mail)
+    msg = EmailMessage(policy=policy.SMTP)
+    msg["From"] = Address(display_name=one_line(config.name, 200),
+                          addr_spec=check_address(config.address))
+    msg["To"] = [Address(addr_spec=address) for address in to]
+    # a subject often quotes the player's; an encoded word of theirs would be
+    # decoded by the reader (CRLF and all), so it is broken up to stay text
+    msg["Subject"] = one_line(mail.subject, MAX_SUBJECT).replace("=?", "= ?")
+    msg["Date"] = format_datetime(models.utcnow())
+    message_id = make_msgid(domain=_domain(config.address))
+    msg["Message-ID"] = message_id
+    # RFC 3834: other robots (vacation replies, other judges) must not answer
+    msg["Auto-Submitted"] = "auto-replied" if mail.kind == "reply" else "auto-generated"
+    answered = _message_id_answered(mail.in_reply_to)
+    if answered:
+        msg["In-Reply-To"] = answered
+        msg["References"] = answered
+    for name, value in mail.headers:
+        if not _FIELD_NAME.fullmatch(name) or name.lower() in _OWN_HEADERS:
+            raise OutboxError(f"an extra header may not be called {one_line(name, 80)!r}")
+        msg[name] = one_line(value)
+    msg.set_content(mail.body, charset="utf-8", cte=_body_encoding(mail.body))
+    for file_name, mime_type, data in mail.attachments:
+        found = _MIME_TYPE.fullmatch(mime_type.strip())
+        maintype, subtype = found.groups() if found else ("application", "octet-stream")
+        msg.add_attachment(bytes(data), maintype=maintype.lower(), subtype=subtype.lower(),
+                           filename=_file_name(file_name))
+    return message_id, msg.as_bytes()
+
+
+def _body_encoding(body: str) -> str:
+    """7bit when the body is ASCII in lines SMTP carries as they are;
+    otherwise quoted-printable, which every relay carries (8bit needs the
+    relay's 8BITMIME) and which keeps the text readable in the raw mail."""
+    if body.isascii() and all(len(line) <= 998 for line in body.splitlines()):
+        return "7bit"
+    return "quoted-printable"
+
+
+def queue(session: Session, mail: OutgoingMail, config: JudgeIdentity) -> models.Outbox:
+    """Add the mail to the outbox in the caller's session. Nothing is
+    committed here: the mail goes out only if the caller's transaction (the
+    change that caused it) commits. OutboxError if the mail cannot be built."""
+    message_id, raw = build_message(mail, config)
+    row = models.Outbox(
+        message_id=message_id,
+        recipients=json.dumps(list(recipients_of(mail))),
+        raw=raw,
+        kind=mail.kind,
+        game=mail.game[:64],
+        status="pending",
+        next_attempt_at=models.utcnow(),
+    )
+    session.add(row)
+    return row

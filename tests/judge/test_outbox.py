@@ -1,0 +1,208 @@
+"""Building outgoing mail and queueing it: the headers every judge mail
+carries, header values that cannot inject headers, and a row that commits
+only with the caller's transaction."""
+
+from __future__ import annotations
+
+import email
+import json
+import tomllib
+from email import policy
+from email.message import EmailMessage
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, func, select
+
+from judge import models
+from judge.config import Config
+from judge.db import transaction
+from judge.outbox import KINDS, OutboxError, OutgoingMail, build_message, queue
+
+DATA = tomllib.loads((Path(__file__).parent / "data" / "outbox.toml").read_text("utf-8"))
+CONFIG = Config(name="Test Judge", address="judge@judge.example.org")
+BASE_HEADERS = {"from", "to", "subject", "date", "message-id", "auto-submitted",
+                "mime-version", "content-type", "content-transfer-encoding"}
+
+
+def parse(raw: bytes) -> EmailMessage:
+    # as a mail reader stores it: with its own line ends
+    msg = email.message_from_bytes(raw.replace(b"\r\n", b"\n"), policy=policy.default)
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+def mail(**changes: Any) -> OutgoingMail:
+    fields: dict[str, Any] = {"to": ("player@example.com",), "subject": "Hello",
+                              "body": "Your orders were received.\n"}
+    fields.update(changes)
+    return OutgoingMail(**fields)
+
+
+def test_headers_of_a_reply() -> None:
+    message_id, raw = build_message(mail(in_reply_to="<q1@player.example.com>"), CONFIG)
+    msg = parse(raw)
+    assert msg["From"] == "Test Judge <judge@judge.example.org>"
+    assert msg["To"] == "player@example.com"
+    assert msg["Subject"] == "Hello"
+    assert msg["Message-ID"] == message_id
+    assert message_id.startswith("<") and message_id.endswith("@judge.example.org>")
+    assert msg["Auto-Submitted"] == "auto-replied"
+    assert msg["In-Reply-To"] == "<q1@player.example.com>"
+    assert msg["References"] == "<q1@player.example.com>"
+    assert parsedate_to_datetime(msg["Date"]).utcoffset() is not None
+    assert b"\n" not in raw.replace(b"\r\n", b"")  # SMTP line ends only
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_auto_submitted_by_kind(kind: str) -> None:
+    msg = parse(build_message(mail(kind=kind), CONFIG)[1])
+    assert msg["Auto-Submitted"] == ("auto-replied" if kind == "reply" else "auto-generated")
+    assert "In-Reply-To" not in msg and "References" not in msg
+
+
+def test_unknown_kind_is_refused() -> None:
+    with pytest.raises(OutboxError, match="kind"):
+        build_message(mail(kind="spam"), CONFIG)
+
+
+def test_every_message_gets_its_own_id() -> None:
+    ids = {build_message(mail(), CONFIG)[0] for _ in range(50)}
+    assert len(ids) == 50
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    ('Judge "Bob", the <first>\r\nBcc: x@example.net',
+     'Judge "Bob", the <first> Bcc: x@example.net'),
+    ("Jüdge\r\nBcc: x@example.net", "Jüdge Bcc: x@example.net"),
+])
+def test_judge_name_with_specials_is_quoted(name: str, shown: str) -> None:
+    msg = parse(build_message(mail(), CONFIG.with_(name=name))[1])
+    assert msg["From"].addresses[0].addr_spec == "judge@judge.example.org"
+    assert msg["From"].addresses[0].display_name == shown
+    assert {k.lower() for k in msg} == BASE_HEADERS
+
+
+@pytest.mark.parametrize("case", DATA["subject"], ids=lambda c: c["name"])
+def test_subject_cannot_inject_headers(case: dict[str, str]) -> None:
+    msg = parse(build_message(mail(subject=case["given"]), CONFIG)[1])
+    assert msg["Subject"] == case["expect"]
+    assert {k.lower() for k in msg} == BASE_HEADERS
+    assert msg.get_content() == "Your orders were received.\n"
+
+
+def test_huge_subject_is_cut() -> None:
+    msg = parse(build_message(mail(subject="x" * 100_000), CONFIG)[1])
+    assert msg["Subject"] == "x" * 300
+
+
+@pytest.mark.parametrize("address", DATA["address"]["good"])
+def test_good_addresses(address: str) -> None:
+    msg = parse(build_message(mail(to=(address,)), CONFIG)[1])
+    assert [a.addr_spec for a in msg["To"].addresses] == [address]
+
+
+@pytest.mark.parametrize("address", DATA["address"]["bad"])
+def test_bad_addresses_are_refused(address: str) -> None:
+    with pytest.raises(OutboxError, match="address"):
+        build_message(mail(to=("player@example.com", address)), CONFIG)
+
+
+def test_no_recipient_is_refused() -> None:
+    with pytest.raises(OutboxError, match="recipient"):
+        build_message(mail(to=()), CONFIG)
+
+
+def test_recipients_are_named_once() -> None:
+    msg = parse(build_message(mail(to=("a@example.com", "b@example.com", "A@example.com")),
+                              CONFIG)[1])
+    assert [a.addr_spec for a in msg["To"].addresses] == ["a@example.com", "b@example.com"]
+
+
+@pytest.mark.parametrize("case", DATA["in_reply_to"], ids=lambda c: repr(c["given"]))
+def test_in_reply_to(case: dict[str, str]) -> None:
+    msg = parse(build_message(mail(in_reply_to=case["given"]), CONFIG)[1])
+    assert msg.get("In-Reply-To", "") == case["expect"]
+    assert msg.get("References", "") == case["expect"]
+
+
+def test_extra_headers_are_kept_on_one_line() -> None:
+    extra = (("List-Id", "Game <gamename.judge.example.org>"),
+             ("List-Unsubscribe", "<mailto:judge@judge.example.org?subject=signoff>\r\nBcc: x@y"))
+    msg = parse(build_message(mail(headers=extra), CONFIG)[1])
+    assert msg["List-Id"] == "Game <gamename.judge.example.org>"
+    assert msg["List-Unsubscribe"] == "<mailto:judge@judge.example.org?subject=signoff> Bcc: x@y"
+    assert "Bcc" not in msg
+
+
+@pytest.mark.parametrize("name", ["From", "bcc", "Message-ID", "X Bad", "X:Bad", "X-\r\nBcc", ""])
+def test_extra_headers_may_not_replace_or_break_ours(name: str) -> None:
+    with pytest.raises(OutboxError, match="header"):
+        build_message(mail(headers=((name, "v"),)), CONFIG)
+
+
+@pytest.mark.parametrize("body", [
+    "plain ascii\nsecond line\n",
+    ".\n..\n.leading dot\nFrom the start\n",
+    "a line far longer than eighty columns " * 40 + "\nshort\n",
+    "Größe und Öl, Ñ, 日本語\n\ttab\n",
+    "no final newline",
+])
+def test_body_lines_are_kept(body: str) -> None:
+    msg = parse(build_message(mail(body=body), CONFIG)[1])
+    assert msg.get_content().rstrip("\n") == body.rstrip("\n")
+
+
+def test_attachments() -> None:
+    png = bytes(range(256))
+    msg = parse(build_message(mail(attachments=(
+        ("map.png", "image/png", png),
+        ("../../etc/passwd", "not a type", b"x"),
+    )), CONFIG)[1])
+    parts = list(msg.iter_attachments())
+    assert [p.get_filename() for p in parts] == ["map.png", "_.._etc_passwd"]
+    assert [p.get_content_type() for p in parts] == ["image/png", "application/octet-stream"]
+    assert parts[0].get_content() == png
+    body = msg.get_body(("plain",))
+    assert body is not None and body.get_content() == "Your orders were received.\n"
+
+
+def _count(db: Engine) -> int:
+    with Session(db) as session:
+        return session.exec(select(func.count()).select_from(models.Outbox)).one()
+
+
+def test_queue_adds_a_pending_row(db: Engine) -> None:
+    with transaction(db) as session:
+        row = queue(session, mail(to=("a@example.com", "b@example.com"), kind="results",
+                                  game="gamename"), CONFIG)
+    with transaction(db) as session:
+        stored = session.get(models.Outbox, row.id)
+    assert stored is not None
+    assert stored.status == "pending" and stored.attempts == 0
+    assert json.loads(stored.recipients) == ["a@example.com", "b@example.com"]
+    assert stored.kind == "results" and stored.game == "gamename"
+    assert parse(stored.raw)["Message-ID"] == stored.message_id
+    assert stored.next_attempt_at <= models.utcnow()
+
+
+def test_queue_commits_only_with_the_caller(db: Engine) -> None:
+    class Abandon(Exception):
+        pass
+
+    with pytest.raises(Abandon), transaction(db) as session:
+        queue(session, mail(), CONFIG)
+        assert _count(db) == 0  # not committed by queue() itself
+        raise Abandon
+    assert _count(db) == 0
+
+
+def test_queue_refuses_a_bad_mail_and_adds_nothing(db: Engine) -> None:
+    with transaction(db) as session:
+        with pytest.raises(OutboxError):
+            queue(session, mail(to=("a@example.com\r\nBcc: b@example.com",)), CONFIG)
+        queue(session, mail(), CONFIG)
+    assert _count(db) == 1
