@@ -1,0 +1,182 @@
+"""The SMTP listener against a real client (smtplib) on loopback: 250 only
+after the commit, 451 when the database fails, 552 for oversize mail."""
+
+from __future__ import annotations
+
+import smtplib
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from judge.config import Config
+from judge.db import make_engine
+from judge.intake.smtp import start_listener
+from judge.models import InboundMail
+from tests.judge.intake.conftest import free_port
+from tests.judge.intake.mails import crlf, hostile_messages, load_mail
+
+LIMIT = 200_000  # above every hostile sample (the 1000-line header is 77 kB)
+SENDER = "anna@example.org"
+JUDGE = "judge@example.net"
+
+
+@dataclass
+class Listener:
+    config: Config
+    stored: list[tuple[int, bool]] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def on_stored(self, mail_id: int, new: bool) -> None:
+        with self.lock:
+            self.stored.append((mail_id, new))
+
+    def client(self) -> smtplib.SMTP:
+        smtp = smtplib.SMTP(self.config.smtp_host, self.config.smtp_port, timeout=30)
+        smtp.ehlo("client.example.org")
+        return smtp
+
+
+@pytest.fixture
+def listener(db: Engine) -> Iterator[Listener]:
+    config = Config(address="judge@example.net", smtp_port=free_port(),
+                    max_message_bytes=LIMIT)
+    state = Listener(config)
+    controller = start_listener(config, db, on_stored=state.on_stored)
+    try:
+        yield state
+    finally:
+        controller.stop()
+
+
+def _rows(db_url: str) -> list[InboundMail]:
+    """The committed rows, read through a connection of its own."""
+    engine = make_engine(db_url)
+    try:
+        with Session(engine) as session:
+            return list(session.exec(select(InboundMail).order_by(col(InboundMail.id))).all())
+    finally:
+        engine.dispose()
+
+
+def _send(smtp: smtplib.SMTP, raw: bytes, sender: str = SENDER) -> tuple[int, bytes]:
+    """MAIL, RCPT, DATA by hand, without a SIZE parameter: the reply to DATA."""
+    options: list[str] = []
+    if not sender.isascii():
+        smtp.command_encoding = "utf-8"
+        options.append("SMTPUTF8")
+    code, reply = smtp.mail(sender, options)
+    assert code == 250, reply
+    code, reply = smtp.rcpt(JUDGE)
+    assert code == 250, reply
+    return smtp.data(raw)
+
+
+def test_mail_is_committed_before_250(listener: Listener, db_url: str) -> None:
+    raw = crlf(load_mail("orders.eml"))
+    with listener.client() as smtp:
+        code, reply = _send(smtp, raw)
+        # the client has its 250: the row must already be readable by anyone
+        rows = _rows(db_url)
+    assert code == 250
+    [row] = rows
+    assert reply == f"OK stored as {row.id}".encode()
+    assert row.raw == raw and row.source == "smtp" and row.envelope_from == SENDER
+    assert listener.stored == [(row.id, True)]
+
+
+def test_sendmail_accepts_and_stores(listener: Listener, db_url: str) -> None:
+    raw = crlf(load_mail("press.eml"))
+    with listener.client() as smtp:
+        assert smtp.sendmail(SENDER, [JUDGE, "judge@elsewhere.example"], raw) == {}
+        rows = _rows(db_url)
+    assert [row.raw for row in rows] == [raw]
+
+
+def test_resent_mail_gets_the_same_id_and_one_row(listener: Listener, db_url: str) -> None:
+    with listener.client() as smtp:
+        first = _send(smtp, crlf(load_mail("orders.eml")))
+        again = _send(smtp, crlf(load_mail("orders_relayed.eml")))
+    assert first == again and first[0] == 250
+    [row] = _rows(db_url)
+    assert listener.stored == [(row.id, True), (row.id, False)]
+
+
+def test_oversize_mail_announced_with_size_gets_552(listener: Listener, db_url: str) -> None:
+    raw = crlf(load_mail("orders.eml")) + (b"x" * 70 + b"\r\n") * (LIMIT // 70 + 1)
+    with listener.client() as smtp, pytest.raises(smtplib.SMTPSenderRefused) as refused:
+        smtp.sendmail(SENDER, [JUDGE], raw)
+    assert refused.value.smtp_code == 552
+    assert _rows(db_url) == []
+
+
+def test_oversize_mail_without_size_gets_552_after_data(listener: Listener,
+                                                         db_url: str) -> None:
+    raw = crlf(load_mail("orders.eml")) + (b"x" * 70 + b"\r\n") * (LIMIT // 70 + 1)
+    with listener.client() as smtp:
+        code, _ = _send(smtp, raw)
+        assert code == 552
+        # the session goes on: a mail of the right size after it is taken
+        assert _send(smtp, crlf(load_mail("press.eml")))[0] == 250
+    assert [row.raw for row in _rows(db_url)] == [crlf(load_mail("press.eml"))]
+
+
+def test_database_failure_answers_451_and_the_retry_is_stored(listener: Listener, db: Engine,
+                                                              db_url: str) -> None:
+    raw = crlf(load_mail("orders.eml"))
+    with db.begin() as conn:
+        conn.exec_driver_sql("ALTER TABLE inbound_mail RENAME TO inbound_mail_away")
+    with listener.client() as smtp:
+        with pytest.raises(smtplib.SMTPDataError) as failed:
+            smtp.sendmail(SENDER, [JUDGE], raw)
+        assert failed.value.smtp_code == 451
+        assert b"temporary failure" in failed.value.smtp_error
+        assert listener.stored == []
+        with db.begin() as conn:
+            conn.exec_driver_sql("ALTER TABLE inbound_mail_away RENAME TO inbound_mail")
+        smtp.rset()
+        assert smtp.sendmail(SENDER, [JUDGE], raw) == {}
+    assert [row.raw for row in _rows(db_url)] == [raw]
+
+
+def test_database_unreachable_answers_451() -> None:
+    # nothing listens on this port: every connection attempt is refused
+    engine = make_engine(f"postgresql://root@127.0.0.1:{free_port()}/test")
+    config = Config(smtp_port=free_port())
+    controller = start_listener(config, engine)
+    try:
+        with smtplib.SMTP(config.smtp_host, config.smtp_port, timeout=30) as smtp, \
+                pytest.raises(smtplib.SMTPDataError) as failed:
+            smtp.sendmail(SENDER, [JUDGE], crlf(load_mail("orders.eml")))
+        assert failed.value.smtp_code == 451
+    finally:
+        controller.stop()
+        engine.dispose()
+
+
+def test_more_than_100_recipients_are_refused(listener: Listener, db_url: str) -> None:
+    recipients = [f"judge+{i}@example.net" for i in range(101)]
+    with listener.client() as smtp:
+        refused = smtp.sendmail(SENDER, recipients, crlf(load_mail("orders.eml")))
+    assert list(refused) == [recipients[-1]] and refused[recipients[-1]][0] == 452
+    assert len(_rows(db_url)) == 1
+
+
+@pytest.mark.parametrize("name", list(hostile_messages()))
+def test_hostile_mail_is_stored_as_it_came(listener: Listener, db_url: str, name: str) -> None:
+    raw = hostile_messages()[name]
+    with listener.client() as smtp:
+        code, reply = _send(smtp, raw, sender="\u00e9vil@example.org")
+    assert code == 250, reply
+    assert [row.raw for row in _rows(db_url)] == [raw]
+
+
+def test_line_over_1000_characters_gets_500(listener: Listener, db_url: str) -> None:
+    raw = crlf(load_mail("orders.eml")) + b"y" * 1200 + b"\r\n"
+    with listener.client() as smtp:
+        code, _ = _send(smtp, raw)
+    assert code == 500
+    assert _rows(db_url) == []
