@@ -76,6 +76,7 @@ class Game(SQLModel, table=True):
     phase: str = Field(default="", max_length=16)  # the phase now being played
     deadline: datetime | None = Field(default=None, index=True)  # UTC
     grace_until: datetime | None = None  # UTC; only set while the grace period runs
+    reminded: str = Field(default="", max_length=16)  # the phase whose reminders went out
     seed: int = 0
     result: str = Field(default="", max_length=256)  # how the game ended
     created_at: datetime = Field(default_factory=utcnow)

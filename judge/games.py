@@ -1,0 +1,487 @@
+"""A game's life in the database: created, joined, started, orders on file,
+adjudicated phase after phase, ended.
+
+Every function here works inside the caller's session (one transaction per
+mail or per deadline) and returns the mails it causes, as
+:class:`judge.outbox.OutgoingMail` values; the caller queues them in the
+same transaction, so a state change and its mails commit together.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session, col, select
+
+from engine.game import Resolution, adjudicate
+from engine.map import GameMap
+from engine.orders import Build, Order, Waive
+from engine.outcomes import Outcome
+from engine.phase import PhaseKind
+from engine.state import GameState
+from engine.variant_file import load_variant
+from engine.ways_to_play import setup
+from judge import snapshots
+from judge.models import Game, Member, OrderRecord, PhaseRecord, utcnow
+from judge.settings import GameSettings, next_deadline
+from parser import OrderError, parse_order, parse_orders
+
+MASTER = "MASTER"
+
+
+class GameError(Exception):
+    """A command that cannot be carried out; the message goes to the sender."""
+
+
+# -- reading -------------------------------------------------------------------
+
+
+def settings_of(game: Game) -> GameSettings:
+    return GameSettings.from_json(game.settings)
+
+
+def map_of(game: Game) -> GameMap:
+    return load_variant(game.variant)
+
+
+def phase_record(session: Session, game: Game, phase: str | None = None) -> PhaseRecord | None:
+    return session.exec(select(PhaseRecord).where(
+        PhaseRecord.game_id == game.id, PhaseRecord.phase == (phase or game.phase))).first()
+
+
+def phase_records(session: Session, game: Game) -> list[PhaseRecord]:
+    return list(session.exec(select(PhaseRecord).where(PhaseRecord.game_id == game.id)
+                             .order_by(col(PhaseRecord.seq))).all())
+
+
+def current_state(session: Session, game: Game) -> GameState:
+    record = phase_record(session, game)
+    if record is None:
+        raise GameError(f"game {game.name} has not started")
+    return snapshots.loads(record.state)
+
+
+def members(session: Session, game: Game, role: str | None = None,
+            active_only: bool = True) -> list[Member]:
+    query = select(Member).where(Member.game_id == game.id)
+    if role:
+        query = query.where(Member.role == role)
+    if active_only:
+        query = query.where(Member.status == "active")
+    return list(session.exec(query.order_by(col(Member.id))).all())
+
+
+def powers_of(member: Member) -> tuple[str, ...]:
+    """The powers a player's seat controls ('AUSTRIA/FRANCE' -> both)."""
+    return tuple(p for p in member.power.split("/") if p)
+
+
+def orders_on_file(session: Session, game: Game, phase: str | None = None
+                   ) -> dict[str, list[str]]:
+    rows = session.exec(select(OrderRecord).where(
+        OrderRecord.game_id == game.id, OrderRecord.phase == (phase or game.phase))).all()
+    return {row.power: json.loads(row.orders) for row in rows}
+
+
+def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:
+    """The powers that have something to order in this phase."""
+    kind = state.phase.kind
+    if kind is PhaseKind.MOVEMENT:
+        powers = {u.power for u in state.units}
+    elif kind is PhaseKind.RETREAT:
+        powers = {d.unit.power for d in state.dislodged}
+    else:
+        from engine.adjustments import centre_counts
+        counts = centre_counts(game_map, state)
+        powers = set()
+        for power in game_map.powers:
+            due = counts.get(power, 0) - len(state.units_of(power))
+            if due < 0 or (due > 0 and _free_home(game_map, state, power)):
+                powers.add(power)
+    return sorted(p for p in powers if p not in state.neutral)
+
+
+def _free_home(game_map: GameMap, state: GameState, power: str) -> bool:
+    owned = set(state.centres_of(power))
+    occupied = {u.province for u in state.units}
+    return any(c in owned and c not in occupied for c in game_map.powers[power].home)
+
+
+def missing_powers(session: Session, game: Game, game_map: GameMap,
+                   state: GameState) -> list[str]:
+    on_file = orders_on_file(session, game)
+    return [p for p in powers_to_order(game_map, state) if p not in on_file]
+
+
+# -- creating and joining ------------------------------------------------------
+
+
+def create_game(session: Session, name: str, master_hash: str, master_address: str,
+                settings: GameSettings) -> Game:
+    if not name.isascii() or not name.replace("_", "").replace("-", "").isalnum() \
+            or len(name) > 20:
+        raise GameError("a game name is up to 20 letters, digits, '-' or '_'")
+    if session.exec(select(Game).where(Game.name == name.lower())).first():
+        raise GameError(f"there is already a game called {name.lower()}")
+    try:
+        load_variant(settings.variant)
+    except KeyError:
+        raise GameError(f"unknown variant {settings.variant!r}") from None
+    game = Game(name=name.lower(), variant=settings.variant, master_hash=master_hash,
+                master_address=master_address, settings=settings.to_json(),
+                seed=random.SystemRandom().randrange(2**31))
+    session.add(game)
+    session.flush()
+    return game
+
+
+def seat_names(game: Game) -> list[str]:
+    """The seats a game offers: one per player, each one or more powers."""
+    game_map = map_of(game)
+    settings = settings_of(game)
+    if game_map.name == "standard":
+        state = setup(game_map, settings.players, game.seed)
+        return ["/".join(seat.powers) for seat in state.seats]
+    return list(game_map.powers)
+
+
+def resolve_power(game: Game, text: str) -> str | None:
+    """A seat named by a player: full name, initial, or alias of one of its powers."""
+    text = text.strip().upper()
+    for seat in seat_names(game):
+        powers = seat.split("/")
+        if text == seat or text in powers:
+            return seat
+    game_map = map_of(game)
+    from engine.variant_file import normalise_name
+    power = game_map.power_aliases.get(normalise_name(text))
+    if power is None:
+        for candidate in game_map.powers.values():
+            if candidate.letter.upper() == text:
+                power = candidate.name
+    if power is None:
+        return None
+    return next((s for s in seat_names(game) if power in s.split("/")), None)
+
+
+def join(session: Session, game: Game, address: str, password_hash: str,
+         power: str | None) -> Member:
+    if game.status != "forming":
+        raise GameError(f"game {game.name} is not taking players (it is {game.status})")
+    players = members(session, game, "player")
+    if any(m.address.lower() == address.lower() for m in members(session, game)):
+        raise GameError(f"{address} already plays or observes {game.name}")
+    seats = seat_names(game)
+    if len(players) >= len(seats):
+        raise GameError(f"game {game.name} is full")
+    seat = ""
+    if power:
+        found = resolve_power(game, power)
+        if found is None:
+            raise GameError(f"{power} is not a power of {game.name}; "
+                            f"the seats are {', '.join(seats)}")
+        if any(m.power == found for m in players):
+            raise GameError(f"{found} is already taken")
+        seat = found
+    member = Member(game_id=game.id or 0, role="player", power=seat, address=address,
+                    password_hash=password_hash)
+    session.add(member)
+    session.flush()
+    return member
+
+
+def observe(session: Session, game: Game, address: str, password_hash: str,
+            name: str | None) -> Member:
+    if any(m.address.lower() == address.lower() for m in members(session, game)):
+        raise GameError(f"{address} already plays or observes {game.name}")
+    member = Member(game_id=game.id or 0, role="observer", power=(name or "").upper(),
+                    address=address, password_hash=password_hash)
+    session.add(member)
+    session.flush()
+    return member
+
+
+def is_full(session: Session, game: Game) -> bool:
+    return len(members(session, game, "player")) >= len(seat_names(game))
+
+
+def start(session: Session, game: Game, now: datetime | None = None) -> GameState:
+    """Seat the players (those who chose keep their seat, the rest at
+    random from the game's seed), write the first phase, set its deadline."""
+    if game.status != "forming":
+        raise GameError(f"game {game.name} has already started")
+    now = now or utcnow()
+    players = members(session, game, "player")
+    seats = seat_names(game)
+    if len(players) != len(seats):
+        raise GameError(f"game {game.name} has {len(players)} of {len(seats)} players")
+    free = [s for s in seats if s not in {m.power for m in players}]
+    random.Random(game.seed).shuffle(free)
+    for member in players:
+        if not member.power:
+            member.power = free.pop()
+            session.add(member)
+    game_map = map_of(game)
+    settings = settings_of(game)
+    if game_map.name == "standard":
+        state = setup(game_map, settings.players, game.seed)
+    else:
+        state = GameState.initial(game_map)
+    if dict(settings.rules).get("cd_distance"):
+        state = state.evolve(cd_distance=dict(settings.rules)["cd_distance"])
+    game.status = "active"
+    _enter_phase(session, game, state, now, seq=0)
+    return state
+
+
+def _enter_phase(session: Session, game: Game, state: GameState, now: datetime,
+                 seq: int) -> None:
+    settings = settings_of(game)
+    absences = [(m.absence_from, m.absence_to) for m in members(session, game, "player")
+                if m.absence_from and m.absence_to]
+    game.phase = str(state.phase)
+    game.deadline = next_deadline(settings, state.phase.kind.value, now, absences)
+    game.grace_until = None
+    session.add(game)
+    session.add(PhaseRecord(game_id=game.id or 0, seq=seq, phase=game.phase,
+                            state=snapshots.dumps(state), deadline=game.deadline))
+    for member in members(session, game, "player"):
+        if member.wait:
+            member.wait = False  # SET WAIT lasts one phase
+            session.add(member)
+
+
+# -- orders ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OrderNote:
+    line: int
+    text: str  # the order as written
+    problem: str  # '' when accepted
+
+
+@dataclass(frozen=True)
+class OrdersReport:
+    notes: tuple[OrderNote, ...]
+    on_file: dict[str, list[str]]  # power -> canonical orders now on file
+    without_orders: tuple[str, ...]  # units (or powers) still without an order
+
+
+def _owner(game_map: GameMap, state: GameState, order: Order,
+           powers: Sequence[str]) -> str | None:
+    """Which of a seat's powers an order is for."""
+    if isinstance(order, Waive):
+        for power in powers:
+            if power in powers_to_order(game_map, state):
+                return power
+        return powers[0] if powers else None
+    if isinstance(order, Build):
+        prov = order.location.partition("/")[0]
+        return next((p for p in powers if prov in game_map.powers[p].home), None)
+    prov = order.unit.location.partition("/")[0]
+    units = [d.unit for d in state.dislodged] if state.phase.kind is PhaseKind.RETREAT \
+        else list(state.units)
+    unit = next((u for u in units if u.province == prov), None)
+    return unit.power if unit is not None else None
+
+
+def submit_orders(session: Session, game: Game, member: Member,
+                  lines: Sequence[tuple[int, str]]) -> OrdersReport:
+    """Read a mail's orders for the member's powers. They replace every
+    order the member had on file for this phase (DPJudge semantics)."""
+    if game.status != "active":
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
+    game_map = map_of(game)
+    state = current_state(session, game)
+    powers = powers_of(member)
+    text = "\n".join(t for _, t in lines)
+    first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
+    parsed = parse_orders(text, game_map)
+    notes: list[OrderNote] = []
+    accepted: dict[str, list[Order]] = {p: [] for p in powers}
+    for error in parsed.errors:
+        notes.append(OrderNote(first_line.get(error.line, error.line), error.source, str(
+            error).split(": ", 1)[-1]))
+    candidates: list[tuple[int, str, str, Order]] = []
+    for item in parsed.orders:
+        line = first_line.get(item.line, item.line)
+        power = _owner(game_map, state, item.order, powers)
+        if power is None or power not in powers:
+            notes.append(OrderNote(line, item.source, "that unit is not yours"
+                                   if not isinstance(item.order, (Build, Waive))
+                                   else "not a home centre of yours"))
+            continue
+        candidates.append((line, item.source, power, item.order))
+    # legality, judged by the engine on this seat's orders alone
+    for power in powers:
+        mine = [c for c in candidates if c[2] == power]
+        if not mine:
+            continue
+        results = [r for r in adjudicate(game_map, state, {power: [c[3] for c in mine]}).results
+                   if r.power == power][:len(mine)]
+        for (line, source, _, _order), result in zip(mine, results, strict=False):
+            if result.outcome is Outcome.ILLEGAL:
+                reason = result.reason.describe() if result.reason else "illegal"
+                notes.append(OrderNote(line, source, reason))
+            else:
+                accepted[power].append(result.order)
+                notes.append(OrderNote(line, source, ""))
+    notes.sort(key=lambda n: n.line)
+    for power in powers:
+        existing = session.exec(select(OrderRecord).where(
+            OrderRecord.game_id == game.id, OrderRecord.phase == game.phase,
+            OrderRecord.power == power)).first()
+        texts = [str(o) for o in accepted[power]]
+        if existing is not None:
+            existing.orders = json.dumps(texts)
+            existing.submitted_at = utcnow()
+            session.add(existing)
+        else:
+            session.add(OrderRecord(game_id=game.id or 0, phase=game.phase, power=power,
+                                    orders=json.dumps(texts)))
+    session.flush()
+    on_file = {p: o for p, o in orders_on_file(session, game).items() if p in powers}
+    return OrdersReport(tuple(notes), on_file,
+                        tuple(unordered_units(game_map, state, powers, on_file)))
+
+
+def clear_orders(session: Session, game: Game, member: Member) -> None:
+    for row in session.exec(select(OrderRecord).where(
+            OrderRecord.game_id == game.id, OrderRecord.phase == game.phase,
+            col(OrderRecord.power).in_(powers_of(member)))).all():
+        session.delete(row)
+    session.flush()
+
+
+def unordered_units(game_map: GameMap, state: GameState, powers: Sequence[str],
+                    on_file: dict[str, list[str]]) -> list[str]:
+    ordered: set[str] = set()
+    for texts in on_file.values():
+        for text in texts:
+            order = parse_order(text, game_map)
+            unit = getattr(order, "unit", None)
+            if unit is not None:
+                ordered.add(unit.location.partition("/")[0])
+    kind = state.phase.kind
+    if kind is PhaseKind.MOVEMENT:
+        units = [u for u in state.units if u.power in powers]
+    elif kind is PhaseKind.RETREAT:
+        units = [d.unit for d in state.dislodged if d.unit.power in powers]
+    else:
+        return [p for p in powers if p in powers_to_order(game_map, state)
+                and not on_file.get(p)]
+    return [f"{u.power} {u}" for u in units if u.province not in ordered]
+
+
+# -- adjudicating ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Adjudication:
+    resolution: Resolution
+    unreadable: tuple[tuple[str, str, str], ...]  # (power, order, why) stored text not read
+    late: tuple[str, ...]  # powers that had no orders on file
+
+
+def adjudicate_phase(session: Session, game: Game) -> Adjudication:
+    """The current phase resolved from the orders on file (nothing stored)."""
+    game_map = map_of(game)
+    state = current_state(session, game)
+    texts = orders_on_file(session, game)
+    orders: dict[str, list[Order]] = {}
+    unreadable: list[tuple[str, str, str]] = []
+    for power, lines in texts.items():
+        for line in lines:
+            parsed = parse_order(line, game_map)
+            if isinstance(parsed, OrderError):
+                unreadable.append((power, line, parsed.message))
+            else:
+                orders.setdefault(power, []).append(parsed)
+    late = tuple(p for p in powers_to_order(game_map, state) if p not in texts)
+    return Adjudication(adjudicate(game_map, state, orders), tuple(unreadable), late)
+
+
+def advance(session: Session, game: Game, adjudication: Adjudication,
+            now: datetime | None = None) -> None:
+    """Store an adjudication: the results on this phase, the next phase,
+    and the end of the game when someone won."""
+    now = now or utcnow()
+    record = phase_record(session, game)
+    assert record is not None
+    resolution = adjudication.resolution
+    record.results = json.dumps(results_json(adjudication))
+    record.adjudicated_at = now
+    session.add(record)
+    if resolution.winner:
+        game.status = "finished"
+        game.result = f"solo victory: {resolution.winner}"
+        game.deadline = None
+        game.grace_until = None
+        session.add(game)
+        session.add(PhaseRecord(game_id=game.id or 0, seq=record.seq + 1,
+                                phase=str(resolution.next.phase),
+                                state=snapshots.dumps(resolution.next)))
+        game.phase = str(resolution.next.phase)
+        return
+    _enter_phase(session, game, resolution.next, now, record.seq + 1)
+
+
+def results_json(adjudication: Adjudication) -> dict[str, object]:
+    return {
+        "results": [
+            {"power": r.power, "order": str(r.order), "outcome": r.outcome.value,
+             "reason": r.reason.describe() if r.reason else ""}
+            for r in adjudication.resolution.results
+        ],
+        "unreadable": [list(u) for u in adjudication.unreadable],
+        "late": list(adjudication.late),
+        "winner": adjudication.resolution.winner,
+    }
+
+
+def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
+    """Go back to an earlier phase (default: the one before the current
+    one): later phases and their orders are deleted."""
+    records = phase_records(session, game)
+    current = next((r for r in records if r.phase == game.phase), None)
+    if current is None:
+        raise GameError(f"game {game.name} has not started")
+    if phase is None:
+        earlier = [r for r in records if r.seq < current.seq]
+        if not earlier:
+            raise GameError("there is no earlier phase to go back to")
+        target = earlier[-1]
+    else:
+        found = next((r for r in records if r.phase == phase.upper()), None)
+        if found is None:
+            raise GameError(f"game {game.name} has no phase {phase.upper()}")
+        target = found
+    for record in records:
+        if record.seq > target.seq:
+            for row in session.exec(select(OrderRecord).where(
+                    OrderRecord.game_id == game.id, OrderRecord.phase == record.phase)).all():
+                session.delete(row)
+            session.delete(record)
+    target.results = ""
+    target.adjudicated_at = None
+    session.add(target)
+    game.phase = target.phase
+    if game.status == "finished":
+        game.status = "active"
+        game.result = ""
+    session.add(game)
+    session.flush()
+    return target
+
+
+def end_game(session: Session, game: Game, status: str, result: str) -> None:
+    game.status = status
+    game.result = result
+    game.deadline = None
+    game.grace_until = None
+    session.add(game)

@@ -1,0 +1,174 @@
+"""Every mail the judge writes, from the Jinja2 templates under templates/.
+
+Mails are plain text for an 80-column mail client. This module gathers
+what a template needs from the game and returns :class:`OutgoingMail`
+values; it never sends or stores anything itself.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import jinja2
+
+from engine.adjustments import centre_counts
+from engine.map import GameMap
+from engine.phase import Phase
+from engine.state import GameState
+from judge.config import Config
+from judge.models import Game, Member
+from judge.outbox import OutgoingMail
+from judge.settings import GameSettings, format_duration
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+
+
+def _pad(value: object, width: int) -> str:
+    return str(value).ljust(width)
+
+
+def _wrap(value: object, width: int, indent: int) -> str:
+    lines = textwrap.wrap(str(value), width=width) or [""]
+    return ("\n" + " " * indent).join(lines)
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=False,  # plain-text mail, nothing here is HTML
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["pad"] = _pad
+    env.filters["wrap"] = _wrap
+    return env
+
+
+def render(name: str, **context: Any) -> str:
+    text = environment().get_template(name).render(**context)
+    # no line ends in spaces (some mail clients mangle them), at most one blank line
+    lines = [line.rstrip() for line in text.splitlines()]
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip("\n") + "\n"
+
+
+def format_deadline(moment: datetime | None, zone: str) -> str:
+    if moment is None:
+        return "not set"
+    local = moment.astimezone(ZoneInfo(zone))
+    return local.strftime("%a %d %b %Y %H:%M %Z")
+
+
+def phase_name(phase: str) -> str:
+    try:
+        return Phase.parse(phase).name
+    except ValueError:
+        return phase
+
+
+def header(config: Config, game: Game, settings: GameSettings) -> dict[str, Any]:
+    deadline_line = ""
+    if game.phase and game.deadline is not None and game.status == "active":
+        deadline_line = f"{game.phase} {format_deadline(game.deadline, settings.zone)}"
+    return {"judge": config.name, "address": config.address, "game": game,
+            "deadline_line": deadline_line}
+
+
+def list_headers(game: Game, settings: GameSettings, config: Config) -> tuple[
+        tuple[str, str], ...]:
+    domain = settings.list_address.partition("@")[2] or "localhost"
+    return (
+        ("List-Id", f"Diplomacy game {game.name} <{game.name}.{domain}>"),
+        ("List-Unsubscribe", f"<mailto:{config.address}?subject=unsubscribe%20{game.name}>"),
+        ("List-Post", "NO"),
+    )
+
+
+def to_game(game: Game, settings: GameSettings, config: Config, recipients: Sequence[Member],
+            subject: str, body: str, kind: str) -> list[OutgoingMail]:
+    """One mail per member, plus one to the game's mailing list."""
+    seen: set[str] = set()
+    mails: list[OutgoingMail] = []
+    for member in recipients:
+        if member.address.lower() in seen:
+            continue
+        seen.add(member.address.lower())
+        mails.append(OutgoingMail(to=(member.address,), subject=subject, body=body,
+                                  kind=kind, game=game.name))
+    if settings.list_address:
+        mails.append(OutgoingMail(to=(settings.list_address,), subject=subject, body=body,
+                                  kind=kind, game=game.name,
+                                  headers=list_headers(game, settings, config)))
+    return mails
+
+
+def centre_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
+    counts = centre_counts(game_map, state)
+    rows = []
+    for power in game_map.powers:
+        centres = sorted(state.centres_of(power))
+        rows.append({"power": power, "count": counts.get(power, 0),
+                     "list": " ".join(centres) or "-"})
+    return rows
+
+
+def adjustment_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
+    counts = centre_counts(game_map, state)
+    rows = []
+    for power in game_map.powers:
+        units = len(state.units_of(power))
+        due = counts.get(power, 0) - units
+        if power in state.neutral or due == 0:
+            continue
+        text = f"builds {due}" if due > 0 else f"removes {-due}"
+        rows.append({"power": power, "centres": counts.get(power, 0), "units": units,
+                     "text": text})
+    return rows
+
+
+def results_body(config: Config, game: Game, settings: GameSettings, game_map: GameMap,
+                 phase: str, results: Iterable[dict[str, Any]], late: Sequence[str],
+                 after: GameState, ending: str = "") -> str:
+    by_power: dict[str, list[dict[str, Any]]] = {}
+    for row in results:
+        by_power.setdefault(row["power"], []).append(row)
+    dislodged = [{"power": d.unit.power, "unit": str(d.unit), "attacker": d.attacker,
+                  "retreats": list(d.retreats)} for d in after.dislodged]
+    fall_done = Phase.parse(phase).season.value == "F" and after.phase.kind.value != "R"
+    return render(
+        "results.txt.j2",
+        **header(config, game, settings),
+        phase=phase,
+        phase_name=phase_name(phase),
+        orders=sorted(by_power.items()),
+        late=list(late),
+        dislodged=dislodged,
+        notes=list(after.notes),
+        centres=centre_table(game_map, after) if fall_done or ending else [],
+        adjustments=adjustment_table(game_map, after) if after.phase.kind.value == "A" else [],
+        next_name=after.phase.name,
+        next_phase=str(after.phase),
+        next_deadline=format_deadline(game.deadline, settings.zone),
+        ending=ending,
+    )
+
+
+def nmr_text(settings: GameSettings) -> str:
+    return ("are ordered to hold (and, after Fall, removed in civil disorder if need be)"
+            if settings.nmr == "wait" else "hold")
+
+
+def grace_text(settings: GameSettings) -> str:
+    return format_duration(settings.grace) if settings.nmr == "wait" else ""

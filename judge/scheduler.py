@@ -1,0 +1,134 @@
+"""Deadlines, with APScheduler.
+
+The database is the source of truth: ``sync()`` (at start, and after every
+mail that may have moved a deadline) gives each running game one job at
+its next moment (a reminder, the deadline, or the end of its grace
+period). A moment that passed while the judge was down is simply due now,
+so it is processed at start. A sweep every minute catches anything a job
+missed.
+
+Each job claims its game's row before working on it: on PostgreSQL with
+``SELECT ... FOR UPDATE SKIP LOCKED``, so two judges sharing a database
+never process the same phase twice; the second finds the row taken, or
+the phase already moved on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from judge import games, turns
+from judge.config import Config
+from judge.db import transaction
+from judge.models import Game, utcnow
+from judge.outbox import queue
+
+log = logging.getLogger(__name__)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def next_moment(game: Game) -> datetime | None:
+    """When a running game next needs the judge's attention."""
+    if game.status != "active" or game.deadline is None:
+        return None
+    deadline = _aware(game.deadline)
+    if game.grace_until is not None:
+        return _aware(game.grace_until)
+    reminder = deadline - games.settings_of(game).reminder
+    if game.reminded != game.phase and reminder < deadline:
+        return min(reminder, deadline)
+    return deadline
+
+
+def attend(engine: Engine, config: Config, game_id: int,
+           now: datetime | None = None) -> int:
+    """Do whatever is due for one game; the number of mails queued."""
+    now = now or utcnow()
+    with transaction(engine) as session:
+        game = _claim(session, game_id)
+        if game is None:
+            return 0
+        mails = []
+        if game.status == "active" and game.deadline is not None:
+            deadline = _aware(game.deadline)
+            settings = games.settings_of(game)
+            if game.reminded != game.phase and deadline - settings.reminder <= now < deadline:
+                mails.extend(turns.reminders(session, game, config))
+                game.reminded = game.phase
+                session.add(game)
+            mails.extend(turns.due(session, game, config, now))
+        for mail in mails:
+            queue(session, mail, config)
+        return len(mails)
+
+
+def _claim(session: Session, game_id: int) -> Game | None:
+    query = select(Game).where(Game.id == game_id)
+    if session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    return session.exec(query).first()
+
+
+def due_games(engine: Engine, now: datetime) -> list[tuple[int, datetime]]:
+    with transaction(engine) as session:
+        running = session.exec(select(Game).where(Game.status == "active",
+                                                  col(Game.deadline).is_not(None))).all()
+        out = []
+        for game in running:
+            moment = next_moment(game)
+            if moment is not None and game.id is not None:
+                out.append((game.id, moment))
+        del now
+        return out
+
+
+class DeadlineScheduler:
+    def __init__(self, engine: Engine, config: Config,
+                 after_work: Callable[[], None] | None = None) -> None:
+        self.engine = engine
+        self.config = config
+        self.after_work = after_work  # e.g. wake the sender
+        self.scheduler = BackgroundScheduler(timezone="UTC", job_defaults={
+            "coalesce": True, "max_instances": 1, "misfire_grace_time": None})
+
+    def start(self) -> None:
+        self.scheduler.start()
+        self.sync()
+        self.scheduler.add_job(self.sync, "interval", seconds=60, id="sweep",
+                               replace_existing=True)
+
+    def stop(self) -> None:
+        self.scheduler.shutdown(wait=True)
+
+    def sync(self) -> None:
+        """One job per running game, at its next moment (now if it passed)."""
+        now = utcnow()
+        wanted = {}
+        for game_id, moment in due_games(self.engine, now):
+            job_id = f"game-{game_id}"
+            wanted[job_id] = True
+            self.scheduler.add_job(self._run, "date", run_date=max(moment, now), args=[game_id],
+                                   id=job_id, replace_existing=True)
+        for job in self.scheduler.get_jobs():
+            if job.id.startswith("game-") and job.id not in wanted:
+                job.remove()
+
+    def _run(self, game_id: int) -> None:
+        try:
+            queued = attend(self.engine, self.config, game_id)
+        except Exception:
+            log.exception("deadline work for game %d failed; retried at the next sweep",
+                          game_id)
+            return
+        if queued and self.after_work:
+            self.after_work()
+        self.sync()

@@ -1,0 +1,258 @@
+"""A game's settings, as a GM writes them after CREATE, and its deadlines.
+
+    CREATE mygame secret
+    variant standard
+    players 7
+    movement 48h          retreat 24h     adjustment 24h
+    time 18:00            days mon-fri    zone Europe/Paris
+    grace 24h             reminder 12h
+    press grey            nmr wait        list mygame@lists.example.org
+    rules cd_distance=home
+    END
+
+Each setting is one line, a key and its value (several keys may not share
+a line). Every setting has a default; unknown keys and bad values are
+reported, with the line's key, and the game is not created.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from datetime import date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+PRESS_KINDS = ("white", "grey", "none")  # grey: anonymous press allowed
+NMR_POLICIES = ("wait", "hold")  # wait: grace period, then civil disorder
+_DURATION = re.compile(
+    r"^(\d+(?:\.\d+)?)\s*([dhms]|days?|hours?|minutes?|mins?|seconds?|secs?)$")
+
+
+class SettingsError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    variant: str = "standard"
+    players: int = 7
+    movement: timedelta = timedelta(hours=48)
+    retreat: timedelta = timedelta(hours=24)
+    adjustment: timedelta = timedelta(hours=24)
+    time_of_day: time | None = None  # deadlines fall at this time (in ``zone``)
+    days: tuple[int, ...] = tuple(range(7))  # allowed weekdays, Monday = 0
+    grace: timedelta = timedelta(hours=24)
+    reminder: timedelta = timedelta(hours=12)  # before the deadline
+    press: str = "white"
+    nmr: str = "wait"
+    list_address: str = ""
+    zone: str = "UTC"
+    rules: tuple[tuple[str, str], ...] = field(default=())
+
+    def period(self, phase_kind: str) -> timedelta:
+        return {"M": self.movement, "R": self.retreat, "A": self.adjustment}[phase_kind]
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.zone)
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = asdict(self)
+        for key in ("movement", "retreat", "adjustment", "grace", "reminder"):
+            data[key] = getattr(self, key).total_seconds()
+        data["time_of_day"] = self.time_of_day.strftime("%H:%M") if self.time_of_day else None
+        return json.dumps(data)
+
+    @classmethod
+    def from_json(cls, text: str) -> GameSettings:
+        data = json.loads(text or "{}")
+        for key in ("movement", "retreat", "adjustment", "grace", "reminder"):
+            if key in data:
+                data[key] = timedelta(seconds=data[key])
+        if data.get("time_of_day"):
+            data["time_of_day"] = time.fromisoformat(data["time_of_day"])
+        for key in ("days",):
+            if key in data:
+                data[key] = tuple(data[key])
+        if "rules" in data:
+            data["rules"] = tuple(tuple(pair) for pair in data["rules"])
+        return cls(**data)
+
+    def describe(self) -> list[tuple[str, str]]:
+        """The settings as (key, value) lines for mails."""
+        return [
+            ("variant", self.variant),
+            ("players", str(self.players)),
+            ("movement", format_duration(self.movement)),
+            ("retreat", format_duration(self.retreat)),
+            ("adjustment", format_duration(self.adjustment)),
+            ("time", self.time_of_day.strftime("%H:%M") if self.time_of_day else "any"),
+            ("days", ",".join(WEEKDAYS[d] for d in self.days)),
+            ("zone", self.zone),
+            ("grace", format_duration(self.grace)),
+            ("reminder", format_duration(self.reminder)),
+            ("press", self.press),
+            ("nmr", self.nmr),
+            ("list", self.list_address or "none"),
+            ("rules", " ".join(f"{k}={v}" for k, v in self.rules) or "standard"),
+        ]
+
+
+def parse_duration(text: str) -> timedelta:
+    """'48h', '2d', '90m', '1.5 days' ('30s' too: tests and impatient GMs)."""
+    match = _DURATION.match(text.strip().lower())
+    if not match:
+        raise SettingsError(f"{text!r} is not a duration like 48h, 2d or 90m")
+    amount, unit = float(match.group(1)), match.group(2)[0]
+    delta = {"d": timedelta(days=amount), "h": timedelta(hours=amount),
+             "m": timedelta(minutes=amount), "s": timedelta(seconds=amount)}[unit]
+    if delta > timedelta(days=60):
+        raise SettingsError(f"{text!r} is longer than 60 days")
+    return delta
+
+
+def format_duration(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    if seconds % 60:
+        return f"{seconds}s"
+    minutes = seconds // 60
+    if minutes % (24 * 60) == 0:
+        return f"{minutes // (24 * 60)}d"
+    if minutes % 60 == 0:
+        return f"{minutes // 60}h"
+    return f"{minutes}m"
+
+
+def parse_days(text: str) -> tuple[int, ...]:
+    """'mon-fri', 'mon,wed,fri', 'all'."""
+    text = text.strip().lower().replace(" ", "")
+    if text in ("all", "any", "every"):
+        return tuple(range(7))
+    days: set[int] = set()
+    for part in text.split(","):
+        ends = part.split("-")
+        try:
+            index = [WEEKDAYS.index(e[:3]) for e in ends]
+        except ValueError:
+            raise SettingsError(f"{part!r}: days are like mon-fri or mon,wed,fri") from None
+        if len(index) == 1:
+            days.add(index[0])
+        elif len(index) == 2:
+            day = index[0]
+            while True:
+                days.add(day)
+                if day == index[1]:
+                    break
+                day = (day + 1) % 7
+        else:
+            raise SettingsError(f"{part!r}: days are like mon-fri or mon,wed,fri")
+    return tuple(sorted(days))
+
+
+def _setting(settings: GameSettings, key: str, value: str) -> GameSettings:
+    if key == "variant":
+        return replace(settings, variant=value.lower())
+    if key == "players":
+        if not value.isdigit() or not 2 <= int(value) <= 7:
+            raise SettingsError("players must be a number from 2 to 7")
+        return replace(settings, players=int(value))
+    if key in ("movement", "retreat", "adjustment", "grace", "reminder"):
+        changes: dict[str, Any] = {key: parse_duration(value)}
+        return replace(settings, **changes)
+    if key == "time":
+        try:
+            return replace(settings, time_of_day=time.fromisoformat(value.zfill(5)))
+        except ValueError:
+            raise SettingsError(f"{value!r} is not a time of day like 18:00") from None
+    if key == "days":
+        return replace(settings, days=parse_days(value))
+    if key in ("zone", "timezone"):
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise SettingsError(f"{value!r} is not a time zone like Europe/Paris or UTC") from None
+        return replace(settings, zone=value)
+    if key == "press":
+        if value.lower() not in PRESS_KINDS:
+            raise SettingsError(f"press must be one of {', '.join(PRESS_KINDS)}")
+        return replace(settings, press=value.lower())
+    if key == "nmr":
+        if value.lower() not in NMR_POLICIES:
+            raise SettingsError("nmr must be 'wait' (grace period, then civil disorder) "
+                                "or 'hold' (process at the deadline)")
+        return replace(settings, nmr=value.lower())
+    if key in ("list", "mailinglist"):
+        if not re.fullmatch(r"[^@\s<>]+@[^@\s<>]+", value):
+            raise SettingsError(f"{value!r} is not a mail address")
+        return replace(settings, list_address=value)
+    if key == "rules":
+        rules = dict(settings.rules)
+        for item in value.split():
+            name, _, option = item.partition("=")
+            if name.lower() != "cd_distance" or option.lower() not in ("home", "owned"):
+                raise SettingsError(f"unknown rule {item!r}; known: cd_distance=home|owned")
+            rules[name.lower()] = option.lower()
+        return replace(settings, rules=tuple(sorted(rules.items())))
+    raise SettingsError(f"unknown setting {key!r}")
+
+
+def parse_settings(
+    lines: Iterable[tuple[str, str]], base: GameSettings | None = None
+) -> tuple[GameSettings, list[str]]:
+    """Settings from (key, value) lines, and a message for each bad line."""
+    settings = base or GameSettings()
+    problems: list[str] = []
+    for key, value in lines:
+        try:
+            settings = _setting(settings, key.lower(), value.strip())
+        except SettingsError as exc:
+            problems.append(f"{key}: {exc}")
+    return settings, problems
+
+
+def next_deadline(
+    settings: GameSettings, phase_kind: str, now: datetime,
+    absences: Sequence[tuple[date | datetime, date | datetime]] = (),
+) -> datetime:
+    """When a phase starting ``now`` (aware UTC) is due: its period later,
+    moved forward to the game's time of day and allowed weekdays, and past
+    any player's announced absence."""
+    tz = settings.tz
+    due = (now + settings.period(phase_kind)).astimezone(tz)
+    for _ in range(30):  # absences can chain; a bound keeps a typo from looping
+        due = _fit_calendar(settings, due)
+        moved = False
+        for start, end in absences:
+            start_dt = _as_local(start, tz)
+            end_dt = _as_local(end, tz, end_of_day=True)
+            if start_dt <= due < end_dt:
+                due = end_dt
+                moved = True
+        if not moved:
+            break
+    return due.astimezone(ZoneInfo("UTC"))
+
+
+def _as_local(value: date | datetime, tz: ZoneInfo, end_of_day: bool = False) -> datetime:
+    if isinstance(value, datetime):
+        return value.astimezone(tz) if value.tzinfo else value.replace(tzinfo=tz)
+    moment = datetime.combine(value, time(0, 0), tzinfo=tz)
+    return moment + timedelta(days=1) if end_of_day else moment
+
+
+def _fit_calendar(settings: GameSettings, due: datetime) -> datetime:
+    if settings.time_of_day is not None:
+        at = due.replace(hour=settings.time_of_day.hour, minute=settings.time_of_day.minute,
+                         second=0, microsecond=0)
+        if at < due:
+            at += timedelta(days=1)
+        due = at
+    for _ in range(7):
+        if due.weekday() in settings.days:
+            break
+        due += timedelta(days=1)
+    return due

@@ -1,0 +1,83 @@
+"""A game's position as JSON, for the phase records in the database.
+
+Unlike the CLI's phase JSON (judge/phase_json.py), a snapshot keeps every
+field of :class:`engine.state.GameState` (seats, neutral powers, the coin
+toss...), so a stored game can be resumed or replayed exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.map import UnitKind
+from engine.phase import Phase
+from engine.state import Dislodged, GameState, Seat
+from engine.units import Unit
+
+
+def _unit(unit: Unit) -> list[str]:
+    return [unit.power, unit.kind.value, unit.location]
+
+
+def _read_unit(data: list[str]) -> Unit:
+    power, kind, location = data
+    return Unit(power, UnitKind(kind), location)
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    return {
+        "variant": state.variant,
+        "phase": str(state.phase),
+        "units": [_unit(u) for u in state.units],
+        "owners": [list(pair) for pair in state.owners],
+        "dislodged": [
+            {"unit": _unit(d.unit), "attacker": d.attacker, "by_convoy": d.by_convoy,
+             "retreats": list(d.retreats)}
+            for d in state.dislodged
+        ],
+        "contested": sorted(state.contested),
+        "neutral": sorted(state.neutral),
+        "closed": sorted(state.closed),
+        "seats": [{"player": s.player, "powers": list(s.powers)} for s in state.seats],
+        "victory": state.victory,
+        "victory_by_player": state.victory_by_player,
+        "cd_distance": state.cd_distance,
+        "seed": state.seed,
+        "coin_toss_power": state.coin_toss_power,
+        "coin_toss_year": state.coin_toss_year,
+        "notes": list(state.notes),
+    }
+
+
+def state_from_dict(data: dict[str, Any]) -> GameState:
+    return GameState(
+        variant=data["variant"],
+        phase=Phase.parse(data["phase"]),
+        units=tuple(_read_unit(u) for u in data["units"]),
+        owners=tuple((c, p) for c, p in data["owners"]),
+        dislodged=tuple(
+            Dislodged(_read_unit(d["unit"]), d["attacker"], bool(d["by_convoy"]),
+                      tuple(d["retreats"]))
+            for d in data["dislodged"]
+        ),
+        contested=frozenset(data["contested"]),
+        neutral=frozenset(data["neutral"]),
+        closed=frozenset(data["closed"]),
+        seats=tuple(Seat(s["player"], tuple(s["powers"])) for s in data["seats"]),
+        victory=int(data["victory"]),
+        victory_by_player=bool(data["victory_by_player"]),
+        cd_distance=data["cd_distance"],
+        seed=int(data["seed"]),
+        coin_toss_power=data["coin_toss_power"],
+        coin_toss_year=int(data["coin_toss_year"]),
+        notes=tuple(data["notes"]),
+    )
+
+
+def dumps(state: GameState) -> str:
+    return json.dumps(state_to_dict(state), separators=(",", ":"))
+
+
+def loads(text: str) -> GameState:
+    return state_from_dict(json.loads(text))

@@ -1,0 +1,225 @@
+"""Moving a game on: processing a phase (at its deadline, early when every
+power has orders, or when the GM says PROCESS), previews, the grace period
+for late powers, reminders, and the end of a game.
+
+Each function works in the caller's transaction and returns the mails it
+causes.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+
+from sqlmodel import Session
+
+from judge import games, snapshots
+from judge.config import Config
+from judge.games import Adjudication
+from judge.mail import (
+    format_deadline,
+    grace_text,
+    header,
+    nmr_text,
+    phase_name,
+    render,
+    results_body,
+    to_game,
+)
+from judge.models import Game, Member, utcnow
+from judge.outbox import OutgoingMail
+
+
+def recipients(session: Session, game: Game) -> list[Member]:
+    return games.members(session, game)  # players and observers still in the game
+
+
+def _master(game: Game) -> Member:
+    return Member(game_id=game.id or 0, role="master", address=game.master_address,
+                  password_hash="")
+
+
+def everyone(session: Session, game: Game) -> list[Member]:
+    return [*recipients(session, game), _master(game)]
+
+
+def process(session: Session, game: Game, config: Config,
+            now: datetime | None = None) -> list[OutgoingMail]:
+    """Adjudicate the current phase, store it, and mail the results."""
+    now = now or utcnow()
+    adjudication = games.adjudicate_phase(session, game)
+    phase = game.phase
+    games.advance(session, game, adjudication, now)
+    mails = _results_mails(session, game, config, phase, adjudication)
+    if game.status == "finished":
+        mails.extend(ended_mails(session, game, config))
+    else:
+        mails.extend(maybe_draw_or_concession(session, game, config))
+    return mails
+
+
+def _results_mails(session: Session, game: Game, config: Config, phase: str,
+                   adjudication: Adjudication, preview: bool = False) -> list[OutgoingMail]:
+    settings = games.settings_of(game)
+    game_map = games.map_of(game)
+    stored = games.results_json(adjudication)
+    rows = list(stored["results"])  # type: ignore[call-overload]
+    rows.extend({"power": p, "order": o, "outcome": "unreadable", "reason": why}
+                for p, o, why in adjudication.unreadable)
+    ending = ""
+    if adjudication.resolution.winner:
+        ending = f"{adjudication.resolution.winner} has won the game."
+    body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
+                        adjudication.resolution.next, ending)
+    if preview:
+        body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)
+        return [OutgoingMail(to=(game.master_address,),
+                             subject=f"Diplomacy preview {game.name} {phase}", body=body,
+                             kind="preview", game=game.name)]
+    subject = f"Diplomacy results {game.name} {phase}"
+    return to_game(game, settings, config, everyone(session, game), subject, body, "results")
+
+
+def preview(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
+    adjudication = games.adjudicate_phase(session, game)
+    return _results_mails(session, game, config, game.phase, adjudication, preview=True)
+
+
+def all_orders_in(session: Session, game: Game) -> bool:
+    """Early processing: every power has orders and nobody asked to wait."""
+    if game.status != "active":
+        return False
+    state = games.current_state(session, game)
+    game_map = games.map_of(game)
+    if games.missing_powers(session, game, game_map, state):
+        return False
+    return not any(m.wait for m in games.members(session, game, "player"))
+
+
+def due(session: Session, game: Game, config: Config, now: datetime) -> list[OutgoingMail]:
+    """What happens at (or after) a game's deadline: process, or start the
+    grace period for late powers under the 'wait' NMR policy."""
+    if game.status != "active" or game.deadline is None:
+        return []
+    settings = games.settings_of(game)
+    deadline = _aware(game.deadline)
+    if now < deadline:
+        return []
+    if game.grace_until is not None:
+        if now < _aware(game.grace_until):
+            return []
+        return process(session, game, config, now)
+    state = games.current_state(session, game)
+    late = games.missing_powers(session, game, games.map_of(game), state)
+    if late and settings.nmr == "wait" and settings.grace > timedelta(0):
+        game.grace_until = deadline + settings.grace
+        session.add(game)
+        body = render("late.txt.j2", **header(config, game, settings), powers=late,
+                      phase=game.phase, phase_name=phase_name(game.phase),
+                      grace_until=format_deadline(game.grace_until, settings.zone),
+                      nmr_text=nmr_text(settings))
+        return to_game(game, settings, config, everyone(session, game),
+                       f"Diplomacy late notice {game.name} {game.phase}", body, "notice")
+    return process(session, game, config, now)
+
+
+def reminders(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
+    """A reminder to each player whose powers still have no orders."""
+    if game.status != "active" or game.deadline is None:
+        return []
+    settings = games.settings_of(game)
+    state = games.current_state(session, game)
+    late = set(games.missing_powers(session, game, games.map_of(game), state))
+    mails = []
+    for member in games.members(session, game, "player"):
+        missing = [p for p in games.powers_of(member) if p in late]
+        if not missing:
+            continue
+        body = render("reminder.txt.j2", **header(config, game, settings), powers=missing,
+                      phase=game.phase, phase_name=phase_name(game.phase),
+                      deadline=format_deadline(game.deadline, settings.zone),
+                      grace=grace_text(settings), nmr_text=nmr_text(settings))
+        mails.append(OutgoingMail(to=(member.address,),
+                                  subject=f"Diplomacy reminder {game.name} {game.phase}",
+                                  body=body, kind="reminder", game=game.name))
+    return mails
+
+
+def started_mails(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
+    settings = games.settings_of(game)
+    players = games.members(session, game, "player")
+    mails = []
+    for member in players:
+        powers = games.powers_of(member)
+        body = render("started.txt.j2", **header(config, game, settings),
+                      power=member.power, other_powers=", ".join(powers)
+                      if len(powers) > 1 else "", players=players,
+                      phase=game.phase, phase_name=phase_name(game.phase),
+                      deadline=format_deadline(game.deadline, settings.zone),
+                      signon=powers[0].lower() if powers else "power")
+        mails.append(OutgoingMail(to=(member.address,),
+                                  subject=f"Diplomacy game {game.name} starts", body=body,
+                                  kind="notice", game=game.name))
+    others = [m for m in recipients(session, game) if m.role != "player"] + [_master(game)]
+    text = render("notice.txt.j2", **header(config, game, settings),
+                  text=f"Game {game.name} has started: {game.phase}, orders due "
+                       f"{format_deadline(game.deadline, settings.zone)}.")
+    mails.extend(to_game(game, settings, config, others,
+                         f"Diplomacy game {game.name} starts", text, "notice"))
+    return mails
+
+
+def ended_mails(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
+    settings = games.settings_of(game)
+    from judge.mail import centre_table
+    record = games.phase_record(session, game)
+    centres = []
+    if record is not None:
+        centres = centre_table(games.map_of(game), snapshots.loads(record.state))
+    body = render("ended.txt.j2", **header(config, game, settings), result=game.result,
+                  centres=centres)
+    return to_game(game, settings, config, everyone(session, game),
+                   f"Diplomacy game {game.name} is over", body, "notice")
+
+
+def maybe_draw_or_concession(session: Session, game: Game,
+                             config: Config) -> list[OutgoingMail]:
+    """A draw every surviving player voted for, or a concession all the
+    others agreed to, ends the game."""
+    if game.status != "active":
+        return []
+    players = games.members(session, game, "player")
+    state = games.current_state(session, game)
+    alive = {u.power for u in state.units} | {p for _, p in state.owners}
+    voters = [m for m in players if set(games.powers_of(m)) & alive]
+    if not voters:
+        return []
+    votes = {m.draw for m in voters}
+    if "" not in votes and len(votes) == 1:
+        vote = votes.pop()
+        among = vote if vote != "*" else ", ".join(m.power for m in voters)
+        games.end_game(session, game, "finished", f"draw among {among}")
+        return ended_mails(session, game, config)
+    conceded = {m.concede_to for m in voters}
+    if len(conceded) == 1:
+        winner = conceded.pop()
+        if winner:
+            return []
+    for winner_member in voters:
+        others = [m for m in voters if m is not winner_member]
+        if others and all(m.concede_to == winner_member.power for m in others):
+            games.end_game(session, game, "finished",
+                           f"concession to {winner_member.power}")
+            return ended_mails(session, game, config)
+    return []
+
+
+def _aware(moment: datetime) -> datetime:
+    from datetime import UTC
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def results_text(record_results: str) -> list[dict[str, str]]:
+    if not record_results:
+        return []
+    return list(json.loads(record_results).get("results", []))
