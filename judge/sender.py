@@ -1,0 +1,431 @@
+"""The sender: delivers the outbox, each mail once, retrying what can be
+retried and keeping a record of what could not be sent.
+
+A row goes pending -> sending -> sent. The claim ('sending') commits before
+delivery starts and 'sent' commits after it ends, so a crash in between
+leaves the row 'sending'; at the next start it becomes 'uncertain' and is
+not sent again (an operator looks at it): a mail may be left for a person to
+judge, but it is never sent twice and never dropped without a trace.
+
+Delivery goes to an SMTP relay when one is configured, and otherwise into a
+Maildir (config.maildir), where a file named after the row shows whether the
+mail got there: that path is exactly-once even across crashes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import smtplib
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlmodel import col, select
+
+from judge import models
+from judge.config import Config
+from judge.db import transaction
+
+log = logging.getLogger(__name__)
+
+MAX_BACKOFF = timedelta(hours=6)
+# how long a claim may run before another judge may call it a crash: far
+# beyond the time an SMTP delivery can take with its per-step timeouts
+CLAIM_LEASE = timedelta(minutes=15)
+LOOP_SECONDS = 1.0
+RECOVER_EVERY_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A row this sender has marked 'sending' and now delivers."""
+
+    id: int
+    message_id: str
+    recipients: tuple[str, ...]
+    raw: bytes
+    attempts: int
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How one delivery attempt ended. status: sent | temporary | permanent
+    | uncertain (the relay may have taken the mail: never resend).
+    relay_down: the relay could not be reached at all, so the other rows
+    due now would fail the same way (each after a connect timeout)."""
+
+    status: str
+    error: str = ""
+    relay_down: bool = False
+
+
+def _smtp_text(code: int, reply: bytes | str) -> str:
+    text = reply.decode("utf-8", "replace") if isinstance(reply, bytes) else reply
+    return f"{code} {' '.join(text.split())}"[:500]
+
+
+def _by_code(code: int, reply: bytes | str, what: str) -> Outcome:
+    status = "permanent" if 500 <= code <= 599 else "temporary"
+    return Outcome(status, f"{what}: {_smtp_text(code, reply)}")
+
+
+def retry_delay(first_seconds: float, attempts: int) -> timedelta:
+    """The wait after the attempts-th failed attempt: doubling, capped."""
+    seconds = first_seconds * 2.0 ** min(max(attempts - 1, 0), 40)
+    return min(timedelta(seconds=seconds), MAX_BACKOFF)
+
+
+def _recipients(stored: str) -> tuple[str, ...]:
+    """The row's recipients; none when the column holds something else (a
+    row written by hand), which fails that row instead of the whole loop."""
+    try:
+        value = json.loads(stored)
+    except ValueError:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+        return ()
+    return tuple(value)
+
+
+def _dot_stuffed(raw: bytes) -> bytes:
+    """The DATA payload: CRLF line ends, leading dots doubled, the final dot."""
+    data = re.sub(rb"\r\n|\r|\n", b"\r\n", raw)
+    data = re.sub(rb"(?m)^\.", b"..", data)
+    if not data.endswith(b"\r\n"):
+        data += b"\r\n"
+    return data + b".\r\n"
+
+
+class Sender:
+    def __init__(self, config: Config, engine: Engine, *, smtp_timeout: float = 30.0) -> None:
+        self.config = config
+        self.engine = engine
+        self.smtp_timeout = smtp_timeout
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- the loop ------------------------------------------------------------
+
+    def start(self) -> None:
+        """Deliver in a background thread: every second, and at once after
+        wake()."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="outbox-sender", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 60.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def wake(self) -> None:
+        """Tell the loop there is new mail (call after the commit)."""
+        self._wake.set()
+
+    def _run(self) -> None:
+        last_recover: float | None = None
+        while not self._stop.is_set():
+            self._wake.clear()
+            busy = False
+            try:
+                if last_recover is None or time.monotonic() - last_recover >= RECOVER_EVERY_SECONDS:
+                    # another judge on the same database may have died mid-send
+                    self.recover(stale_only=True)
+                    last_recover = time.monotonic()
+                claimed, _sent = self._send_batch(models.utcnow(), 100)
+                busy = claimed >= 100
+            except Exception:
+                # the database may be away for a while; the loop must outlive it
+                log.exception("outbox: sending failed; trying again shortly")
+            if not busy:
+                self._wake.wait(LOOP_SECONDS)
+
+    # -- one pass ------------------------------------------------------------
+
+    def send_due(self, now: datetime | None = None, limit: int = 100) -> int:
+        """Deliver every pending row due at `now` (at most `limit`); how many
+        were sent."""
+        return self._send_batch(now or models.utcnow(), limit)[1]
+
+    def _send_batch(self, now: datetime, limit: int) -> tuple[int, int]:
+        claimed = sent = 0
+        while claimed < limit:
+            row = self._claim(now)
+            if row is None:
+                break
+            claimed += 1
+            outcome = self._deliver(row)
+            self._record(row, outcome, now)
+            sent += outcome.status == "sent"
+            if outcome.relay_down:
+                break  # the rest stay pending, their attempts untouched
+        return claimed, sent
+
+    def _claim(self, now: datetime) -> Claimed | None:
+        """Take the next due row for this sender alone, in a transaction of
+        its own that commits before delivery starts."""
+        table = models.Outbox
+        due = (select(table)
+               .where(table.status == "pending", table.next_attempt_at <= now)
+               .order_by(col(table.next_attempt_at), col(table.id)))
+        if self.engine.dialect.name == "postgresql":
+            with transaction(self.engine) as session:
+                # a row another judge holds is skipped, not waited for
+                row = session.exec(due.limit(1).with_for_update(skip_locked=True)).first()
+                if row is None:
+                    return None
+                row.status = "sending"
+                row.attempts += 1
+                # while a row is 'sending' its next_attempt_at records the claim,
+                # so recover() can tell a crashed claim from a running one
+                row.next_attempt_at = models.utcnow()
+                return self._claimed(row)
+        for _ in range(20):
+            with transaction(self.engine) as session:
+                row = session.exec(due.limit(1)).first()
+            if row is None:
+                return None
+            with transaction(self.engine) as session:
+                # only the sender whose UPDATE finds the row still pending has it
+                result = session.connection().execute(
+                    update(table)
+                    .where(col(table.id) == row.id, col(table.status) == "pending")
+                    .values(status="sending", attempts=col(table.attempts) + 1,
+                            next_attempt_at=models.utcnow()))
+                if result.rowcount != 1:
+                    continue
+                taken = session.get(table, row.id, populate_existing=True)
+                assert taken is not None
+                return self._claimed(taken)
+        return None  # lost every race this time; the next pass tries again
+
+    @staticmethod
+    def _claimed(row: models.Outbox) -> Claimed:
+        assert row.id is not None
+        return Claimed(id=row.id, message_id=row.message_id,
+                       recipients=_recipients(row.recipients), raw=row.raw,
+                       attempts=row.attempts, created_at=row.created_at)
+
+    def _record(self, row: Claimed, outcome: Outcome, now: datetime) -> None:
+        with transaction(self.engine) as session:
+            stored = session.get(models.Outbox, row.id)
+            if stored is None:
+                log.error("outbox %d vanished while being sent (%s)", row.id, outcome.status)
+                return
+            if stored.status != "sending":
+                log.warning("outbox %d was marked %r while this sender delivered it",
+                            row.id, stored.status)
+            stored.last_error = outcome.error
+            if outcome.status == "sent":
+                stored.status = "sent"
+                stored.sent_at = now
+            elif outcome.status == "uncertain":
+                stored.status = "uncertain"
+                log.error("outbox %d to %s (%s) may or may not have been sent: %s; "
+                          "marked uncertain, not resent", row.id, ", ".join(row.recipients),
+                          row.message_id, outcome.error)
+            elif outcome.status == "temporary" and row.attempts < self.config.relay_max_attempts:
+                stored.status = "pending"
+                stored.next_attempt_at = now + self.backoff(row.attempts)
+                log.info("outbox %d: attempt %d failed (%s); next at %s", row.id,
+                         row.attempts, outcome.error, stored.next_attempt_at.isoformat())
+            else:
+                stored.status = "failed"
+                log.error("outbox %d to %s failed after %d attempt(s): %s", row.id,
+                          ", ".join(row.recipients), row.attempts, outcome.error)
+
+    def backoff(self, attempts: int) -> timedelta:
+        return retry_delay(self.config.relay_first_retry_seconds, attempts)
+
+    # -- recovery ------------------------------------------------------------
+
+    def recover(self, now: datetime | None = None, *, stale_only: bool | None = None) -> int:
+        """Settle rows a crash left 'sending'; how many. A row whose mail is
+        in the Maildir becomes 'sent'; any other becomes 'uncertain' and is
+        logged, not resent. On PostgreSQL (several judges may share it) and
+        with stale_only, only claims older than CLAIM_LEASE count as crashed."""
+        now = now or models.utcnow()
+        if stale_only is None:
+            stale_only = self.engine.dialect.name == "postgresql"
+        settled = 0
+        with transaction(self.engine) as session:
+            query = select(models.Outbox).where(models.Outbox.status == "sending")
+            if stale_only:
+                query = query.where(models.Outbox.next_attempt_at <= now - CLAIM_LEASE)
+            for row in session.exec(query.with_for_update()).all():
+                claimed = self._claimed(row)
+                if not self.config.relay_host and self._in_maildir(claimed, look_in_cur=True):
+                    row.status = "sent"
+                    row.sent_at = now
+                    log.info("outbox %d was in the Maildir already: sent", claimed.id)
+                else:
+                    row.status = "uncertain"
+                    row.last_error = "the judge stopped while sending this mail"
+                    log.warning("outbox %d to %s (%s) was being sent when the judge stopped; "
+                                "marked uncertain, not resent: check the relay's log",
+                                claimed.id, ", ".join(claimed.recipients), claimed.message_id)
+                settled += 1
+        return settled
+
+    # -- delivery ------------------------------------------------------------
+
+    def _deliver(self, row: Claimed) -> Outcome:
+        if not row.recipients:
+            return Outcome("permanent", "the row names no recipient the sender can read")
+        try:
+            if self.config.relay_host:
+                return self._deliver_smtp(row)
+            return self._deliver_maildir(row)
+        except Exception as exc:
+            # a fault of our own: whether the mail left is unknown, so never resend
+            log.exception("outbox %d: unexpected error while delivering", row.id)
+            return Outcome("uncertain", f"unexpected error: {exc!r}"[:500])
+
+    def _deliver_smtp(self, row: Claimed) -> Outcome:
+        try:
+            smtp = smtplib.SMTP(self.config.relay_host, self.config.relay_port,
+                                timeout=self.smtp_timeout)
+        except smtplib.SMTPResponseException as exc:
+            refused = _by_code(exc.smtp_code, exc.smtp_error, "relay greeting")
+            return Outcome(refused.status, refused.error, relay_down=True)
+        except (smtplib.SMTPException, OSError) as exc:
+            return Outcome("temporary", f"relay {self.config.relay_host}:"
+                                        f"{self.config.relay_port}: {exc!r}"[:500],
+                           relay_down=True)
+        try:
+            return self._mail_transaction(smtp, row)
+        except smtplib.SMTPResponseException as exc:
+            return _by_code(exc.smtp_code, exc.smtp_error, "relay")
+        except (smtplib.SMTPException, OSError) as exc:
+            return Outcome("temporary", f"relay: {exc!r}"[:500])
+        finally:
+            try:
+                smtp.quit()
+            except (smtplib.SMTPException, OSError):
+                smtp.close()
+
+    def _mail_transaction(self, smtp: smtplib.SMTP, row: Claimed) -> Outcome:
+        """One SMTP mail transaction, step by step, so that the one moment
+        where the outcome is unknown (the data went, the reply did not come)
+        is told apart from failures that are safe to retry."""
+        smtp.ehlo_or_helo_if_needed()
+        code, reply = smtp.mail(self.config.address)
+        if code != 250:
+            smtp.rset()
+            return _by_code(code, reply, "MAIL FROM")
+        refused: dict[str, str] = {}
+        for address in row.recipients:
+            code, reply = smtp.rcpt(address)
+            if code not in (250, 251):
+                refused[address] = _smtp_text(code, reply)
+        if len(refused) == len(row.recipients):
+            smtp.rset()
+            everyone = "; ".join(f"{a}: {r}" for a, r in refused.items())
+            permanent = all(r.startswith("5") for r in refused.values())
+            return Outcome("permanent" if permanent else "temporary",
+                           f"all recipients refused: {everyone}"[:2000])
+        code, reply = smtp.docmd("DATA")
+        if code != 354:
+            smtp.rset()
+            return _by_code(code, reply, "DATA")
+        smtp.send(_dot_stuffed(row.raw))
+        try:
+            code, reply = smtp.getreply()
+        except (smtplib.SMTPException, OSError) as exc:
+            return Outcome("uncertain", f"no answer after the message was sent: {exc!r}"[:500])
+        if code != 250:
+            return _by_code(code, reply, "end of data")
+        note = ""
+        if refused:
+            note = "refused: " + "; ".join(f"{a}: {r}" for a, r in refused.items())
+            log.warning("outbox %d: %s", row.id, note)
+        log.info("outbox %d (%s) handed to %s:%d for %s", row.id, row.message_id,
+                 self.config.relay_host, self.config.relay_port,
+                 ", ".join(a for a in row.recipients if a not in refused))
+        return Outcome("sent", note[:2000])
+
+    # -- the Maildir ---------------------------------------------------------
+
+    @staticmethod
+    def maildir_name(row: Claimed) -> str:
+        """The row's file name: a function of the row alone, so the sender
+        can see after a crash whether the file got there. time.unique.host
+        as Maildir readers expect; the Message-ID's hash keeps two databases
+        writing to one Maildir apart."""
+        digest = hashlib.sha256(row.message_id.encode()).hexdigest()[:12]
+        host = re.sub(r"[^A-Za-z0-9.-]", "_", row.message_id.rpartition("@")[2]) or "judge"
+        return f"{int(row.created_at.timestamp())}.outbox{row.id}_{digest}.{host}"
+
+    def _in_maildir(self, row: Claimed, *, look_in_cur: bool) -> bool:
+        root = self.config.maildir
+        name = self.maildir_name(row)
+        if (root / "new" / name).exists():
+            return True
+        if look_in_cur and (root / "cur").is_dir():
+            # a mail reader moves what it has seen to cur/, adding ':2,flags'
+            with os.scandir(root / "cur") as entries:
+                return any(e.name == name or e.name.startswith(name + ":") for e in entries)
+        return False
+
+    def _deliver_maildir(self, row: Claimed) -> Outcome:
+        root = self.config.maildir
+        name = self.maildir_name(row)
+        try:
+            for sub in ("tmp", "new", "cur"):
+                (root / sub).mkdir(parents=True, exist_ok=True)
+            # a row claimed before (attempts > 1) may have reached the Maildir
+            # and been read since; a fresh one can only be in new/ by a crash
+            if self._in_maildir(row, look_in_cur=row.attempts > 1):
+                log.info("outbox %d is in %s already: not written again", row.id, root)
+                return Outcome("sent")
+            temporary = root / "tmp" / name
+            final = root / "new" / name
+            _write_durably(temporary, row.raw)
+            os.rename(temporary, final)  # atomic: the mail is in new/ whole or not at all
+            _sync_directory(root / "new")
+        except OSError as exc:
+            return Outcome("temporary", f"Maildir {root}: {exc!r}"[:500])
+        log.info("outbox %d (%s) for %s written to %s", row.id, row.message_id,
+                 ", ".join(row.recipients), final)
+        return Outcome("sent")
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    # a leftover in tmp/ is a write a crash cut short: ours to replace
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_directory(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a directory; the rename stands
+    finally:
+        os.close(fd)
+
