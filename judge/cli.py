@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from pathlib import Path
+from typing import Any, TextIO
 
 from engine.variant_file import VariantError, load_variant_file
 
@@ -57,9 +59,92 @@ def cmd_variant_check(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
+def _config(args: argparse.Namespace) -> Any:
+    from judge.config import load_config
+    return load_config(Path(args.config) if args.config else None)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+    import signal
+    import threading
+
+    from judge.service import Judge
+
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    judge = Judge(_config(args))
+    judge.start()
+    if not judge.config.relay_host:
+        logging.getLogger("judge").info(
+            "no relay configured: outgoing mail is written to the Maildir %s",
+            judge.config.maildir.resolve())
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with contextlib.suppress(KeyboardInterrupt):
+        stop.wait()
+    judge.stop()
+    return 0
+
+
+def cmd_deliver(args: argparse.Namespace) -> int:
+    from judge.db import open_database
+    from judge.intake.deliver import deliver
+
+    config = _config(args)
+    raw = sys.stdin.buffer.read(config.max_message_bytes + 1)
+    try:
+        engine = open_database(config.database_url)
+    except Exception as exc:  # the MTA must retry later, not bounce
+        sys.stderr.write(f"judge deliver: database unavailable: {exc}\n")
+        return 75
+    return deliver(engine, raw, max_message_bytes=config.max_message_bytes,
+                   envelope_from=args.sender or "")
+
+
+def cmd_games(args: argparse.Namespace, stdout: TextIO) -> int:
+    from sqlmodel import col, select
+
+    from judge.db import open_database, transaction
+    from judge.models import Game
+
+    engine = open_database(_config(args).database_url)
+    with transaction(engine) as session:
+        rows = session.exec(select(Game).order_by(col(Game.name))).all()
+        stdout.write(f"{'game':<20} {'variant':<12} {'status':<11} {'phase':<8} deadline (UTC)\n")
+        for game in rows:
+            deadline = game.deadline.strftime("%Y-%m-%d %H:%M") if game.deadline else "-"
+            stdout.write(f"{game.name:<20} {game.variant:<12} {game.status:<11} "
+                         f"{game.phase or '-':<8} {deadline}\n")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, stdout: TextIO) -> int:
+    from judge.db import open_database
+    from judge.replay import replay_game
+
+    engine = open_database(_config(args).database_url)
+    differences = replay_game(engine, args.game)
+    if differences is None:
+        stdout.write(f"no game called {args.game}\n")
+        return 2
+    for line in differences:
+        stdout.write(line + "\n")
+    if not differences:
+        stdout.write(f"{args.game}: every stored phase re-adjudicates to the same result\n")
+    return 1 if differences else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="Play-by-email Diplomacy judge")
+    parser.add_argument("--config", help="a TOML file overriding config/judge.toml")
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("serve", help="run the judge: SMTP listener, IMAP poller, deadlines, sender")
+    dlv = sub.add_parser("deliver", help="store one mail read on stdin (for an MTA pipe)")
+    dlv.add_argument("-f", "--sender", help="the envelope sender, if the MTA passes it")
+    sub.add_parser("games", help="list the games in the database")
+    rpl = sub.add_parser("replay", help="re-adjudicate a stored game and report differences")
+    rpl.add_argument("game")
     adj = sub.add_parser("adjudicate", help="resolve one phase given as JSON on stdin")
     adj.add_argument("--jsonl", action="store_true", help="one phase per line in and out")
     variant = sub.add_parser("variant", help="variant data files")
@@ -75,6 +160,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return cmd_adjudicate(args, sys.stdin, sys.stdout)
     if args.command == "variant":
         return cmd_variant_check(args, sys.stdout)
+    if args.command == "serve":
+        return cmd_serve(args)
+    if args.command == "deliver":
+        return cmd_deliver(args)
+    if args.command == "games":
+        return cmd_games(args, sys.stdout)
+    if args.command == "replay":
+        return cmd_replay(args, sys.stdout)
     return 2
 
 

@@ -56,7 +56,7 @@ def environment() -> jinja2.Environment:
 def render(name: str, **context: Any) -> str:
     text = environment().get_template(name).render(**context)
     # no line ends in spaces (some mail clients mangle them), at most one blank line
-    lines = [line.rstrip() for line in text.splitlines()]
+    lines = [line if line == "-- " else line.rstrip() for line in text.splitlines()]
     out: list[str] = []
     for line in lines:
         if line or (out and out[-1]):

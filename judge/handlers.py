@@ -1,0 +1,695 @@
+"""What each command does. ``handle(ctx, command)`` carries one command out
+and returns the text that answers it in the reply.
+
+Identity comes from passwords only: a player or GM is who they SIGNON as,
+with that role's password, whatever the From header says. The From (or
+Reply-To) address is only where the answer goes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlmodel import Session, col, select
+
+from judge import games, turns
+from judge.config import Config
+from judge.games import MASTER, GameError
+from judge.mail import (
+    format_deadline,
+    header,
+    phase_name,
+    render,
+    to_game,
+)
+from judge.models import Game, Member, Press
+from judge.outbox import OutgoingMail
+from judge.passwords import check_password, hash_password
+from judge.settings import next_deadline, parse_duration, parse_settings
+from parser import commands as c
+
+
+@dataclass
+class Context:
+    session: Session
+    config: Config
+    sender: str
+    now: datetime
+    inbound_id: int | None = None
+    game: Game | None = None  # the game signed on to
+    member: Member | None = None  # the player or observer signed on as
+    master: bool = False  # signed on as the game's GM
+    mails: list[OutgoingMail] = field(default_factory=list)
+
+
+def handle(ctx: Context, command: Any) -> str:
+    handler = HANDLERS.get(type(command))
+    if handler is None:
+        return f"{type(command).__name__} is not available on this judge yet."
+    try:
+        return handler(ctx, command)
+    except GameError as exc:
+        return f"Refused: {exc}"
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def _game(ctx: Context, name: str) -> Game:
+    game = ctx.session.exec(select(Game).where(Game.name == name.lower())).first()
+    if game is None:
+        raise GameError(f"there is no game called {name.lower()}; send LIST for the games")
+    return game
+
+
+def _signed_on(ctx: Context) -> Game:
+    if ctx.game is None:
+        raise GameError("SIGNON first (SIGNON power@game password)")
+    return ctx.game
+
+
+def _player(ctx: Context) -> tuple[Game, Member]:
+    game = _signed_on(ctx)
+    if ctx.member is None or ctx.member.role != "player":
+        raise GameError("only a player can do that; SIGNON as your power")
+    return game, ctx.member
+
+
+def _gm(ctx: Context) -> Game:
+    game = _signed_on(ctx)
+    if not ctx.master:
+        raise GameError("only the Game Master can do that (SIGNON master@game password)")
+    return game
+
+
+def _settings(game: Game) -> Any:
+    return games.settings_of(game)
+
+
+def _notice(ctx: Context, game: Game, subject: str, text: str) -> None:
+    settings = _settings(game)
+    body = render("notice.txt.j2", **header(ctx.config, game, settings), text=text)
+    ctx.mails.extend(to_game(game, settings, ctx.config, turns.everyone(ctx.session, game),
+                             f"Diplomacy {subject} {game.name}", body, "notice"))
+
+
+def _after_change(ctx: Context, game: Game) -> str:
+    """Early processing once every power has orders and nobody waits."""
+    if turns.all_orders_in(ctx.session, game):
+        phase = game.phase
+        ctx.mails.extend(turns.process(ctx.session, game, ctx.config, ctx.now))
+        return f"\nEvery power has orders: {phase} has been processed; results are mailed."
+    return ""
+
+
+# -- anyone --------------------------------------------------------------------
+
+
+def do_help(ctx: Context, command: c.Help) -> str:
+    return render("help.txt.j2", address=ctx.config.address, judge=ctx.config.name)
+
+
+def do_list(ctx: Context, command: c.ListGames) -> str:
+    if command.game:
+        return _describe_game(ctx, _game(ctx, command.game))
+    rows = ctx.session.exec(select(Game).order_by(col(Game.name))).all()
+    if not rows:
+        return "There are no games on this judge yet. A GM starts one with CREATE."
+    lines = [f"{'game':<20} {'variant':<12} {'status':<11} {'phase':<8} players"]
+    for game in rows:
+        players = len(games.members(ctx.session, game, "player"))
+        wanted = _settings(game).players
+        lines.append(f"{game.name:<20} {game.variant:<12} {game.status:<11} "
+                     f"{game.phase or '-':<8} {players}/{wanted}")
+    return "\n".join(lines)
+
+
+def _describe_game(ctx: Context, game: Game) -> str:
+    settings = _settings(game)
+    lines = [f"Game {game.name}: {game.variant}, {game.status}"
+             + (f" ({game.result})" if game.result else "")]
+    if game.phase:
+        lines.append(f"Phase {game.phase} ({phase_name(game.phase)}), due "
+                     f"{format_deadline(game.deadline, settings.zone)}")
+    lines.append("Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe()))
+    players = games.members(ctx.session, game, "player")
+    if players:
+        lines.append("Players:")
+        missing: set[str] = set()
+        if game.status == "active":
+            state = games.current_state(ctx.session, game)
+            missing = set(games.missing_powers(ctx.session, game, games.map_of(game), state))
+        for m in players:
+            flag = ""
+            if game.status == "active":
+                flag = "  (no orders yet)" if set(games.powers_of(m)) & missing else \
+                    "  (orders in)"
+            lines.append(f"  {m.power or '(not yet assigned)':<28}{flag}")
+    observers = games.members(ctx.session, game, "observer")
+    if observers:
+        lines.append(f"Observers: {len(observers)}")
+    return "\n".join(lines)
+
+
+def do_history(ctx: Context, command: c.History) -> str:
+    game = _game(ctx, command.game)
+    records = [r for r in games.phase_records(ctx.session, game) if r.results]
+    start, end = (command.start or "").upper(), (command.end or "").upper()
+    seqs = {r.phase: r.seq for r in records}
+    for name in (start, end):
+        if name and name not in seqs:
+            raise GameError(f"game {game.name} has no processed phase {name}")
+    lo = seqs.get(start, -1)
+    hi = seqs.get(end, 10**9)
+    chosen = [r for r in records if lo <= r.seq <= hi]
+    if not chosen:
+        return f"Game {game.name} has no processed phases yet."
+    out = []
+    for record in chosen:
+        out.append(f"{record.phase} ({phase_name(record.phase)})")
+        for row in turns.results_text(record.results):
+            reason = f": {row['reason']}" if row.get("reason") else ""
+            out.append(f"  {row['power']:<9} {row['order']:<30} {row['outcome']}{reason}")
+    return "\n".join(out)
+
+
+def do_summary(ctx: Context, command: c.Summary) -> str:
+    game = _game(ctx, command.game)
+    from judge import snapshots
+    from judge.mail import centre_table
+    records = games.phase_records(ctx.session, game)
+    if not records:
+        return f"Game {game.name} has not started."
+    game_map = games.map_of(game)
+    powers = list(game_map.powers)
+    lines = ["Supply centres at the start of each year:",
+             "year  " + " ".join(f"{p[:3]:>4}" for p in powers)]
+    for record in records:
+        if record.phase.startswith("S") and record.phase.endswith("M"):
+            table = {r["power"]: r["count"] for r in centre_table(
+                game_map, snapshots.loads(record.state))}
+            lines.append(f"{record.phase[1:5]}  " + " ".join(f"{table[p]:>4}" for p in powers))
+    lines.append("")
+    lines.append(_describe_game(ctx, game))
+    return "\n".join(lines)
+
+
+def do_map(ctx: Context, command: c.MapRequest) -> str:
+    game = _game(ctx, command.game)
+    phase = (command.phase or game.phase).upper()
+    record = games.phase_record(ctx.session, game, phase)
+    if record is None:
+        raise GameError(f"game {game.name} has no phase {phase}")
+    from judge import snapshots
+    state = snapshots.loads(record.state)
+    lines = [f"Position of {game.name} at the start of {phase} ({phase_name(phase)}):"]
+    for power in games.map_of(game).powers:
+        units = [str(u) for u in state.units if u.power == power]
+        centres = state.centres_of(power)
+        if units or centres:
+            lines.append(f"  {power:<9} units: {', '.join(units) or '-'}")
+            lines.append(f"  {'':<9} centres ({len(centres)}): {' '.join(centres) or '-'}")
+    for d in state.dislodged:
+        lines.append(f"  dislodged: {d.unit.power} {d.unit} (retreats: "
+                     f"{', '.join(d.retreats) or 'none'})")
+    return "\n".join(lines)
+
+
+def do_observe(ctx: Context, command: c.Observe) -> str:
+    game = _game(ctx, command.game)
+    member = games.observe(ctx.session, game, ctx.sender, hash_password(command.password),
+                           command.name)
+    ctx.game, ctx.member, ctx.master = game, member, False
+    return f"You observe {game.name}: you will receive its results and broadcast press."
+
+
+def do_join(ctx: Context, command: c.Join) -> str:
+    game = _game(ctx, command.game)
+    if game.status != "forming":
+        return _take_over(ctx, game, command)
+    member = games.join(ctx.session, game, ctx.sender, hash_password(command.password),
+                        command.power)
+    ctx.game, ctx.member, ctx.master = game, member, False
+    players = len(games.members(ctx.session, game, "player"))
+    wanted = len(games.seat_names(game))
+    text = (f"You have joined {game.name}"
+            + (f" as {member.power}" if member.power else "")
+            + f". {players} of {wanted} players.")
+    if games.is_full(ctx.session, game):
+        games.start(ctx.session, game, ctx.now)
+        ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
+        text += f"\nThe game is full and has started: {game.phase}."
+    return text
+
+
+def _take_over(ctx: Context, game: Game, command: c.Join) -> str:
+    """Joining a running game: a seat left vacant by RESIGN, EJECT or REPLACE."""
+    if game.status not in ("active", "paused") or not command.power:
+        raise GameError(f"game {game.name} is not taking players (it is {game.status})")
+    seat = games.resolve_power(game, command.power)
+    if seat is None:
+        raise GameError(f"{command.power} is not a power of {game.name}")
+    taken = [m for m in games.members(ctx.session, game, "player") if m.power == seat]
+    if taken:
+        raise GameError(f"{seat} is played by someone else")
+    reserved = json.loads(game.settings).get("reserved", {})
+    if seat in reserved and reserved[seat].lower() != ctx.sender.lower():
+        raise GameError(f"{seat} is kept for the replacement the GM named")
+    member = Member(game_id=game.id or 0, role="player", power=seat, address=ctx.sender,
+                    password_hash=hash_password(command.password))
+    ctx.session.add(member)
+    ctx.session.flush()
+    ctx.game, ctx.member, ctx.master = game, member, False
+    _notice(ctx, game, "replacement", f"{seat} in {game.name} is now played by a new player.")
+    return f"You now play {seat} in {game.name} ({game.phase})."
+
+
+def do_signon(ctx: Context, command: c.Signon) -> str:
+    game = _game(ctx, command.game)
+    who = command.power.upper()
+    if who in (MASTER, "M", "GM"):
+        if not check_password(command.password, game.master_hash):
+            raise GameError("wrong password for the Game Master")
+        ctx.game, ctx.member, ctx.master = game, None, True
+        return f"Signed on as the Game Master of {game.name}."
+    seat = games.resolve_power(game, who)
+    candidates = [m for m in games.members(ctx.session, game)
+                  if (seat and m.power == seat) or m.power == who]
+    for member in candidates:
+        if check_password(command.password, member.password_hash):
+            ctx.game, ctx.member, ctx.master = game, member, False
+            text = f"Signed on as {member.power} in {game.name}."
+            if game.status == "active" and member.role == "player":
+                text += "\n" + _orders_summary(ctx, game, member)
+            return text
+    raise GameError(f"wrong power or password for {game.name}")
+
+
+def do_signoff(ctx: Context, command: c.Signoff) -> str:
+    ctx.game, ctx.member, ctx.master = None, None, False
+    return "Signed off. Anything after this is ignored."
+
+
+def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
+    state = games.current_state(ctx.session, game)
+    powers = games.powers_of(member)
+    on_file = {p: o for p, o in games.orders_on_file(ctx.session, game).items() if p in powers}
+    lines = [f"Orders on file for {phase_name(game.phase)} ({game.phase}):"]
+    for power in powers:
+        for text in on_file.get(power, []):
+            lines.append(f"  {power:<9} {text}")
+    if not any(on_file.values()):
+        lines.append("  (none)")
+    missing = games.unordered_units(games.map_of(game), state, powers, on_file)
+    if missing:
+        lines.append("Without orders: " + ", ".join(missing))
+    return "\n".join(lines)
+
+
+def do_orders(ctx: Context, command: c.Orders) -> str:
+    if ctx.game is None:
+        raise GameError("orders must follow a SIGNON (SIGNON power@game password); "
+                        "if these lines were meant as commands, check their spelling")
+    game, member = _player(ctx)
+    report = games.submit_orders(ctx.session, game, member, command.lines)
+    lines = []
+    for note in report.notes:
+        mark = "ok   " if not note.problem else "ERROR"
+        lines.append(f"{mark} line {note.line}: {note.text}"
+                     + (f"\n        {note.problem}" if note.problem else ""))
+    lines.append("")
+    lines.append(_orders_summary(ctx, game, member))
+    return "\n".join(lines) + _after_change(ctx, game)
+
+
+def do_clear(ctx: Context, command: c.Clear) -> str:
+    game, member = _player(ctx)
+    games.clear_orders(ctx.session, game, member)
+    return "Your orders for this phase are cleared.\n" + _orders_summary(ctx, game, member)
+
+
+def do_resign(ctx: Context, command: c.Resign) -> str:
+    game, member = _player(ctx)
+    member.status = "resigned"
+    ctx.session.add(member)
+    _notice(ctx, game, "resignation",
+            f"The player of {member.power or 'an unassigned seat'} has resigned from "
+            f"{game.name}. The GM may REPLACE them; until then the seat sends no orders.")
+    ctx.member = None
+    return f"You have resigned from {game.name}."
+
+
+def do_set_password(ctx: Context, command: c.SetPassword) -> str:
+    game = _signed_on(ctx)
+    if ctx.master:
+        game.master_hash = hash_password(command.password)
+        ctx.session.add(game)
+        return "The Game Master's password is changed."
+    assert ctx.member is not None
+    ctx.member.password_hash = hash_password(command.password)
+    ctx.session.add(ctx.member)
+    return "Your password is changed."
+
+
+def do_set_address(ctx: Context, command: c.SetAddress) -> str:
+    game = _signed_on(ctx)
+    if ctx.master:
+        game.master_address = command.address
+        ctx.session.add(game)
+    else:
+        assert ctx.member is not None
+        ctx.member.address = command.address
+        ctx.session.add(ctx.member)
+    return f"Mail for you in {game.name} now goes to {command.address}."
+
+
+def do_set_wait(ctx: Context, command: c.SetWait) -> str:
+    game, member = _player(ctx)
+    member.wait = command.wait
+    ctx.session.add(member)
+    if command.wait:
+        return "WAIT set: this phase will not be processed before its deadline."
+    return "NOWAIT set: the phase may be processed as soon as every power has orders." + \
+        _after_change(ctx, game)
+
+
+def do_set_absence(ctx: Context, command: c.SetAbsence) -> str:
+    game, member = _player(ctx)
+    if command.start is None or command.end is None:
+        member.absence_from = member.absence_to = None
+        ctx.session.add(member)
+        return "Your absence is cancelled."
+    if command.end < command.start:
+        raise GameError("the absence ends before it starts")
+    if (command.end - command.start).days > 21:
+        raise GameError("an absence may last at most three weeks")
+    tz = ZoneInfo(_settings(game).zone)
+    member.absence_from = datetime.combine(command.start, time(0), tzinfo=tz)
+    member.absence_to = datetime.combine(command.end, time(0), tzinfo=tz) + timedelta(days=1)
+    ctx.session.add(member)
+    text = f"Absence noted from {command.start} to {command.end}: no deadline falls then."
+    if game.deadline is not None and member.absence_from <= turns._aware(
+            game.deadline) < member.absence_to:
+        game.deadline = member.absence_to
+        ctx.session.add(game)
+        _notice(ctx, game, "deadline",
+                f"The deadline of {game.phase} moves to "
+                f"{format_deadline(game.deadline, _settings(game).zone)} (a player's absence).")
+        text += f"\nThe current deadline moves to {format_deadline(game.deadline, tz.key)}."
+    return text
+
+
+def do_set_draw(ctx: Context, command: c.SetDraw) -> str:
+    game, member = _player(ctx)
+    if command.powers:
+        seats = []
+        for power in command.powers:
+            seat = games.resolve_power(game, power)
+            if seat is None:
+                raise GameError(f"{power} is not a power of {game.name}")
+            seats.append(seat)
+        member.draw = " ".join(sorted(seats))
+    else:
+        member.draw = "*"
+    ctx.session.add(member)
+    text = "Your draw vote is recorded (votes are secret until everyone agrees)."
+    ctx.mails.extend(turns.maybe_draw_or_concession(ctx.session, game, ctx.config))
+    if game.status == "finished":
+        text += f"\nEvery player agreed: the game is over ({game.result})."
+    return text
+
+
+def do_set_nodraw(ctx: Context, command: c.SetNoDraw) -> str:
+    _, member = _player(ctx)
+    member.draw = ""
+    ctx.session.add(member)
+    return "Your draw vote is withdrawn."
+
+
+def do_set_concede(ctx: Context, command: c.SetConcede) -> str:
+    game, member = _player(ctx)
+    seat = games.resolve_power(game, command.power)
+    if seat is None:
+        raise GameError(f"{command.power} is not a power of {game.name}")
+    member.concede_to = seat
+    ctx.session.add(member)
+    ctx.mails.extend(turns.maybe_draw_or_concession(ctx.session, game, ctx.config))
+    text = f"Your concession to {seat} is recorded."
+    if game.status == "finished":
+        text += f"\nEvery other player agreed: the game is over ({game.result})."
+    return text
+
+
+def do_press(ctx: Context, command: c.Press) -> str:
+    game = _signed_on(ctx)
+    settings = _settings(game)
+    sender = MASTER if ctx.master else (ctx.member.power if ctx.member else "")
+    if settings.press == "none" and not ctx.master and \
+            tuple(r.upper() for r in command.recipients) != (MASTER,):
+        raise GameError(f"{game.name} allows no press (only press to MASTER)")
+    if command.grey and settings.press != "grey":
+        raise GameError(f"{game.name} does not allow grey (anonymous) press")
+    everyone = turns.everyone(ctx.session, game)
+    targets: list[Member]
+    if any(r.upper() == "ALL" for r in command.recipients):
+        targets = everyone
+        label = "everyone"
+    else:
+        targets, names = [], []
+        for name in command.recipients:
+            if name.upper() in (MASTER, "M", "GM"):
+                targets.append(everyone[-1])
+                names.append(MASTER)
+                continue
+            seat = games.resolve_power(game, name)
+            found = [m for m in everyone if seat and m.power == seat]
+            if not found:
+                raise GameError(f"{name} is not a player of {game.name}")
+            targets.extend(found)
+            names.append(seat or name)
+        label = ", ".join(names)
+    body = render("press.txt.j2", **header(ctx.config, game, settings), official=False,
+                  grey=command.grey, sender=sender, recipients=label, body=command.body)
+    ctx.session.add(Press(game_id=game.id or 0, phase=game.phase, sender=sender,
+                          recipients=json.dumps(list(command.recipients)),
+                          grey=command.grey, body=command.body))
+    subject = f"Diplomacy press {game.name}"
+    if label == "everyone":
+        ctx.mails.extend(to_game(game, settings, ctx.config, targets, subject, body, "press"))
+    else:
+        # private press never goes to the game's public mailing list
+        ctx.mails.extend(to_game(game, replace(settings, list_address=""), ctx.config,
+                                 targets, subject, body, "press"))
+    return f"Press sent to {label}" + (" (grey: your name is not shown)." if command.grey
+                                       else ".")
+
+
+# -- the Game Master -------------------------------------------------------------
+
+
+def do_create(ctx: Context, command: c.Create) -> str:
+    settings, problems = parse_settings(command.settings)
+    if not any(key.lower() in ("zone", "timezone") for key, _ in command.settings):
+        settings = replace(settings, zone=ctx.config.time_zone)
+    if problems:
+        raise GameError("the game is not created:\n  " + "\n  ".join(problems))
+    game = games.create_game(ctx.session, command.game, hash_password(command.password),
+                             ctx.sender, settings)
+    ctx.game, ctx.member, ctx.master = game, None, True
+    seats = games.seat_names(game)
+    return (f"Game {game.name} is created; you are its Game Master.\n"
+            + "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe())
+            + f"\nPlayers join with: JOIN {game.name} password (or JOIN power@{game.name} "
+              f"password).\nSeats: {', '.join(seats)}")
+
+
+def do_start(ctx: Context, command: c.Start) -> str:
+    game = _gm(ctx)
+    games.start(ctx.session, game, ctx.now)
+    ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
+    return f"Game {game.name} has started: {game.phase}."
+
+
+def do_process(ctx: Context, command: c.Process) -> str:
+    game = _gm(ctx)
+    if game.status != "active":
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
+    phase = game.phase
+    ctx.mails.extend(turns.process(ctx.session, game, ctx.config, ctx.now))
+    return f"{phase} is processed; results are mailed. Now: {game.phase}."
+
+
+def do_preview(ctx: Context, command: c.Preview) -> str:
+    game = _gm(ctx)
+    if game.status != "active":
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
+    ctx.mails.extend(turns.preview(ctx.session, game, ctx.config))
+    return f"A preview of {game.phase} is mailed to you alone; nothing is stored."
+
+
+def do_rollback(ctx: Context, command: c.Rollback) -> str:
+    game = _gm(ctx)
+    target = games.rollback(ctx.session, game, command.phase)
+    game.deadline = next_deadline(_settings(game), target.phase[-1], ctx.now)
+    game.grace_until = None
+    ctx.session.add(game)
+    _notice(ctx, game, "rollback",
+            f"The Game Master has rolled {game.name} back to {target.phase}. Orders "
+            f"already on file for it stand; new orders are due "
+            f"{format_deadline(game.deadline, _settings(game).zone)}.")
+    return f"Rolled back to {target.phase}."
+
+
+def _parse_when(text: str, game: Game, now: datetime) -> datetime:
+    text = text.strip()
+    if text.startswith("+"):
+        return now + parse_duration(text[1:])
+    tz = ZoneInfo(_settings(game).zone)
+    for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(text, fmt).replace(tzinfo=tz)
+        except ValueError:
+            continue
+    raise GameError(f"{text!r} is not a time like 2026-12-01 18:00 or +48h")
+
+
+def do_set_deadline(ctx: Context, command: c.SetDeadline) -> str:
+    game = _gm(ctx)
+    if game.status not in ("active", "paused"):
+        raise GameError(f"game {game.name} is not running")
+    when = _parse_when(command.when, game, ctx.now)
+    if when <= ctx.now:
+        raise GameError("the new deadline is in the past")
+    game.deadline = when
+    game.grace_until = None
+    ctx.session.add(game)
+    record = games.phase_record(ctx.session, game)
+    if record is not None:
+        record.deadline = when
+        ctx.session.add(record)
+    shown = format_deadline(when, _settings(game).zone)
+    _notice(ctx, game, "deadline", f"The deadline of {game.phase} is now {shown}.")
+    return f"The deadline of {game.phase} is now {shown}."
+
+
+def do_set_grace(ctx: Context, command: c.SetGrace) -> str:
+    game = _gm(ctx)
+    settings, problems = parse_settings([("grace", command.when)], _settings(game))
+    if problems:
+        raise GameError(problems[0])
+    game.settings = settings.to_json()
+    ctx.session.add(game)
+    return f"The grace period for late powers is now {command.when}."
+
+
+def do_pause(ctx: Context, command: c.Pause) -> str:
+    game = _gm(ctx)
+    if game.status != "active":
+        raise GameError(f"game {game.name} is not running")
+    game.status = "paused"
+    ctx.session.add(game)
+    _notice(ctx, game, "paused", f"The Game Master has paused {game.name}.")
+    return f"{game.name} is paused; no deadline will pass until RESUME."
+
+
+def do_resume(ctx: Context, command: c.Resume) -> str:
+    game = _gm(ctx)
+    if game.status != "paused":
+        raise GameError(f"game {game.name} is not paused")
+    game.status = "active"
+    settings = _settings(game)
+    game.deadline = next_deadline(settings, game.phase[-1], ctx.now)
+    game.grace_until = None
+    ctx.session.add(game)
+    shown = format_deadline(game.deadline, settings.zone)
+    _notice(ctx, game, "resumed", f"{game.name} is running again; {game.phase} is due {shown}.")
+    return f"{game.name} resumes; {game.phase} is due {shown}."
+
+
+def do_eject(ctx: Context, command: c.Eject) -> str:
+    game = _gm(ctx)
+    seat = games.resolve_power(game, command.power)
+    found = [m for m in games.members(ctx.session, game, "player") if m.power == seat]
+    if not found:
+        raise GameError(f"nobody plays {command.power} in {game.name}")
+    for member in found:
+        member.status = "ejected"
+        ctx.session.add(member)
+    _notice(ctx, game, "ejection", f"The player of {seat} has been removed from {game.name}.")
+    return f"The player of {seat} is ejected; the seat is vacant."
+
+
+def do_replace(ctx: Context, command: c.Replace) -> str:
+    game = _gm(ctx)
+    seat = games.resolve_power(game, command.power)
+    if seat is None:
+        raise GameError(f"{command.power} is not a power of {game.name}")
+    for member in games.members(ctx.session, game, "player"):
+        if member.power == seat:
+            member.status = "replaced"
+            ctx.session.add(member)
+    if command.password:
+        ctx.session.add(Member(game_id=game.id or 0, role="player", power=seat,
+                               address=command.address,
+                               password_hash=hash_password(command.password)))
+        text = (f"{seat} is now played from {command.address} with the password you gave "
+                f"(tell them yourself; the judge never mails passwords).")
+    else:
+        data = json.loads(game.settings)
+        data.setdefault("reserved", {})[seat] = command.address
+        game.settings = json.dumps(data)
+        ctx.session.add(game)
+        text = (f"{seat} is kept for {command.address}, who takes it with "
+                f"JOIN {seat.split('/')[0].lower()}@{game.name} their-password.")
+    ctx.session.flush()
+    ctx.mails.append(OutgoingMail(
+        to=(command.address,), subject=f"Diplomacy game {game.name}: you are invited",
+        body=render("notice.txt.j2", **header(ctx.config, game, _settings(game)),
+                    text=f"The Game Master of {game.name} has asked you to play {seat}.\n"
+                         + ("Sign on with the password the GM gives you:\n\n"
+                            f"  SIGNON {seat.split('/')[0].lower()}@{game.name} password"
+                            if command.password else
+                            "Take the seat by sending, with a password of your choice:\n\n"
+                            f"  JOIN {seat.split('/')[0].lower()}@{game.name} password")),
+        kind="notice", game=game.name))
+    return text
+
+
+def do_terminate(ctx: Context, command: c.Terminate) -> str:
+    game = _gm(ctx)
+    if game.status in ("finished", "terminated"):
+        raise GameError(f"game {game.name} is already over")
+    games.end_game(ctx.session, game, "terminated", "terminated by the Game Master")
+    ctx.mails.extend(turns.ended_mails(ctx.session, game, ctx.config))
+    return f"{game.name} is terminated."
+
+
+def do_official(ctx: Context, command: c.Official) -> str:
+    game = _gm(ctx)
+    settings = _settings(game)
+    body = render("press.txt.j2", **header(ctx.config, game, settings), official=True,
+                  grey=False, sender=MASTER, recipients="everyone", body=command.body)
+    ctx.session.add(Press(game_id=game.id or 0, phase=game.phase, sender=MASTER,
+                          recipients='["ALL"]', grey=False, body=command.body))
+    ctx.mails.extend(to_game(game, settings, ctx.config, turns.everyone(ctx.session, game),
+                             f"Diplomacy official message {game.name}", body, "press"))
+    return "Official message sent to everyone in the game."
+
+
+HANDLERS: dict[type, Callable[[Context, Any], str]] = {
+    c.Help: do_help, c.ListGames: do_list, c.History: do_history, c.Summary: do_summary,
+    c.MapRequest: do_map, c.Observe: do_observe, c.Join: do_join, c.Signon: do_signon,
+    c.Signoff: do_signoff, c.Orders: do_orders, c.Clear: do_clear, c.Resign: do_resign,
+    c.SetPassword: do_set_password, c.SetAddress: do_set_address, c.SetWait: do_set_wait,
+    c.SetAbsence: do_set_absence, c.SetDraw: do_set_draw, c.SetNoDraw: do_set_nodraw,
+    c.SetConcede: do_set_concede, c.Press: do_press, c.Create: do_create, c.Start: do_start,
+    c.Process: do_process, c.Preview: do_preview, c.Rollback: do_rollback,
+    c.SetDeadline: do_set_deadline, c.SetGrace: do_set_grace, c.Pause: do_pause,
+    c.Resume: do_resume, c.Eject: do_eject, c.Replace: do_replace,
+    c.Terminate: do_terminate, c.Official: do_official,
+}

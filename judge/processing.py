@@ -1,0 +1,148 @@
+"""Processing one stored mail: its text read, its commands carried out in
+order, one reply listing what happened to each, all in one transaction.
+
+If the judge stops half way, the transaction is rolled back and the mail
+is still 'new': it is processed again, from the start, when the judge
+starts. Automatic mail (bounces, auto-replies, bulk) is marked 'ignored'
+and never answered, so two robots can never feed each other.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from judge.config import Config
+from judge.db import transaction
+from judge.handlers import Context, handle
+from judge.mail import render
+from judge.mailtext import read_mail
+from judge.models import AuditEntry, InboundMail, utcnow
+from judge.outbox import OutgoingMail, queue
+from parser.commands import CommandError, Orders, parse_commands
+
+log = logging.getLogger(__name__)
+
+
+def process_mail(engine: Engine, config: Config, inbound_id: int,
+                 now: datetime | None = None) -> str:
+    """Process a stored mail; returns its new status (done, ignored, failed)."""
+    try:
+        with transaction(engine) as session:
+            row = session.get(InboundMail, inbound_id, with_for_update=True)
+            if row is None or row.status != "new":
+                return row.status if row is not None else "missing"
+            status = _process(session, config, row, now or utcnow())
+            row.status = status
+            row.processed_at = utcnow()
+            session.add(row)
+            return status
+    except Exception:
+        # A bug must not stop the judge or lose the mail: record the failure
+        # (the raw mail stays stored) and tell the sender something went wrong.
+        log.exception("mail %d could not be processed", inbound_id)
+        with transaction(engine) as session:
+            row = session.get(InboundMail, inbound_id)
+            if row is None or row.status != "new":
+                return "failed"
+            row.status = "failed"
+            row.processed_at = utcnow()
+            row.note = "internal error; see the judge's log"
+            session.add(row)
+            mail = read_mail(row.raw)
+            if mail.sender and not mail.automatic:
+                queue(session, OutgoingMail(
+                    to=(mail.sender,), subject=f"Re: {mail.subject}"[:200],
+                    body=render("notice.txt.j2", judge=config.name, address=config.address,
+                                game=_NoGame(), deadline_line="",
+                                text="The judge could not process your mail because of an "
+                                     "error of its own. Nothing in it was carried out. The "
+                                     "error has been logged; please try again later or "
+                                     "write to the judge keeper."),
+                    in_reply_to=mail.message_id), config)
+        return "failed"
+
+
+class _NoGame:
+    name = "-"
+    variant = "-"
+
+
+def _process(session: Session, config: Config, row: InboundMail, now: datetime) -> str:
+    mail = read_mail(row.raw)
+    if mail.automatic:
+        row.note = f"automatic mail, not answered: {mail.automatic}"
+        log.info("mail %d ignored: %s", row.id, mail.automatic)
+        return "ignored"
+    if not mail.sender:
+        row.note = "no usable sender address"
+        log.info("mail %d ignored: no sender address", row.id)
+        return "ignored"
+    ctx = Context(session=session, config=config, sender=mail.sender, now=now,
+                  inbound_id=row.id)
+    sections: list[dict[str, object]] = []
+    lines = parse_commands(mail.body)
+    for line in lines:
+        command = line.command
+        if isinstance(command, CommandError):
+            text = f"Not understood: {command.message}"
+            if command.suggestion:
+                text += f" (did you mean {command.suggestion}?)"
+        else:
+            text = handle(ctx, command)
+        source = _hide_password(line.source)
+        if isinstance(command, Orders):
+            source = f"orders ({len(command.lines)} line{'s' * (len(command.lines) != 1)})"
+        sections.append({"source": source, "line": line.line, "text": text.rstrip()})
+        session.add(AuditEntry(inbound_id=row.id, game=ctx.game.name if ctx.game else "",
+                               address=mail.sender, command=_hide_password(line.source)[:500],
+                               outcome=text[:2000]))
+    if not lines:
+        sections.append({"source": "(nothing)", "line": 0,
+                         "text": "This mail held no commands. Send HELP for the list."})
+    reply = render("reply.txt.j2", judge=config.name, address=config.address,
+                   received=row.received_at.strftime("%Y-%m-%d %H:%M UTC"),
+                   subject=mail.subject, sections=sections, problems=list(mail.problems))
+    queue(session, OutgoingMail(to=(mail.sender,), subject=f"Re: {mail.subject}"[:200]
+                                if mail.subject else "Your mail to the judge",
+                                body=reply, kind="reply", game=ctx.game.name if ctx.game else "",
+                                in_reply_to=mail.message_id), config)
+    for outgoing in ctx.mails:
+        queue(session, outgoing, config)
+    return "done"
+
+
+# where the password is in each command that carries one (word index)
+_PASSWORD_WORD = {"SIGNON": 2, "JOIN": 2, "OBSERVE": 2, "CREATE": 2, "REPLACE": 3}
+
+
+def _hide_password(source: str) -> str:
+    """Replies and the audit log never repeat a password."""
+    words = source.split()
+    if not words:
+        return source
+    first = words[0].upper()
+    if first == "SET" and len(words) >= 2 and words[1].upper() == "PASSWORD":
+        return "SET PASSWORD ********"
+    at = _PASSWORD_WORD.get(first)
+    if at is not None and len(words) > at:
+        words[at] = "********"
+        return " ".join(words)
+    return source
+
+
+def process_pending(engine: Engine, config: Config,
+                    after_each: Callable[[], None] | None = None) -> int:
+    """Process every stored mail still 'new', oldest first."""
+    from judge.intake.store import pending_ids
+    count = 0
+    for inbound_id in pending_ids(engine):
+        process_mail(engine, config, inbound_id)
+        count += 1
+        if after_each:
+            after_each()
+    return count

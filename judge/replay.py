@@ -1,0 +1,44 @@
+"""`judge replay GAME`: re-adjudicate every stored phase of a game from its
+stored position and orders, and list each phase whose stored result or
+following position differs from what the engine gives now (after an engine
+upgrade, say)."""
+
+from __future__ import annotations
+
+import json
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from judge import games, snapshots
+from judge.db import game_by_name, transaction
+from judge.models import Game
+
+
+def replay_game(engine: Engine, name: str) -> list[str] | None:
+    with transaction(engine) as session:
+        game = game_by_name(session, name)
+        if game is None:
+            return None
+        return _differences(session, game)
+
+
+def _differences(session: Session, game: Game) -> list[str]:
+    records = games.phase_records(session, game)
+    out: list[str] = []
+    saved_phase = game.phase
+    for record, following in zip(records, [*records[1:], None], strict=True):
+        if not record.results:
+            continue
+        game.phase = record.phase  # adjudicate_phase reads the game's current phase
+        adjudication = games.adjudicate_phase(session, game)
+        stored = json.loads(record.results)
+        fresh = games.results_json(adjudication)
+        if stored.get("results") != fresh["results"]:
+            out.append(f"{record.phase}: order results differ")
+        if following is not None and snapshots.loads(following.state) \
+                != adjudication.resolution.next:
+            out.append(f"{record.phase}: the position after it differs from {following.phase}")
+    game.phase = saved_phase
+    session.expunge(game)  # nothing here may be written back
+    return out
