@@ -90,6 +90,17 @@ class _Reader:
         self.lines = lines
         self.at = 0
         self.out: list[Line] = []
+        self._ends: list[int] | None = None  # for each line, the next press end line
+
+    def _next_end(self, start: int) -> int | None:
+        """The index of the first line from ``start`` on that ends a press block."""
+        if self._ends is None:  # one pass from the bottom, so that many misspelt
+            self._ends = [len(self.lines)] * (len(self.lines) + 1)  # PRESS lines stay linear
+            for index in range(len(self.lines) - 1, -1, -1):
+                found = block_end(self.lines[index][1]) is not None
+                self._ends[index] = index if found else self._ends[index + 1]
+        at = self._ends[start] if start < len(self._ends) else len(self.lines)
+        return at if at < len(self.lines) else None
 
     def read(self) -> list[Line]:
         while self.at < len(self.lines) and self._step():
@@ -161,11 +172,10 @@ class _Reader:
         if KEYWORDS[meant] in _BLOCK_COMMANDS:
             # The lines after a misspelt PRESS are press text all the same:
             # never read them as orders or commands if an end line follows.
-            for ahead in range(self.at, len(self.lines)):
-                end = block_end(self.lines[ahead][1])
-                if end is not None:
-                    self.at = ahead + 1
-                    return end != "SIGNOFF"
+            ahead = self._next_end(self.at)
+            if ahead is not None:
+                self.at = ahead + 1
+                return block_end(self.lines[ahead][1]) != "SIGNOFF"
         return True
 
     def _command(self, number: int, raw: str) -> bool:
@@ -264,6 +274,10 @@ class _Reader:
                 break
             self.at += 1
             if kind == "comment":
+                continue
+            if len(stripped) > MAX_LINE:
+                problems.append(Line(line_number, stripped[:60] + "...", CommandError(
+                    f"line is {len(stripped)} characters long; at most {MAX_LINE} are read")))
                 continue
             setting = _SETTING.match(stripped)
             if setting is None:

@@ -13,6 +13,7 @@ sit one letter from 'MAP' and 'SET') are never taken for commands.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # spelling -> the command it stands for (DPJudge names first, then njudge's)
 KEYWORDS: dict[str, str] = {
@@ -129,16 +130,53 @@ def distance(a: str, b: str, limit: int) -> int:
     return before[-1]
 
 
+def _common_prefix(a: str, b: str) -> int:
+    size = 0
+    while size < min(len(a), len(b)) and a[size] == b[size]:
+        size += 1
+    return size
+
+
+def _slip(word: str, known: str) -> bool:
+    """A short word is taken for ``known`` only if a letter was dropped or two swapped.
+
+    Four-letter words differing by one letter are too often names ('Helg'
+    is one letter from HELP).
+    """
+    if len(known) == len(word) + 1:
+        return any(known[:i] + known[i + 1:] == word for i in range(len(known)))
+    if len(known) == len(word):
+        swaps = [i for i in range(len(word)) if word[i] != known[i]]
+        return len(swaps) == 2 and swaps[1] == swaps[0] + 1 and sorted(word) == sorted(known)
+    return False
+
+
 def nearest(word: str, vocabulary: tuple[str, ...] | frozenset[str] | list[str]) -> str | None:
-    """The one word of ``vocabulary`` within reach of ``word`` (None if none or tied)."""
+    """The word of ``vocabulary`` within reach of ``word``, or None.
+
+    Ties go to the word sharing the longest beginning ('SIGNOF' is nearer
+    SIGNOFF than SIGNON); a tie that remains gives None.
+    """
     limit = 1 if len(word) <= 5 else 2
-    scored = sorted((distance(word, known, limit), known) for known in vocabulary)
-    best = [known for score, known in scored if score <= limit and score == scored[0][0]]
-    return best[0] if len(best) == 1 else None
+    scored = sorted(
+        (distance(word, known, limit), -_common_prefix(word, known), known)
+        for known in vocabulary
+        if len(word) > 4 or _slip(word, known)
+    )
+    if not scored or scored[0][0] > limit:
+        return None
+    if len(scored) > 1 and scored[1][:2] == scored[0][:2]:
+        return None
+    return scored[0][2]
 
 
 # Short words are left out: 'END', 'MAP', 'SET' are one letter from too much.
 _SUGGESTABLE = tuple(sorted(word for word in KEYWORDS if len(word) > 3))
+
+
+@lru_cache(maxsize=4096)  # a mail may repeat one misspelling many times
+def _nearest_command(word: str) -> str | None:
+    return nearest(word, _SUGGESTABLE)
 
 
 def misspelt(text: str) -> tuple[str, str] | None:
@@ -151,7 +189,7 @@ def misspelt(text: str) -> tuple[str, str] | None:
         return None
     if _MOVE_SIGN.search(text):
         return None
-    meant = nearest(word, _SUGGESTABLE)
+    meant = _nearest_command(word)
     if meant is None:
         return None
     return first.group().rstrip(_PUNCT), meant
