@@ -14,6 +14,7 @@ which are kept exactly as written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -63,6 +64,7 @@ PHASE = _token(PHASE_PATTERN, "a phase such as S1901M", str.upper)
 POWER = _token(r"[A-Za-z0-9][^\s,@]*?", "a power", str.upper)
 PASSWORD = pp.Regex(r"\S+").set_name("a password")
 END = pp.StringEnd().set_name("the end of the line")
+REST = pp.Regex(r".*\S").set_name("the rest of the line")
 
 
 def end_or(name: str) -> pp.ParserElement:
@@ -72,7 +74,6 @@ def end_or(name: str) -> pp.ParserElement:
     that nothing more was expected.
     """
     return pp.StringEnd().set_name(name)
-REST = pp.Regex(r".*\S").set_name("the rest of the line")
 
 
 def _master(who: str) -> str:
@@ -126,7 +127,7 @@ def read(form: Form, args: str) -> list[Outcome]:
             outcomes.append(_error(form, item.message, item.word))
         elif isinstance(item, Outcome):
             outcomes.append(item)
-    return outcomes
+    return outcomes or [_error(form, f"{form.name} could not be read")]
 
 
 def _error(form: Form, problem: str, word: str = "") -> CommandError:
@@ -213,7 +214,7 @@ def _span(words: object) -> str | None:
         return None
     text = " ".join(str(w) for w in words) if isinstance(words, pp.ParseResults) else str(words)
     text = text.rstrip(_STRIP)
-    return text.upper() if pp.Regex(PHASE_PATTERN).matches(text) else text
+    return text.upper() if re.fullmatch(PHASE_PATTERN, text) else text
 
 
 def _replace(tokens: pp.ParseResults) -> Replace:
@@ -241,7 +242,6 @@ _RANGE = (
 _WHO_OR_GAME = (ROLE_AT_GAME | GAME).set_name("a game name (or name@game)")
 _POWER_AND_GAME = "a power and a game (france@mygame or Fmygame)"
 _SIGNON_TARGET = (ROLE_AT_GAME | INITIAL_GAME).set_name(_POWER_AND_GAME)
-_ADDRESS_OR_POWER = ADDRESS | POWER
 _EJECTED = _token(r"[A-Za-z0-9][^\s,]*?", "a power", lambda w: w if "@" in w else w.upper())
 
 FORMS: dict[str, Form] = {
@@ -288,7 +288,6 @@ FORMS: dict[str, Form] = {
         (pp.Opt((_SIGNON_TARGET + PASSWORD) | POWER) + END).set_parse_action(_resign),
         "RESIGN (after SIGNON), or RESIGN france@mygame password", secret_from=1,
     ),
-    "SIGNOFF": Form("SIGNOFF", pp.Opt(REST), "SIGNOFF"),
     "CLEAR": _no_words("CLEAR", Clear()),
     "START": _no_words("START", Start()),
     "PROCESS": _no_words("PROCESS", Process()),
