@@ -1,7 +1,8 @@
 """Dates for SET ABSENCE: '2026-12-01', '1 Dec 2026', 'December 1, 2026'.
 
-The year must be written: the parser does not know today's date, so it
-cannot choose between this year and the next the way DPJudge does.
+The year and the first day must be written: the parser does not know
+today's date, so it cannot choose between this year and the next, or start
+an absence today, the way DPJudge does.
 """
 
 from __future__ import annotations
@@ -69,13 +70,15 @@ def _absence(tokens: pp.ParseResults) -> SetAbsence | CommandError:
     for value in (start, end):
         if isinstance(value, CommandError):
             return value
-    if start is None and end is None:
-        return CommandError("an absence needs its dates")
-    if not isinstance(start, datetime.date | None) or not isinstance(end, datetime.date | None):
-        return CommandError("an absence needs its dates")
-    if start is not None and end is None:
+    if start is None:
+        # DPJudge reads 'SET ABSENCE TO date' as from today; the parser does
+        # not know today, and a SetAbsence without a start clears absences.
+        return CommandError("SET ABSENCE needs the first day too")
+    if end is None:
         end = start  # one day
-    if start is not None and end is not None and end < start:
+    if not isinstance(start, datetime.date) or not isinstance(end, datetime.date):
+        return CommandError("SET ABSENCE needs its dates")
+    if end < start:
         return CommandError(f"the absence ends ({end}) before it starts ({start})")
     return SetAbsence(start, end)
 

@@ -97,8 +97,8 @@ class SetWait:
 class SetAbsence:
     """An absence from ``start`` to ``end``, both days included.
 
-    ``start`` None with an ``end``: from today ('SET ABSENCE TO ...').
-    Both None: clear every absence ('SET NOABSENCE').
+    Both None: clear every absence ('SET NOABSENCE'); otherwise both are set
+    (one date written: an absence of that one day).
     """
 
     start: datetime.date | None
