@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import policy
 from email.message import Message
+from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from html import unescape
 from html.parser import HTMLParser
@@ -55,17 +56,31 @@ def read_mail(raw: bytes, max_body_chars: int = 100_000, *, envelope_from: str =
     except Exception:
         data = b""
     limit = max(0, max_body_chars) if isinstance(max_body_chars, int) else 100_000
-    # The modern policy decodes more, the old one trips over less: try both.
-    for mail_policy in (policy.default, policy.compat32):
+    # Every header is read raw below, so the modern policy's header objects
+    # would only cost time (ten times as much on a mail of many parts) and
+    # add ways to fail: the old policy comes first, the modern one is the
+    # second try, raw text the last.
+    for mail_policy in (policy.compat32, policy.default):
         try:
             msg = email.message_from_bytes(data, policy=mail_policy)
-            return _from_message(msg, limit, envelope_from)
+            found = _Found()
+            _walk(msg, 0, found)
+            return _assemble(msg, _body_text(found), found.problems, limit, envelope_from)
         except Exception:
             continue
+    note = "the mail's structure could not be read; its raw text was read"
     try:
-        body, problems = _clean_body(_decode(data, None, []), limit)
-        note = "the mail could not be parsed; its raw text was read"
-        return MailText("", "", "", "", body, None, (note, *problems))
+        # The headers alone parse without recursion, so the sender can still
+        # be told (this is where a mail of thousands of nested parts ends).
+        head = BytesHeaderParser(policy=policy.compat32).parsebytes(data)
+        payload = head.get_payload()
+        rest = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
+        return _assemble(head, _decode(rest, None, []), [note], limit, envelope_from)
+    except Exception:
+        pass
+    try:
+        body, cut = _clean_body(_decode(data, None, []), limit)
+        return MailText("", "", "", "", body, None, (note, *cut))
     except Exception:
         return MailText("", "", "", "", "", None, ("the mail could not be read",))
 
@@ -82,13 +97,12 @@ def is_automatic(msg: Message, envelope_from: str = "") -> str | None:
 # --------------------------------------------------------------------------- the whole mail
 
 
-def _from_message(msg: Message, limit: int, envelope_from: str) -> MailText:
+def _assemble(
+    msg: Message, text: str, problems: list[str], limit: int, envelope_from: str
+) -> MailText:
     sender, name = _sender(msg)
     subjects = _header_values(msg, "subject")
     subject = _one_line(_decode_words(subjects[0]), MAX_SUBJECT_CHARS) if subjects else ""
-    found = _Found()
-    _walk(msg, 0, found)
-    text = _body_text(found)
     body, cut = _clean_body(text, limit)
     return MailText(
         sender=sender,
@@ -97,7 +111,7 @@ def _from_message(msg: Message, limit: int, envelope_from: str) -> MailText:
         message_id=_message_id(msg),
         body=body,
         automatic=is_automatic(msg, envelope_from),
-        problems=_unique(found.problems + cut),
+        problems=_unique(problems + cut),
     )
 
 
@@ -601,12 +615,45 @@ class _HtmlText(HTMLParser):
         self.line.append(re.sub(r"\s+", " ", data))
 
 
+def _defuse(html: str) -> str:
+    """Escape every '<' that does not open a complete tag before the next '<'.
+    html.parser rescans an unclosed tag up to the end of the input, once per
+    such tag, so '<div <div <div ...' takes quadratic time; a browser would
+    show those as text anyway. Comments are kept whole. Linear: every search
+    stops at the next '<', and the search for '-->' is done once per '-->'."""
+    out: list[str] = []
+    i = 0
+    comment_end = -2  # -2: not searched yet; -1: there is none
+    while True:
+        lt = html.find("<", i)
+        if lt < 0:
+            out.append(html[i:])
+            return "".join(out)
+        out.append(html[i:lt])
+        if html.startswith("<!--", lt):
+            if comment_end != -1 and comment_end < lt + 4:
+                comment_end = html.find("-->", lt + 4)
+            if comment_end >= 0:
+                out.append(html[lt : comment_end + 3])
+                i = comment_end + 3
+                continue
+        else:
+            nxt = html.find("<", lt + 1)
+            gt = html.find(">", lt + 1, nxt if nxt >= 0 else len(html))
+            if gt >= 0:
+                out.append(html[lt : gt + 1])
+                i = gt + 1
+                continue
+        out.append("&lt;")
+        i = lt + 1
+
+
 def html_to_text(html: str) -> str:
     """Readable lines of an HTML mail. Quoted blocks come out as '>' lines so
     that the plain-text rules drop them."""
     parser = _HtmlText()
     try:
-        parser.feed(html)
+        parser.feed(_defuse(html))
         parser.close()
     except Exception:
         # Markup the parser rejects: fall back to dropping every tag.
