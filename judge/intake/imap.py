@@ -99,6 +99,7 @@ def poll_once(config: ImapConfig, engine: Engine, *, on_stored: OnStored | None 
     Raises on connection or protocol errors, and ImapIntakeError after the
     poll if some messages could not be stored (they stay unseen; the others
     are stored and marked). ``on_stored(id, new)`` is called after each commit.
+    It blocks on the network: from asyncio, call it through asyncio.to_thread.
     """
     conn = _connect(config)
     try:

@@ -39,7 +39,12 @@ OnStored = Callable[[int, bool], None]
 
 
 class IntakeHandler:
-    """aiosmtpd handler: every recipient is the judge; DATA is stored, then answered."""
+    """aiosmtpd handler: every recipient is the judge; DATA is stored, then answered.
+
+    ``on_stored(id, new)`` is called after each commit, on the listener's
+    event loop thread: keep it cheap and thread-safe (set an event, queue
+    the id); the SMTP sessions wait while it runs.
+    """
 
     def __init__(self, engine: Engine, on_stored: OnStored | None = None,
                  max_recipients: int = MAX_RECIPIENTS) -> None:
