@@ -23,7 +23,7 @@ from judge.mail import render
 from judge.mailtext import read_mail
 from judge.models import AuditEntry, InboundMail, utcnow
 from judge.outbox import OutgoingMail, queue
-from parser.commands import CommandError, Orders, parse_commands
+from parser.commands import CommandError, Orders, Signon, parse_commands, redacted_source
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ class _NoGame:
 
 
 def _process(session: Session, config: Config, row: InboundMail, now: datetime) -> str:
-    mail = read_mail(row.raw)
+    mail = read_mail(row.raw, envelope_from=row.envelope_from)
     if mail.automatic:
         row.note = f"automatic mail, not answered: {mail.automatic}"
         log.info("mail %d ignored: %s", row.id, mail.automatic)
@@ -93,13 +93,16 @@ def _process(session: Session, config: Config, row: InboundMail, now: datetime) 
             if command.suggestion:
                 text += f" (did you mean {command.suggestion}?)"
         else:
+            if isinstance(command, Signon):
+                # a failed SIGNON must not leave an earlier one in force
+                ctx.game, ctx.member, ctx.master = None, None, False
             text = handle(ctx, command)
-        source = _hide_password(line.source)
+        source = redacted_source(line.source)
         if isinstance(command, Orders):
             source = f"orders ({len(command.lines)} line{'s' * (len(command.lines) != 1)})"
         sections.append({"source": source, "line": line.line, "text": text.rstrip()})
         session.add(AuditEntry(inbound_id=row.id, game=ctx.game.name if ctx.game else "",
-                               address=mail.sender, command=_hide_password(line.source)[:500],
+                               address=mail.sender, command=redacted_source(line.source)[:500],
                                outcome=text[:2000]))
     if not lines:
         sections.append({"source": "(nothing)", "line": 0,
@@ -114,25 +117,6 @@ def _process(session: Session, config: Config, row: InboundMail, now: datetime) 
     for outgoing in ctx.mails:
         queue(session, outgoing, config)
     return "done"
-
-
-# where the password is in each command that carries one (word index)
-_PASSWORD_WORD = {"SIGNON": 2, "JOIN": 2, "OBSERVE": 2, "CREATE": 2, "REPLACE": 3}
-
-
-def _hide_password(source: str) -> str:
-    """Replies and the audit log never repeat a password."""
-    words = source.split()
-    if not words:
-        return source
-    first = words[0].upper()
-    if first == "SET" and len(words) >= 2 and words[1].upper() == "PASSWORD":
-        return "SET PASSWORD ********"
-    at = _PASSWORD_WORD.get(first)
-    if at is not None and len(words) > at:
-        words[at] = "********"
-        return " ".join(words)
-    return source
 
 
 def process_pending(engine: Engine, config: Config,

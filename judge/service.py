@@ -26,6 +26,8 @@ from judge.sender import Sender
 
 log = logging.getLogger(__name__)
 
+PICKUP_SECONDS = 2.0  # how often the worker looks for mail stored by `judge deliver`
+
 
 class Judge:
     def __init__(self, config: Config, engine: Engine | None = None) -> None:
@@ -77,7 +79,13 @@ class Judge:
         while True:
             if self._inbox.empty():
                 self.idle.set()
-            inbound_id = self._inbox.get()
+            try:
+                inbound_id = self._inbox.get(timeout=PICKUP_SECONDS)
+            except queue.Empty:
+                # mail stored by another process (`judge deliver` from an MTA pipe)
+                for stored in pending_ids(self.engine):
+                    self._inbox.put(stored)
+                continue
             if inbound_id is None:
                 return
             self.idle.clear()

@@ -154,3 +154,24 @@ def test_a_game_by_mail(harness: Harness) -> None:
     mails = h.settle()
     over = [m for m in mails if m.subject == "Diplomacy game tester is over"]
     assert {m.to for m in over} == {player(p) for p in POWERS} | {OBSERVER, GM, LIST}
+
+
+def test_mail_from_judge_deliver_is_processed_by_the_running_judge(harness: Harness) -> None:
+    """An MTA pipe (`judge deliver`, another process) only stores the mail;
+    the running judge finds it and answers."""
+    import subprocess
+    import sys
+
+    raw = (b"From: piped@players.test\r\nSubject: list\r\nMessage-ID: <pipe-1@players.test>"
+           b"\r\n\r\nLIST\r\n")
+    env = {"JUDGE_DATABASE_URL": harness.judge.config.database_url,
+           "JUDGE_DATA_DIR": str(harness.judge.config.data_dir), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-m", "judge.cli", "deliver"], input=raw, env=env,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    deadline = time.monotonic() + 30
+    got: list[Received] = []
+    while time.monotonic() < deadline and not replies_to(got, "piped@players.test"):
+        got.extend(harness.sink.take())
+        time.sleep(0.1)
+    assert "There are no games" in one_reply(got, "piped@players.test")
