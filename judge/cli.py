@@ -73,6 +73,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's per-command chatter
     judge = Judge(_config(args))
     judge.start()
     if not judge.config.relay_host:
