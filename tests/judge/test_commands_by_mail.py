@@ -1,0 +1,226 @@
+"""Every judge command, proven by mail: scenarios read from
+tests/judge/data/commands/*.toml, each a list of mails processed in order
+through the real store and processing (one transaction per mail, one
+reply), with what each mail must cause checked on the real database.
+
+A scenario:
+
+    [[scenario]]
+    name = "..."
+    prelude = "seven"          # optional: mails from preludes.toml run first
+    vars = { settings = "" }   # optional: $names replaced in the prelude's mails
+    now = "2026-03-02T12:00Z"  # optional: the time every mail is processed at
+
+    [[scenario.mail]]
+    from = "france@players.test"
+    body = '''SIGNON france@g pw'''
+    now = "..."                # optional, this mail only
+    reply = ["substring", ...] # in the one reply to the sender
+    reply_lacks = ["..."]      # not in it
+    sections = 3               # the reply answers this many commands
+    sent = [{ subject = "...", to = ["a@x", ...], has = ["..."], lacks = ["..."] }]
+    not_sent = ["subject part"]  # no new mail has a subject containing it
+    only_reply = true          # the reply is the only mail this one caused
+    game = { name = "g", status = "active", phase = "S1901M", result = "..." }
+    members = [{ address = "a@x", status = "active", power = "FRANCE", ... }]
+    orders = { FRANCE = ["A PAR - BUR", ...] }   # on file now, in this order
+    phases = 1                 # phase records of the game ('game.name')
+    press = 2                  # press rows of the game
+
+'to' is the exact set of addresses that got a new mail whose subject
+contains 'subject'; 'has' and 'lacks' are checked on each such mail.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from pathlib import Path
+from string import Template
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from judge.config import Config
+from judge.intake.store import store_inbound
+from judge.models import Game, Member, OrderRecord, Outbox, PhaseRecord, Press
+from judge.processing import process_mail
+
+DATA = Path(__file__).parent / "data" / "commands"
+PRELUDES: dict[str, Any] = tomllib.loads(
+    (DATA / "preludes.toml").read_text())
+CONFIG = Config(name="TESTJUDGE", address="judge@judge.test")
+DEFAULT_NOW = "2026-03-02T12:00:00+00:00"  # a Monday
+
+
+def _scenarios() -> list[Any]:
+    found = []
+    for path in sorted(DATA.glob("*.toml")):
+        if path.name == "preludes.toml":
+            continue
+        for scenario in tomllib.loads(path.read_text())["scenario"]:
+            found.append(pytest.param(scenario, id=f"{path.stem}: {scenario['name']}"))
+    return found
+
+
+@dataclass(frozen=True)
+class Sent:
+    to: tuple[str, ...]
+    subject: str
+    kind: str
+    body: str
+
+
+def _when(text: str) -> datetime:
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _raw(sender: str, subject: str, body: str, number: int) -> bytes:
+    msg = EmailMessage(policy=policy.SMTP)
+    msg["From"] = sender
+    msg["To"] = CONFIG.address
+    msg["Subject"] = subject
+    msg["Message-ID"] = f"<mail-{number}@players.test>"
+    msg.set_content(body)
+    return msg.as_bytes()
+
+
+def _new_mails(engine: Engine, after: int) -> tuple[list[Sent], int]:
+    with Session(engine) as session:
+        rows = session.exec(select(Outbox).where(col(Outbox.id) > after)
+                            .order_by(col(Outbox.id))).all()
+        out = []
+        last = after
+        for row in rows:
+            msg = message_from_bytes(row.raw, policy=policy.default)
+            part = msg.get_body(("plain",))
+            body = part.get_content().replace("\r\n", "\n") if part is not None else ""
+            out.append(Sent(tuple(json.loads(row.recipients)), str(msg["Subject"]),
+                            row.kind, body))
+            last = max(last, row.id or 0)
+        return out, last
+
+
+def _check_reply(mail: dict[str, Any], sent: list[Sent], where: str) -> None:
+    replies = [m for m in sent if m.kind == "reply"]
+    assert len(replies) == 1, f"{where}: {len(replies)} replies: {[m.subject for m in sent]}"
+    reply = replies[0]
+    assert reply.to == (mail["from"],), where
+    for text in mail.get("reply", []):
+        assert text in reply.body, f"{where}: {text!r} not in the reply:\n{reply.body}"
+    for text in mail.get("reply_lacks", []):
+        assert text not in reply.body, f"{where}: {text!r} in the reply:\n{reply.body}"
+    if "sections" in mail:
+        answered = [line for line in reply.body.splitlines() if line.startswith("> ")]
+        assert len(answered) == mail["sections"], f"{where}:\n{reply.body}"
+    if mail.get("only_reply"):
+        assert len(sent) == 1, f"{where}: {[(m.to, m.subject) for m in sent]}"
+
+
+def _check_sent(mail: dict[str, Any], sent: list[Sent], where: str) -> None:
+    others = [m for m in sent if m.kind != "reply"]
+    for expect in mail.get("sent", []):
+        matching = [m for m in others if expect["subject"] in m.subject]
+        got = sorted(a for m in matching for a in m.to)
+        if "to" in expect:
+            assert got == sorted(expect["to"]), (
+                f"{where}: {expect['subject']!r} went to {got}; all: "
+                f"{[(m.to, m.subject) for m in others]}")
+        else:
+            assert matching, f"{where}: no {expect['subject']!r}: {[m.subject for m in others]}"
+        for m in matching:
+            for text in expect.get("has", []):
+                assert text in m.body, f"{where}: {text!r} not in mail to {m.to}:\n{m.body}"
+            for text in expect.get("lacks", []):
+                assert text not in m.body, f"{where}: {text!r} in mail to {m.to}:\n{m.body}"
+    for subject in mail.get("not_sent", []):
+        hit = [(m.to, m.subject) for m in others if subject in m.subject]
+        assert not hit, f"{where}: unexpected {hit}"
+
+
+def _check_state(engine: Engine, mail: dict[str, Any], where: str) -> None:
+    expect = mail.get("game")
+    if expect is None:
+        return
+    with Session(engine) as session:
+        game = session.exec(select(Game).where(Game.name == expect["name"])).first()
+        if expect.get("exists", True) is False:
+            assert game is None, where
+            return
+        assert game is not None, f"{where}: no game {expect['name']}"
+        for key, value in expect.items():
+            if key in ("name", "exists"):
+                continue
+            if key == "deadline":
+                assert game.deadline is not None and _aware(game.deadline) == _when(value), (
+                    f"{where}: deadline {game.deadline}")
+                continue
+            if key == "result_has":
+                assert value in game.result, f"{where}: result {game.result!r}"
+                continue
+            assert getattr(game, key) == value, f"{where}: {key} is {getattr(game, key)!r}"
+        members = session.exec(select(Member).where(Member.game_id == game.id)
+                               .order_by(col(Member.id))).all()
+        for want in mail.get("members", []):
+            found = [m for m in members if m.address == want["address"]
+                     and m.status == want.get("status", m.status)]
+            assert found, f"{where}: no member {want} in {[(m.address, m.status) for m in members]}"
+            member = found[-1]
+            for key, value in want.items():
+                if key == "address":
+                    continue
+                if key == "absent":
+                    assert (member.absence_from is not None) == value, where
+                    continue
+                assert getattr(member, key) == value, (
+                    f"{where}: {want['address']} {key} is {getattr(member, key)!r}")
+        if "orders" in mail:
+            rows = session.exec(select(OrderRecord).where(
+                OrderRecord.game_id == game.id, OrderRecord.phase == game.phase)).all()
+            on_file = {r.power: json.loads(r.orders) for r in rows}
+            assert on_file == mail["orders"], f"{where}: orders on file {on_file}"
+        if "phases" in mail:
+            records = session.exec(select(PhaseRecord).where(
+                PhaseRecord.game_id == game.id)).all()
+            assert len(records) == mail["phases"], f"{where}: {[r.phase for r in records]}"
+        if "press" in mail:
+            rows = session.exec(select(Press).where(Press.game_id == game.id)).all()
+            assert len(rows) == mail["press"], f"{where}: {len(rows)} press rows"
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _mails(scenario: dict[str, Any]) -> list[dict[str, Any]]:
+    mails: list[dict[str, Any]] = []
+    if "prelude" in scenario:
+        values = {"settings": "", **scenario.get("vars", {})}
+        for mail in PRELUDES[scenario["prelude"]]["mail"]:
+            mail = dict(mail)
+            mail["body"] = Template(mail["body"]).safe_substitute(values)
+            mails.append(mail)
+    return mails + list(scenario["mail"])
+
+
+@pytest.mark.parametrize("scenario", _scenarios())
+def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
+    last = 0
+    for number, mail in enumerate(_mails(scenario), start=1):
+        where = f"mail {number} from {mail['from']} ({mail['body'].splitlines()[0]!r})"
+        raw = _raw(mail["from"], mail.get("subject", f"mail {number}"), mail["body"], number)
+        inbound_id, created = store_inbound(db, raw, "smtp")
+        assert created, where
+        now = _when(mail.get("now", scenario.get("now", DEFAULT_NOW)))
+        assert process_mail(db, CONFIG, inbound_id, now=now) == "done", where
+        sent, last = _new_mails(db, last)
+        _check_reply(mail, sent, where)
+        _check_sent(mail, sent, where)
+        _check_state(db, mail, where)
