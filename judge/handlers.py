@@ -117,6 +117,9 @@ def do_help(ctx: Context, command: c.Help) -> str:
 def do_list(ctx: Context, command: c.ListGames) -> str:
     if command.game:
         return _describe_game(ctx, _game(ctx, command.game))
+    if ctx.game is not None:
+        # DPJudge: a bare LIST after SIGNON is about the game signed on to
+        return _describe_game(ctx, ctx.game)
     rows = ctx.session.exec(select(Game).order_by(col(Game.name))).all()
     if not rows:
         return "There are no games on this judge yet. A GM starts one with CREATE."
