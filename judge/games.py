@@ -198,6 +198,15 @@ def observe(session: Session, game: Game, address: str, password_hash: str,
             name: str | None) -> Member:
     if any(m.address.lower() == address.lower() for m in members(session, game)):
         raise GameError(f"{address} already plays or observes {game.name}")
+    if name:
+        # An observer signs on by name and press shows that name: a power's
+        # name, initial or the Master's would let an observer pass for them.
+        name = name.upper()
+        if name in (MASTER, "M", "GM", "ALL") or resolve_power(game, name) is not None \
+                or name.isdigit():
+            raise GameError(f"an observer may not be called {name}")
+        if any(m.power == name for m in members(session, game)):
+            raise GameError(f"an observer called {name} is already in {game.name}")
     member = Member(game_id=game.id or 0, role="observer", power=(name or "").upper(),
                     address=address, password_hash=password_hash)
     session.add(member)
