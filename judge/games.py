@@ -346,6 +346,13 @@ def submit_orders(session: Session, game: Game, member: Member,
             OrderRecord.game_id == game.id, OrderRecord.phase == game.phase,
             OrderRecord.power == power)).first()
         texts = [str(o) for o in accepted[power]]
+        if not texts:
+            # Nothing usable for this power in the mail: it has no orders on
+            # file (an empty set would count as submitted and let the phase
+            # be processed early with its units holding).
+            if existing is not None:
+                session.delete(existing)
+            continue
         if existing is not None:
             existing.orders = json.dumps(texts)
             existing.submitted_at = utcnow()

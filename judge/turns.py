@@ -86,14 +86,20 @@ def preview(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
 
 
 def all_orders_in(session: Session, game: Game) -> bool:
-    """Early processing: every power has orders and nobody asked to wait."""
+    """Early processing: every power has orders for every unit and nobody
+    asked to wait. A unit left without an order is listed in its player's
+    reply; waiting for the deadline leaves the player time to see that."""
     if game.status != "active":
         return False
     state = games.current_state(session, game)
     game_map = games.map_of(game)
     if games.missing_powers(session, game, game_map, state):
         return False
-    return not any(m.wait for m in games.members(session, game, "player"))
+    if any(m.wait for m in games.members(session, game, "player")):
+        return False
+    on_file = games.orders_on_file(session, game)
+    return not games.unordered_units(game_map, state, games.powers_to_order(game_map, state),
+                                     on_file)
 
 
 def due(session: Session, game: Game, config: Config, now: datetime) -> list[OutgoingMail]:
