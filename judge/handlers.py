@@ -28,7 +28,7 @@ from judge.mail import (
     to_game,
 )
 from judge.models import Game, Member, Press
-from judge.outbox import OutgoingMail
+from judge.outbox import OutboxError, OutgoingMail, check_address
 from judge.passwords import check_password, hash_password
 from judge.settings import next_deadline, parse_duration, parse_settings
 from parser import commands as c
@@ -77,6 +77,8 @@ def _player(ctx: Context) -> tuple[Game, Member]:
     game = _signed_on(ctx)
     if ctx.member is None or ctx.member.role != "player":
         raise GameError("only a player can do that; SIGNON as your power")
+    if ctx.member.status != "active":
+        raise GameError(f"you are no longer a player of {game.name}")
     return game, ctx.member
 
 
@@ -105,6 +107,17 @@ def _after_change(ctx: Context, game: Game) -> str:
         ctx.mails.extend(turns.process(ctx.session, game, ctx.config, ctx.now))
         return f"\nEvery power has orders: {phase} has been processed; results are mailed."
     return ""
+
+
+def _mailable(address: str) -> str:
+    """An address the judge can mail, checked before it is stored: a bad
+    one would make every later mail to the game fail to build."""
+    if "," in address:
+        raise GameError("give one address (the judge mails one address per player)")
+    try:
+        return check_address(address)
+    except OutboxError as exc:
+        raise GameError(str(exc)) from None
 
 
 # -- anyone --------------------------------------------------------------------
@@ -343,7 +356,8 @@ def do_resign(ctx: Context, command: c.Resign) -> str:
     _notice(ctx, game, "resignation",
             f"The player of {member.power or 'an unassigned seat'} has resigned from "
             f"{game.name}. The GM may REPLACE them; until then the seat sends no orders.")
-    ctx.member = None
+    # ctx.member stays: DPJudge lets a resigning player send press (a parting
+    # word, a named replacement) in the same mail, signed with the seat
     return f"You have resigned from {game.name}."
 
 
@@ -361,6 +375,7 @@ def do_set_password(ctx: Context, command: c.SetPassword) -> str:
 
 def do_set_address(ctx: Context, command: c.SetAddress) -> str:
     game = _signed_on(ctx)
+    _mailable(command.address)
     if ctx.master:
         game.master_address = command.address
         ctx.session.add(game)
@@ -439,6 +454,8 @@ def do_set_concede(ctx: Context, command: c.SetConcede) -> str:
     seat = games.resolve_power(game, command.power)
     if seat is None:
         raise GameError(f"{command.power} is not a power of {game.name}")
+    if seat == member.power:
+        raise GameError("you cannot concede to yourself")
     member.concede_to = seat
     ctx.session.add(member)
     ctx.mails.extend(turns.maybe_draw_or_concession(ctx.session, game, ctx.config))
