@@ -75,7 +75,7 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
         body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)
         return [OutgoingMail(to=(game.master_address,),
                              subject=f"Diplomacy preview {game.name} {phase}", body=body,
-                             kind="preview", game=game.name)]
+                             kind="results", game=game.name)]  # the outbox's kinds
     subject = f"Diplomacy results {game.name} {phase}"
     return to_game(game, settings, config, everyone(session, game), subject, body, "results")
 
