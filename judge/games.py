@@ -214,6 +214,14 @@ def observe(session: Session, game: Game, address: str, password_hash: str,
     return member
 
 
+def reservation(session: Session, game: Game, seat: str) -> Member | None:
+    """The newcomer a GM's REPLACE without a password keeps a seat for: a
+    member row with status 'reserved', invisible to everything that reads
+    the active members, until that address JOINs for the seat."""
+    return session.exec(select(Member).where(
+        Member.game_id == game.id, Member.power == seat, Member.status == "reserved")).first()
+
+
 def is_full(session: Session, game: Game) -> bool:
     return len(members(session, game, "player")) >= len(seat_names(game))
 

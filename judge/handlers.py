@@ -270,14 +270,18 @@ def _take_over(ctx: Context, game: Game, command: c.Join) -> str:
     seat = games.resolve_power(game, command.power)
     if seat is None:
         raise GameError(f"{command.power} is not a power of {game.name}")
-    taken = [m for m in games.members(ctx.session, game, "player") if m.power == seat]
-    if taken:
+    players = games.members(ctx.session, game, "player")
+    if any(m.power == seat for m in players):
         raise GameError(f"{seat} is played by someone else")
-    reserved = json.loads(game.settings).get("reserved", {})
-    if seat in reserved and reserved[seat].lower() != ctx.sender.lower():
+    if any(m.address.lower() == ctx.sender.lower() for m in players):
+        raise GameError(f"{ctx.sender} already plays or observes {game.name}")
+    reserved = games.reservation(ctx.session, game, seat)
+    if reserved is not None and reserved.address.lower() != ctx.sender.lower():
         raise GameError(f"{seat} is kept for the replacement the GM named")
-    member = Member(game_id=game.id or 0, role="player", power=seat, address=ctx.sender,
-                    password_hash=hash_password(command.password))
+    member = reserved or Member(game_id=game.id or 0, role="player", power=seat,
+                                address=ctx.sender, password_hash="")
+    member.password_hash = hash_password(command.password)
+    member.status = "active"
     ctx.session.add(member)
     ctx.session.flush()
     ctx.game, ctx.member, ctx.master = game, member, False
@@ -646,29 +650,36 @@ def do_eject(ctx: Context, command: c.Eject) -> str:
 
 def do_replace(ctx: Context, command: c.Replace) -> str:
     game = _gm(ctx)
+    if game.status not in ("active", "paused"):
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
     seat = games.resolve_power(game, command.power)
     if seat is None:
         raise GameError(f"{command.power} is not a power of {game.name}")
-    for member in games.members(ctx.session, game, "player"):
+    address = _mailable(command.address)
+    players = games.members(ctx.session, game, "player")
+    if any(m.address.lower() == address.lower() and m.power != seat for m in players):
+        raise GameError(f"{address} already plays another seat in {game.name}")
+    for member in players:
         if member.power == seat:
             member.status = "replaced"
             ctx.session.add(member)
+    earlier = games.reservation(ctx.session, game, seat)
+    if earlier is not None:  # the GM changed their mind about who comes
+        ctx.session.delete(earlier)
     if command.password:
         ctx.session.add(Member(game_id=game.id or 0, role="player", power=seat,
-                               address=command.address,
+                               address=address,
                                password_hash=hash_password(command.password)))
-        text = (f"{seat} is now played from {command.address} with the password you gave "
+        text = (f"{seat} is now played from {address} with the password you gave "
                 f"(tell them yourself; the judge never mails passwords).")
     else:
-        data = json.loads(game.settings)
-        data.setdefault("reserved", {})[seat] = command.address
-        game.settings = json.dumps(data)
-        ctx.session.add(game)
-        text = (f"{seat} is kept for {command.address}, who takes it with "
+        ctx.session.add(Member(game_id=game.id or 0, role="player", power=seat,
+                               address=address, password_hash="", status="reserved"))
+        text = (f"{seat} is kept for {address}, who takes it with "
                 f"JOIN {seat.split('/')[0].lower()}@{game.name} their-password.")
     ctx.session.flush()
     ctx.mails.append(OutgoingMail(
-        to=(command.address,), subject=f"Diplomacy game {game.name}: you are invited",
+        to=(address,), subject=f"Diplomacy game {game.name}: you are invited",
         body=render("notice.txt.j2", **header(ctx.config, game, _settings(game)),
                     text=f"The Game Master of {game.name} has asked you to play {seat}.\n"
                          + ("Sign on with the password the GM gives you:\n\n"
