@@ -486,10 +486,12 @@ def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
             raise GameError(f"game {game.name} has no phase {phase.upper()}")
         target = found
     for record in records:
-        if record.seq > target.seq:
+        if record.seq >= target.seq:
+            # DPJudge: the phase rolled back to starts again without orders
             for row in session.exec(select(OrderRecord).where(
                     OrderRecord.game_id == game.id, OrderRecord.phase == record.phase)).all():
                 session.delete(row)
+        if record.seq > target.seq:
             session.delete(record)
     target.results = ""
     target.adjudicated_at = None

@@ -30,7 +30,7 @@ from judge.mail import (
 from judge.models import Game, Member, Press
 from judge.outbox import OutboxError, OutgoingMail, check_address
 from judge.passwords import check_password, hash_password
-from judge.settings import next_deadline, parse_duration, parse_settings
+from judge.settings import format_duration, next_deadline, parse_duration, parse_settings
 from parser import commands as c
 
 
@@ -558,13 +558,15 @@ def do_preview(ctx: Context, command: c.Preview) -> str:
 
 def do_rollback(ctx: Context, command: c.Rollback) -> str:
     game = _gm(ctx)
+    if game.status not in ("active", "paused", "finished"):
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
     target = games.rollback(ctx.session, game, command.phase)
     game.deadline = next_deadline(_settings(game), target.phase[-1], ctx.now)
     game.grace_until = None
     ctx.session.add(game)
     _notice(ctx, game, "rollback",
-            f"The Game Master has rolled {game.name} back to {target.phase}. Orders "
-            f"already on file for it stand; new orders are due "
+            f"The Game Master has rolled {game.name} back to {target.phase}; the "
+            f"orders for it are cleared, and new orders are due "
             f"{format_deadline(game.deadline, _settings(game).zone)}.")
     return f"Rolled back to {target.phase}."
 
@@ -602,13 +604,21 @@ def do_set_deadline(ctx: Context, command: c.SetDeadline) -> str:
 
 
 def do_set_grace(ctx: Context, command: c.SetGrace) -> str:
+    """SET GRACE 24h (or +24h): the grace late powers get after a deadline;
+    SET GRACE 2026-12-02 18:00: the grace that ends then for this deadline."""
     game = _gm(ctx)
-    settings, problems = parse_settings([("grace", command.when)], _settings(game))
+    when = command.when.strip().removeprefix("+").strip()
+    if when[:1].isdigit() and "-" in when and game.deadline is not None:
+        end = _parse_when(when, game, ctx.now)
+        if end <= turns._aware(game.deadline):
+            raise GameError("the grace period must end after the deadline")
+        when = f"{int((end - turns._aware(game.deadline)).total_seconds())}s"
+    settings, problems = parse_settings([("grace", when)], _settings(game))
     if problems:
         raise GameError(problems[0])
     game.settings = settings.to_json()
     ctx.session.add(game)
-    return f"The grace period for late powers is now {command.when}."
+    return f"The grace period for late powers is now {format_duration(settings.grace)}."
 
 
 def do_pause(ctx: Context, command: c.Pause) -> str:
