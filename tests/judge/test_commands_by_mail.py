@@ -21,11 +21,14 @@ A scenario:
     sent = [{ subject = "...", to = ["a@x", ...], has = ["..."], lacks = ["..."] }]
     not_sent = ["subject part"]  # no new mail has a subject containing it
     only_reply = true          # the reply is the only mail this one caused
-    game = { name = "g", status = "active", phase = "S1901M", result = "..." }
+    game = { status = "active", phase = "S1901M", result = "..." }  # name: see below
     members = [{ address = "a@x", status = "active", power = "FRANCE", ... }]
     orders = { FRANCE = ["A PAR - BUR", ...] }   # on file now, in this order
-    phases = 1                 # phase records of the game ('game.name')
+    phases = 1                 # phase records of the game
     press = 2                  # press rows of the game
+
+The game checked is game.name if given, else the scenario's 'game', else
+its prelude's.
 
 'to' is the exact set of addresses that got a new mail whose subject
 contains 'subject'; 'has' and 'lacks' are checked on each such mail.
@@ -145,10 +148,13 @@ def _check_sent(mail: dict[str, Any], sent: list[Sent], where: str) -> None:
         assert not hit, f"{where}: unexpected {hit}"
 
 
-def _check_state(engine: Engine, mail: dict[str, Any], where: str) -> None:
-    expect = mail.get("game")
-    if expect is None:
+_STATE_KEYS = ("game", "members", "orders", "phases", "press")
+
+
+def _check_state(engine: Engine, mail: dict[str, Any], game_name: str, where: str) -> None:
+    if not any(key in mail for key in _STATE_KEYS):
         return
+    expect = {"name": game_name, **mail.get("game", {})}
     with Session(engine) as session:
         game = session.exec(select(Game).where(Game.name == expect["name"])).first()
         if expect.get("exists", True) is False:
@@ -210,6 +216,13 @@ def _mails(scenario: dict[str, Any]) -> list[dict[str, Any]]:
     return mails + list(scenario["mail"])
 
 
+def _game_name(scenario: dict[str, Any]) -> str:
+    """The game the state checks are about: the scenario's, or its prelude's."""
+    if "game" in scenario:
+        return str(scenario["game"])
+    return str(PRELUDES[scenario["prelude"]]["game"]) if "prelude" in scenario else ""
+
+
 @pytest.mark.parametrize("scenario", _scenarios())
 def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
     last = 0
@@ -223,4 +236,4 @@ def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
         sent, last = _new_mails(db, last)
         _check_reply(mail, sent, where)
         _check_sent(mail, sent, where)
-        _check_state(db, mail, where)
+        _check_state(db, mail, _game_name(scenario), where)
