@@ -45,6 +45,9 @@ class Context:
     member: Member | None = None  # the player or observer signed on as
     master: bool = False  # signed on as the game's GM
     mails: list[OutgoingMail] = field(default_factory=list)
+    # the order lines of this mail so far, per (member, phase): one mail's
+    # orders are one set, however blank lines, comments or commands split them
+    order_lines: dict[tuple[int, str], list[tuple[int, str]]] = field(default_factory=dict)
 
 
 def handle(ctx: Context, command: Any) -> str:
@@ -336,9 +339,12 @@ def do_orders(ctx: Context, command: c.Orders) -> str:
         raise GameError("orders must follow a SIGNON (SIGNON power@game password); "
                         "if these lines were meant as commands, check their spelling")
     game, member = _player(ctx)
-    report = games.submit_orders(ctx.session, game, member, command.lines)
+    so_far = ctx.order_lines.setdefault((member.id or 0, game.phase), [])
+    so_far.extend(command.lines)
+    report = games.submit_orders(ctx.session, game, member, so_far)
+    these = {number for number, _ in command.lines}
     lines = []
-    for note in report.notes:
+    for note in (n for n in report.notes if n.line in these):
         mark = "ok   " if not note.problem else "ERROR"
         lines.append(f"{mark} line {note.line}: {note.text}"
                      + (f"\n        {note.problem}" if note.problem else ""))
