@@ -222,6 +222,15 @@ def reservation(session: Session, game: Game, seat: str) -> Member | None:
         Member.game_id == game.id, Member.power == seat, Member.status == "reserved")).first()
 
 
+def player_number(session: Session, game: Game, member: Member) -> int:
+    """DPJudge's POWER#n: a player's place in the order of joining (resigned
+    players keep theirs), by which one not yet given a power signs on
+    before the game starts."""
+    ids = list(session.exec(select(Member.id).where(
+        Member.game_id == game.id, Member.role == "player").order_by(col(Member.id))).all())
+    return ids.index(member.id) + 1
+
+
 def is_full(session: Session, game: Game) -> bool:
     return len(members(session, game, "player")) >= len(seat_names(game))
 

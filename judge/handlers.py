@@ -9,6 +9,7 @@ Reply-To) address is only where the answer goes.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta
@@ -259,6 +260,10 @@ def do_join(ctx: Context, command: c.Join) -> str:
     text = (f"You have joined {game.name}"
             + (f" as {member.power}" if member.power else "")
             + f". {players} of {wanted} players.")
+    if not member.power:
+        number = games.player_number(ctx.session, game, member)
+        text += (f"\nYou are {_identity(ctx, game, member)} until the game starts and gives "
+                 f"you a power; sign on meanwhile with SIGNON {number}{game.name} password.")
     if games.is_full(ctx.session, game):
         games.start(ctx.session, game, ctx.now)
         ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
@@ -303,14 +308,25 @@ def do_signon(ctx: Context, command: c.Signon) -> str:
     seat = games.resolve_power(game, who)
     candidates = [m for m in games.members(ctx.session, game)
                   if (seat and m.power == seat) or m.power == who]
+    number = re.fullmatch(r"(?:POWER#?)?(\d{1,2})", who)
+    if number and game.status == "forming":
+        candidates = [m for m in games.members(ctx.session, game, "player") if not m.power
+                      and games.player_number(ctx.session, game, m) == int(number[1])]
     for member in candidates:
         if check_password(command.password, member.password_hash):
             ctx.game, ctx.member, ctx.master = game, member, False
-            text = f"Signed on as {member.power} in {game.name}."
+            text = f"Signed on as {_identity(ctx, game, member)} in {game.name}."
             if game.status == "active" and member.role == "player":
                 text += "\n" + _orders_summary(ctx, game, member)
             return text
     raise GameError(f"wrong power or password for {game.name}")
+
+
+def _identity(ctx: Context, game: Game, member: Member) -> str:
+    """Who a member is in replies: a power, an observer's name, or POWER#n."""
+    if member.power:
+        return member.power
+    return f"POWER#{games.player_number(ctx.session, game, member)}"
 
 
 def do_signoff(ctx: Context, command: c.Signoff) -> str:
@@ -478,7 +494,8 @@ def do_set_concede(ctx: Context, command: c.SetConcede) -> str:
 def do_press(ctx: Context, command: c.Press) -> str:
     game = _signed_on(ctx)
     settings = _settings(game)
-    sender = MASTER if ctx.master else (ctx.member.power if ctx.member else "")
+    sender = MASTER if ctx.master else (_identity(ctx, game, ctx.member) if ctx.member
+                                        else "")
     if settings.press == "none" and not ctx.master and \
             tuple(r.upper() for r in command.recipients) != (MASTER,):
         raise GameError(f"{game.name} allows no press (only press to MASTER)")
