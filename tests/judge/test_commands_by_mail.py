@@ -31,7 +31,8 @@ The game checked is game.name if given, else the scenario's 'game', else
 its prelude's.
 
 'to' is the exact set of addresses that got a new mail whose subject
-contains 'subject'; 'has' and 'lacks' are checked on each such mail.
+contains 'subject'; 'has' and 'lacks' are checked on each such mail ('among'
+= [addresses] narrows the check to the mails to those addresses).
 """
 
 from __future__ import annotations
@@ -131,6 +132,8 @@ def _check_sent(mail: dict[str, Any], sent: list[Sent], where: str) -> None:
     others = [m for m in sent if m.kind != "reply"]
     for expect in mail.get("sent", []):
         matching = [m for m in others if expect["subject"] in m.subject]
+        if "among" in expect:  # only these recipients' copies are checked
+            matching = [m for m in matching if set(m.to) & set(expect["among"])]
         got = sorted(a for m in matching for a in m.to)
         if "to" in expect:
             assert got == sorted(expect["to"]), (
