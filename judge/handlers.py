@@ -448,8 +448,16 @@ def do_set_absence(ctx: Context, command: c.SetAbsence) -> str:
     return text
 
 
+def _running(game: Game) -> None:
+    """Votes count only in a running game: one cast before the start would
+    end the game at its first phase."""
+    if game.status not in ("active", "paused"):
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
+
+
 def do_set_draw(ctx: Context, command: c.SetDraw) -> str:
     game, member = _player(ctx)
+    _running(game)
     if command.powers:
         seats = []
         for power in command.powers:
@@ -477,6 +485,7 @@ def do_set_nodraw(ctx: Context, command: c.SetNoDraw) -> str:
 
 def do_set_concede(ctx: Context, command: c.SetConcede) -> str:
     game, member = _player(ctx)
+    _running(game)
     seat = games.resolve_power(game, command.power)
     if seat is None:
         raise GameError(f"{command.power} is not a power of {game.name}")
@@ -705,6 +714,9 @@ def do_replace(ctx: Context, command: c.Replace) -> str:
                                password_hash=hash_password(command.password)))
         text = (f"{seat} is now played from {address} with the password you gave "
                 f"(tell them yourself; the judge never mails passwords).")
+        # no JOIN follows to tell the game, as it does without a password
+        _notice(ctx, game, "replacement", f"{seat} in {game.name} is now played by a new "
+                                          f"player.")
     else:
         ctx.session.add(Member(game_id=game.id or 0, role="player", power=seat,
                                address=address, password_hash="", status="reserved"))
