@@ -200,8 +200,8 @@ def _check_state(engine: Engine, mail: dict[str, Any], game_name: str, where: st
                 PhaseRecord.game_id == game.id)).all()
             assert len(records) == mail["phases"], f"{where}: {[r.phase for r in records]}"
         if "press" in mail:
-            rows = session.exec(select(Press).where(Press.game_id == game.id)).all()
-            assert len(rows) == mail["press"], f"{where}: {len(rows)} press rows"
+            press = session.exec(select(Press).where(Press.game_id == game.id)).all()
+            assert len(press) == mail["press"], f"{where}: {len(press)} press rows"
 
 
 def _aware(moment: datetime) -> datetime:
