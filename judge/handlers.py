@@ -31,7 +31,13 @@ from judge.mail import (
 from judge.models import Game, Member, Press
 from judge.outbox import OutboxError, OutgoingMail, check_address
 from judge.passwords import check_password, hash_password
-from judge.settings import format_duration, next_deadline, parse_duration, parse_settings
+from judge.settings import (
+    SettingsError,
+    format_duration,
+    next_deadline,
+    parse_duration,
+    parse_settings,
+)
 from parser import commands as c
 
 
@@ -603,17 +609,43 @@ def do_rollback(ctx: Context, command: c.Rollback) -> str:
     return f"Rolled back to {target.phase}."
 
 
+_WEEKDAY_TIME = re.compile(r"(?:(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?)?\s*(?:(\d{1,2}):(\d{2}))?",
+                           re.IGNORECASE)
+
+
 def _parse_when(text: str, game: Game, now: datetime) -> datetime:
+    """'+48h', '2026-12-01 18:00', '2026-12-01', or DPJudge's short forms
+    'Wed 18:00', 'Wed', '18:00': the next such moment, in the game's zone."""
     text = text.strip()
     if text.startswith("+"):
-        return now + parse_duration(text[1:])
-    tz = ZoneInfo(_settings(game).zone)
+        try:
+            return now + parse_duration(text[1:])
+        except SettingsError as exc:
+            raise GameError(str(exc)) from None
+    settings = _settings(game)
+    tz = ZoneInfo(settings.zone)
     for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
         try:
             return datetime.strptime(text, fmt).replace(tzinfo=tz)
         except ValueError:
             continue
-    raise GameError(f"{text!r} is not a time like 2026-12-01 18:00 or +48h")
+    short = _WEEKDAY_TIME.fullmatch(text)
+    if short and (short[1] or short[2]):
+        at = settings.time_of_day or time(0, 0)
+        if short[2]:
+            if int(short[2]) > 23 or int(short[3]) > 59:
+                raise GameError(f"{text!r}: there is no such time of day")
+            at = time(int(short[2]), int(short[3]))
+        local = now.astimezone(tz)
+        when = local.replace(hour=at.hour, minute=at.minute, second=0, microsecond=0)
+        if short[1]:
+            weekday = ("mon", "tue", "wed", "thu", "fri", "sat", "sun").index(short[1].lower())
+            when += timedelta(days=(weekday - local.weekday()) % 7)
+            step = timedelta(days=7)
+        else:
+            step = timedelta(days=1)
+        return when if when > local else when + step
+    raise GameError(f"{text!r} is not a time like 2026-12-01 18:00, Wed 18:00 or +48h")
 
 
 def do_set_deadline(ctx: Context, command: c.SetDeadline) -> str:
