@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
 from engine.orders import Build, Order, Waive
-from engine.outcomes import Outcome
+from engine.outcomes import Outcome, Why
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variant_file import load_variant
@@ -338,9 +338,14 @@ def submit_orders(session: Session, game: Game, member: Member,
         line = first_line.get(item.line, item.line)
         power = _owner(game_map, state, item.order, powers)
         if power is None or power not in powers:
-            notes.append(OrderNote(line, item.source, "that unit is not yours"
-                                   if not isinstance(item.order, (Build, Waive))
-                                   else "not a home centre of yours"))
+            if isinstance(item.order, (Build, Waive)):
+                problem = "not a home centre of yours"
+            elif power is None:
+                problem = f"there is no unit in {item.order.unit.location.partition('/')[0]}" + (
+                    " to retreat" if state.phase.kind is PhaseKind.RETREAT else "")
+            else:
+                problem = "that unit is not yours"
+            notes.append(OrderNote(line, item.source, problem))
             continue
         candidates.append((line, item.source, power, item.order))
     # legality, judged by the engine on this seat's orders alone
@@ -351,7 +356,10 @@ def submit_orders(session: Session, game: Game, member: Member,
         results = [r for r in adjudicate(game_map, state, {power: [c[3] for c in mine]}).results
                    if r.power == power][:len(mine)]
         for (line, source, _, _order), result in zip(mine, results, strict=False):
-            if result.outcome is Outcome.ILLEGAL:
+            # builds or removals beyond the allowance are void: say so now,
+            # as for an illegal order, rather than 'ok' and void at the deadline
+            if result.outcome is Outcome.ILLEGAL or (
+                    result.reason is not None and result.reason.why is Why.TOO_MANY):
                 reason = result.reason.describe() if result.reason else "illegal"
                 notes.append(OrderNote(line, source, reason))
             else:
