@@ -16,6 +16,7 @@ the phase already moved on.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
 
@@ -78,7 +79,8 @@ def _claim(session: Session, game_id: int) -> Game | None:
     return session.exec(query).first()
 
 
-def due_games(engine: Engine, now: datetime) -> list[tuple[int, datetime]]:
+def due_games(engine: Engine) -> list[tuple[int, datetime]]:
+    """Each running game and its next moment."""
     with transaction(engine) as session:
         running = session.exec(select(Game).where(Game.status == "active",
                                                   col(Game.deadline).is_not(None))).all()
@@ -87,7 +89,6 @@ def due_games(engine: Engine, now: datetime) -> list[tuple[int, datetime]]:
             moment = next_moment(game)
             if moment is not None and game.id is not None:
                 out.append((game.id, moment))
-        del now
         return out
 
 
@@ -99,6 +100,11 @@ class DeadlineScheduler:
         self.after_work = after_work  # e.g. wake the sender
         self.scheduler = BackgroundScheduler(timezone="UTC", job_defaults={
             "coalesce": True, "max_instances": 1, "misfire_grace_time": None})
+        # APScheduler's shutdown holds its job-store lock while it waits for
+        # running jobs; a job that adds jobs then would wait for ever. So no
+        # sync may run once stopping starts, and stop waits for one under way.
+        self._sync_lock = threading.Lock()
+        self._stopping = False
 
     def start(self) -> None:
         self.scheduler.start()
@@ -107,20 +113,25 @@ class DeadlineScheduler:
                                replace_existing=True)
 
     def stop(self) -> None:
+        with self._sync_lock:
+            self._stopping = True
         self.scheduler.shutdown(wait=True)
 
     def sync(self) -> None:
         """One job per running game, at its next moment (now if it passed)."""
-        now = utcnow()
-        wanted = {}
-        for game_id, moment in due_games(self.engine, now):
-            job_id = f"game-{game_id}"
-            wanted[job_id] = True
-            self.scheduler.add_job(self._run, "date", run_date=max(moment, now), args=[game_id],
-                                   id=job_id, replace_existing=True)
-        for job in self.scheduler.get_jobs():
-            if job.id.startswith("game-") and job.id not in wanted:
-                job.remove()
+        with self._sync_lock:
+            if self._stopping:
+                return
+            now = utcnow()
+            wanted = {}
+            for game_id, moment in due_games(self.engine):
+                job_id = f"game-{game_id}"
+                wanted[job_id] = True
+                self.scheduler.add_job(self._run, "date", run_date=max(moment, now),
+                                       args=[game_id], id=job_id, replace_existing=True)
+            for job in self.scheduler.get_jobs():
+                if job.id.startswith("game-") and job.id not in wanted:
+                    job.remove()
 
     def _run(self, game_id: int) -> None:
         try:

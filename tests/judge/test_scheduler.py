@@ -40,9 +40,11 @@ def submit(engine: Engine, game_id: int, powers: list[str]) -> None:
     with transaction(engine) as session:
         game = session.get(Game, game_id)
         assert game is not None
+        state = games.current_state(session, game)
         for member in games.members(session, game, "player"):
             if member.power in powers:
-                games.submit_orders(session, game, member, [(1, "WAIVE")])  # no order: holds
+                holds = [(n, f"{u} H") for n, u in enumerate(state.units_of(member.power), 1)]
+                games.submit_orders(session, game, member, holds)
 
 
 def mails(engine: Engine, subject_start: str) -> list[Outbox]:
