@@ -558,6 +558,13 @@ def do_create(ctx: Context, command: c.Create) -> str:
     settings, problems = parse_settings(command.settings)
     if not any(key.lower() in ("zone", "timezone") for key, _ in command.settings):
         settings = replace(settings, zone=ctx.config.time_zone)
+    if settings.list_address:
+        # every broadcast and result goes there too: one the judge cannot mail
+        # would make all of them fail
+        try:
+            check_address(settings.list_address)
+        except OutboxError as exc:
+            problems.append(f"list: {exc}")
     if problems:
         raise GameError("the game is not created:\n  " + "\n  ".join(problems))
     game = games.create_game(ctx.session, command.game, hash_password(command.password),
