@@ -517,6 +517,12 @@ def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
     if game.status == "finished":
         game.status = "active"
         game.result = ""
+    for member in members(session, game, "player"):
+        # votes were cast on a position that is gone; kept, a draw that
+        # ended the game would end it again at the next phase
+        if member.draw or member.concede_to:
+            member.draw = member.concede_to = ""
+            session.add(member)
     session.add(game)
     session.flush()
     return target
