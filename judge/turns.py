@@ -200,7 +200,9 @@ def maybe_draw_or_concession(session: Session, game: Game,
     voters = [m for m in players if set(games.powers_of(m)) & alive]
     if not voters:
         return []
-    votes = {m.draw for m in voters}
+    everybody = {m.power for m in voters}
+    # naming every survivor is the same vote as a bare SET DRAW
+    votes = {"*" if set(m.draw.split()) == everybody else m.draw for m in voters}
     if "" not in votes and len(votes) == 1:
         vote = votes.pop()
         among = vote if vote != "*" else ", ".join(m.power for m in voters)
