@@ -156,7 +156,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from judge.config import ConfigError
+
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except ConfigError as exc:
+        sys.stderr.write(f"judge: {exc}\n")
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command == "adjudicate":
         return cmd_adjudicate(args, sys.stdin, sys.stdout)
     if args.command == "variant":

@@ -1,0 +1,70 @@
+"""`judge games` and `judge replay GAME` on a stored game."""
+
+from __future__ import annotations
+
+import io
+import json
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+from judge import cli, games, turns
+from judge.config import Config
+from judge.db import transaction
+from judge.models import Game, PhaseRecord
+from judge.passwords import hash_password
+from judge.settings import parse_settings
+
+START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+
+def played_game(engine: Engine) -> None:
+    """A 2-player game with one phase processed, its orders on file."""
+    settings, _ = parse_settings([("players", "2")])
+    secret = hash_password("pw")
+    with transaction(engine) as session:
+        game = games.create_game(session, "replayed", secret, "gm@x.test", settings)
+        games.join(session, game, "east@x.test", secret, "AUSTRIA")
+        games.join(session, game, "west@x.test", secret, "ENGLAND")
+        games.start(session, game, START)
+        for member in games.members(session, game, "player"):
+            state = games.current_state(session, game)
+            lines = [(1, f"{u} H") for p in games.powers_of(member) for u in state.units_of(p)]
+            games.submit_orders(session, game, member, lines)
+        turns.process(session, game, Config(), START)
+
+
+def run(argv: list[str], monkeypatch: pytest.MonkeyPatch, db_url: str) -> tuple[int, str]:
+    monkeypatch.setenv("JUDGE_DATABASE_URL", db_url)
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    return cli.main(argv), out.getvalue()
+
+
+def test_games_lists_them(db: Engine, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    played_game(db)
+    status, text = run(["games"], monkeypatch, db_url)
+    assert status == 0
+    assert "replayed" in text and "active" in text and "F1914M" in text
+
+
+def test_replay_agrees_then_finds_a_tampered_phase(
+        db: Engine, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    played_game(db)
+    status, text = run(["replay", "replayed"], monkeypatch, db_url)
+    assert status == 0, text
+    assert "every stored phase re-adjudicates to the same result" in text
+    with transaction(db) as session:
+        game = session.exec(select(Game)).one()
+        record = session.exec(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
+                                                        PhaseRecord.phase == "S1914M")).one()
+        stored = json.loads(record.results)
+        stored["results"][0]["outcome"] = "fails"
+        record.results = json.dumps(stored)
+        session.add(record)
+    status, text = run(["replay", "replayed"], monkeypatch, db_url)
+    assert status == 1 and "S1914M: order results differ" in text
+    status, text = run(["replay", "nosuch"], monkeypatch, db_url)
+    assert status == 2 and "no game called nosuch" in text

@@ -1,0 +1,53 @@
+"""Configuration: config/judge.toml, then the GM's file, then environment
+variables, each overriding the one before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.config import ConfigError, load_config
+
+
+def test_embedded_defaults() -> None:
+    config = load_config(environ={})
+    assert config.address == "judge@localhost"
+    assert (config.smtp_host, config.smtp_port) == ("127.0.0.1", 2525)
+    assert config.relay_host == "" and config.imap is None
+    assert config.database_url == f"sqlite:///{Path('data') / 'judge.db'}"
+    assert config.maildir == Path("data") / "outgoing"
+
+
+def test_file_then_environment(tmp_path: Path) -> None:
+    mine = tmp_path / "my.toml"
+    mine.write_text('[judge]\nname = "EGGS"\naddress = "judge@eggs.test"\n'
+                    '[smtp]\nport = 2600\n[imap]\nhost = "imap.eggs.test"\nuser = "j"\n'
+                    '[relay]\nhost = "relay.eggs.test"\n')
+    config = load_config(mine, environ={"JUDGE_SMTP_PORT": "2700",
+                                        "JUDGE_DATABASE_URL": "postgresql://x@db/judge",
+                                        "JUDGE_DATA_DIR": str(tmp_path)})
+    assert config.name == "EGGS" and config.address == "judge@eggs.test"
+    assert config.smtp_port == 2700  # the environment wins over the file
+    assert config.relay_host == "relay.eggs.test" and config.relay_port == 25
+    assert config.imap is not None and config.imap.host == "imap.eggs.test"
+    assert config.database_url == "postgresql://x@db/judge"
+    assert config.data_dir == tmp_path
+
+
+@pytest.mark.parametrize("text, environ, message", [
+    ("[smtp]\nport = 'many'\n", {}, "configuration"),
+    ("[smtp\n", {}, "my.toml"),
+    ("", {"JUDGE_RELAY_PORT": "twenty-five"}, "JUDGE_RELAY_PORT"),
+])
+def test_bad_configuration_is_reported(tmp_path: Path, text: str, environ: dict[str, str],
+                                       message: str) -> None:
+    mine = tmp_path / "my.toml"
+    mine.write_text(text)
+    with pytest.raises(ConfigError, match=message):
+        load_config(mine, environ=environ)
+
+
+def test_missing_file_is_reported(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "nope.toml", environ={})
