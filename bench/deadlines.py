@@ -142,6 +142,20 @@ def adjudicated(engine: Engine, ids: list[int]) -> int:
         )).all())
 
 
+def outcomes(engine: Engine, ids: list[int]) -> dict[str, int]:
+    """How the orders went, over every game (random orders should give
+    moves that succeed, bounces and cut supports, not only holds)."""
+    counts: Counter[str] = Counter()
+    with Session(engine) as session:
+        for stored in session.exec(select(PhaseRecord.results).where(
+                col(PhaseRecord.game_id).in_(ids), PhaseRecord.results != "")).all():
+            for row in json.loads(stored).get("results", []):
+                kind = "move" if " - " in row["order"] else \
+                    "support" if " S " in row["order"] else "hold"
+                counts[f"{kind} {row['outcome']}"] += 1
+    return dict(sorted(counts.items()))
+
+
 def phases_after(engine: Engine, ids: list[int]) -> dict[str, int]:
     with Session(engine) as session:
         phases = session.exec(select(Game.phase).where(col(Game.id).in_(ids))).all()
@@ -177,6 +191,7 @@ def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
             "completed": done,
             "games_adjudicated": adjudicated(engine, ids),
             "phases_after": phases_after(engine, ids),
+            "outcomes": outcomes(engine, ids),
             "result_mails_expected": expected,
             "result_mails_queued": len(queued),
             "result_mails_at_relay": len(arrivals),
@@ -267,6 +282,7 @@ def report(result: dict[str, Any]) -> None:
           f"(set up in {result['setup_seconds']:.1f} s)")
     print(f"games adjudicated: {result['games_adjudicated']}; phases after: "
           f"{result['phases_after']}")
+    print("orders: " + ", ".join(f"{k} {v}" for k, v in result["outcomes"].items()))
     print(f"result mails: expected {result['result_mails_expected']}, queued "
           f"{result['result_mails_queued']}, at the relay {result['result_mails_at_relay']}")
 
