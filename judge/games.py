@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -202,6 +203,9 @@ def observe(session: Session, game: Game, address: str, password_hash: str,
         # An observer signs on by name and press shows that name: a power's
         # name, initial or the Master's would let an observer pass for them.
         name = name.upper()
+        # it goes in a 32-character column and in the press header
+        if not re.fullmatch(r"[A-Z0-9_-]{1,20}", name):
+            raise GameError("an observer's name is up to 20 letters, digits, '-' or '_'")
         if name in (MASTER, "M", "GM", "ALL") or resolve_power(game, name) is not None \
                 or name.isdigit():
             raise GameError(f"an observer may not be called {name}")

@@ -471,7 +471,7 @@ def do_set_draw(ctx: Context, command: c.SetDraw) -> str:
             if seat is None:
                 raise GameError(f"{power} is not a power of {game.name}")
             seats.append(seat)
-        member.draw = " ".join(sorted(seats))
+        member.draw = " ".join(sorted(set(seats)))  # once each: the column holds 256
     else:
         member.draw = "*"
     ctx.session.add(member)
