@@ -22,7 +22,9 @@ A scenario:
     not_sent = ["subject part"]  # no new mail has a subject containing it
     only_reply = true          # the reply is the only mail this one caused
     game = { status = "active", phase = "S1901M", result = "..." }  # name: see below
+                               # also deadline = "<ISO time>", exists = false
     members = [{ address = "a@x", status = "active", power = "FRANCE", ... }]
+                               # any Member field; absent = true/false
     orders = { FRANCE = ["A PAR - BUR", ...] }   # on file now, in this order
     phases = 1                 # phase records of the game
     press = 2                  # press rows of the game
@@ -30,9 +32,10 @@ A scenario:
 The game checked is game.name if given, else the scenario's 'game', else
 its prelude's.
 
-'to' is the exact set of addresses that got a new mail whose subject
-contains 'subject'; 'has' and 'lacks' are checked on each such mail ('among'
-= [addresses] narrows the check to the mails to those addresses).
+'to' lists the recipients of the new mails whose subject contains 'subject',
+exactly (an address twice when it got two); 'has' and 'lacks' are checked
+on each such mail ('among' = [addresses] narrows the check to the mails to
+those addresses).
 """
 
 from __future__ import annotations
