@@ -18,7 +18,8 @@ from sqlmodel import Session
 
 from judge.config import Config
 from judge.db import transaction
-from judge.handlers import Context, handle
+from judge.games import GameError
+from judge.handlers import Context, finish_mail, handle
 from judge.mail import render
 from judge.mailtext import read_mail
 from judge.models import AuditEntry, InboundMail, utcnow
@@ -104,6 +105,12 @@ def _process(session: Session, config: Config, row: InboundMail, now: datetime) 
         session.add(AuditEntry(inbound_id=row.id, game=ctx.game.name if ctx.game else "",
                                address=mail.sender, command=redacted_source(line.source)[:500],
                                outcome=text[:2000]))
+    try:
+        early = finish_mail(ctx)
+    except GameError as exc:
+        early = f"Refused: {exc}"
+    if early:
+        sections.append({"source": "(after the last command)", "line": 0, "text": early})
     if not lines:
         sections.append({"source": "(nothing)", "line": 0,
                          "text": "This mail held no commands. Send HELP for the list."})

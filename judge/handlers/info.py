@@ -1,0 +1,131 @@
+"""Commands for anyone that only read: HELP, LIST, HISTORY, SUMMARY, MAP."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+
+from judge import games, turns
+from judge.games import GameError
+from judge.handlers.common import Context, _game, _settings
+from judge.mail import (
+    format_deadline,
+    phase_name,
+    render,
+)
+from judge.models import Game
+from parser import commands as c
+
+# -- anyone --------------------------------------------------------------------
+
+
+def do_help(ctx: Context, command: c.Help) -> str:
+    return render("help.txt.j2", address=ctx.config.address, judge=ctx.config.name)
+
+
+def do_list(ctx: Context, command: c.ListGames) -> str:
+    if command.game:
+        return _describe_game(ctx, _game(ctx, command.game))
+    if ctx.game is not None:
+        # DPJudge: a bare LIST after SIGNON is about the game signed on to
+        return _describe_game(ctx, ctx.game)
+    rows = ctx.session.exec(select(Game).order_by(col(Game.name))).all()
+    if not rows:
+        return "There are no games on this judge yet. A GM starts one with CREATE."
+    lines = [f"{'game':<20} {'variant':<12} {'status':<11} {'phase':<8} players"]
+    for game in rows:
+        players = len(games.members(ctx.session, game, "player"))
+        wanted = _settings(game).players
+        lines.append(f"{game.name:<20} {game.variant:<12} {game.status:<11} "
+                     f"{game.phase or '-':<8} {players}/{wanted}")
+    return "\n".join(lines)
+
+
+def _describe_game(ctx: Context, game: Game) -> str:
+    settings = _settings(game)
+    lines = [f"Game {game.name}: {game.variant}, {game.status}"
+             + (f" ({game.result})" if game.result else "")]
+    if game.phase:
+        lines.append(f"Phase {game.phase} ({phase_name(game.phase)}), due "
+                     f"{format_deadline(game.deadline, settings.zone)}")
+    lines.append("Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe()))
+    players = games.members(ctx.session, game, "player")
+    if players:
+        lines.append("Players:")
+        missing: set[str] = set()
+        if game.status == "active":
+            state = games.current_state(ctx.session, game)
+            missing = set(games.missing_powers(ctx.session, game, games.map_of(game), state))
+        for m in players:
+            flag = ""
+            if game.status == "active":
+                flag = "  (no orders yet)" if set(games.powers_of(m)) & missing else \
+                    "  (orders in)"
+            lines.append(f"  {m.power or '(not yet assigned)':<28}{flag}")
+    observers = games.members(ctx.session, game, "observer")
+    if observers:
+        lines.append(f"Observers: {len(observers)}")
+    return "\n".join(lines)
+
+
+def do_history(ctx: Context, command: c.History) -> str:
+    game = _game(ctx, command.game)
+    records = [r for r in games.phase_records(ctx.session, game) if r.results]
+    start, end = (command.start or "").upper(), (command.end or "").upper()
+    seqs = {r.phase: r.seq for r in records}
+    for name in (start, end):
+        if name and name not in seqs:
+            raise GameError(f"game {game.name} has no processed phase {name}")
+    lo = seqs.get(start, -1)
+    hi = seqs.get(end, 10**9)
+    chosen = [r for r in records if lo <= r.seq <= hi]
+    if not chosen:
+        return f"Game {game.name} has no processed phases yet."
+    out = []
+    for record in chosen:
+        out.append(f"{record.phase} ({phase_name(record.phase)})")
+        for row in turns.results_text(record.results):
+            reason = f": {row['reason']}" if row.get("reason") else ""
+            out.append(f"  {row['power']:<9} {row['order']:<30} {row['outcome']}{reason}")
+    return "\n".join(out)
+
+
+def do_summary(ctx: Context, command: c.Summary) -> str:
+    game = _game(ctx, command.game)
+    from judge import snapshots
+    from judge.mail import centre_table
+    records = games.phase_records(ctx.session, game)
+    if not records:
+        return f"Game {game.name} has not started."
+    game_map = games.map_of(game)
+    powers = list(game_map.powers)
+    lines = ["Supply centres at the start of each year:",
+             "year  " + " ".join(f"{p[:3]:>4}" for p in powers)]
+    for record in records:
+        if record.phase.startswith("S") and record.phase.endswith("M"):
+            table = {r["power"]: r["count"] for r in centre_table(
+                game_map, snapshots.loads(record.state))}
+            lines.append(f"{record.phase[1:5]}  " + " ".join(f"{table[p]:>4}" for p in powers))
+    lines.append("")
+    lines.append(_describe_game(ctx, game))
+    return "\n".join(lines)
+
+
+def do_map(ctx: Context, command: c.MapRequest) -> str:
+    game = _game(ctx, command.game)
+    phase = (command.phase or game.phase).upper()
+    record = games.phase_record(ctx.session, game, phase)
+    if record is None:
+        raise GameError(f"game {game.name} has no phase {phase}")
+    from judge import snapshots
+    state = snapshots.loads(record.state)
+    lines = [f"Position of {game.name} at the start of {phase} ({phase_name(phase)}):"]
+    for power in games.map_of(game).powers:
+        units = [str(u) for u in state.units if u.power == power]
+        centres = state.centres_of(power)
+        if units or centres:
+            lines.append(f"  {power:<9} units: {', '.join(units) or '-'}")
+            lines.append(f"  {'':<9} centres ({len(centres)}): {' '.join(centres) or '-'}")
+    for d in state.dislodged:
+        lines.append(f"  dislodged: {d.unit.power} {d.unit} (retreats: "
+                     f"{', '.join(d.retreats) or 'none'})")
+    return "\n".join(lines)

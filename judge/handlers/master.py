@@ -1,0 +1,274 @@
+"""The Game Master's commands: CREATE, START, PROCESS, PREVIEW, ROLLBACK,
+deadlines, PAUSE/RESUME, EJECT, REPLACE, TERMINATE, OFFICIAL."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from judge import games, turns
+from judge.games import MASTER, GameError
+from judge.handlers.common import Context, _gm, _mailable, _notice, _settings
+from judge.mail import (
+    format_deadline,
+    header,
+    render,
+    to_game,
+)
+from judge.models import Game, Member, Press
+from judge.outbox import OutboxError, OutgoingMail, check_address
+from judge.passwords import hash_password
+from judge.settings import (
+    SettingsError,
+    format_duration,
+    next_deadline,
+    parse_duration,
+    parse_settings,
+)
+from parser import commands as c
+
+# -- the Game Master -------------------------------------------------------------
+
+
+def do_create(ctx: Context, command: c.Create) -> str:
+    settings, problems = parse_settings(command.settings)
+    if not any(key.lower() in ("zone", "timezone") for key, _ in command.settings):
+        settings = replace(settings, zone=ctx.config.time_zone)
+    if settings.list_address:
+        # every broadcast and result goes there too: one the judge cannot mail
+        # would make all of them fail
+        try:
+            check_address(settings.list_address)
+        except OutboxError as exc:
+            problems.append(f"list: {exc}")
+    if problems:
+        raise GameError("the game is not created:\n  " + "\n  ".join(problems))
+    game = games.create_game(ctx.session, command.game, hash_password(command.password),
+                             ctx.sender, settings)
+    ctx.game, ctx.member, ctx.master = game, None, True
+    seats = games.seat_names(game)
+    return (f"Game {game.name} is created; you are its Game Master.\n"
+            + "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe())
+            + f"\nPlayers join with: JOIN {game.name} password (or JOIN power@{game.name} "
+              f"password).\nSeats: {', '.join(seats)}")
+
+
+def do_start(ctx: Context, command: c.Start) -> str:
+    game = _gm(ctx)
+    games.start(ctx.session, game, ctx.now)
+    ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
+    return f"Game {game.name} has started: {game.phase}."
+
+
+def do_process(ctx: Context, command: c.Process) -> str:
+    game = _gm(ctx)
+    if game.status != "active":
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
+    phase = game.phase
+    ctx.mails.extend(turns.process(ctx.session, game, ctx.config, ctx.now))
+    return f"{phase} is processed; results are mailed. Now: {game.phase}."
+
+
+def do_preview(ctx: Context, command: c.Preview) -> str:
+    game = _gm(ctx)
+    if game.status != "active":
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
+    ctx.mails.extend(turns.preview(ctx.session, game, ctx.config))
+    return f"A preview of {game.phase} is mailed to you alone; nothing is stored."
+
+
+def do_rollback(ctx: Context, command: c.Rollback) -> str:
+    game = _gm(ctx)
+    if game.status not in ("active", "paused", "finished"):
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
+    target = games.rollback(ctx.session, game, command.phase)
+    game.deadline = next_deadline(_settings(game), target.phase[-1], ctx.now)
+    game.grace_until = None
+    ctx.session.add(game)
+    _notice(ctx, game, "rollback",
+            f"The Game Master has rolled {game.name} back to {target.phase}; the "
+            f"orders for it are cleared, and new orders are due "
+            f"{format_deadline(game.deadline, _settings(game).zone)}.")
+    return f"Rolled back to {target.phase}."
+
+
+_WEEKDAY_TIME = re.compile(r"(?:(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?)?\s*(?:(\d{1,2}):(\d{2}))?",
+                           re.IGNORECASE)
+
+
+def _parse_when(text: str, game: Game, now: datetime) -> datetime:
+    """'+48h', '2026-12-01 18:00', '2026-12-01', or DPJudge's short forms
+    'Wed 18:00', 'Wed', '18:00': the next such moment, in the game's zone."""
+    text = text.strip()
+    if text.startswith("+"):
+        try:
+            return now + parse_duration(text[1:])
+        except SettingsError as exc:
+            raise GameError(str(exc)) from None
+    settings = _settings(game)
+    tz = ZoneInfo(settings.zone)
+    for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(text, fmt).replace(tzinfo=tz)
+        except ValueError:
+            continue
+    short = _WEEKDAY_TIME.fullmatch(text)
+    if short and (short[1] or short[2]):
+        at = settings.time_of_day or time(0, 0)
+        if short[2]:
+            if int(short[2]) > 23 or int(short[3]) > 59:
+                raise GameError(f"{text!r}: there is no such time of day")
+            at = time(int(short[2]), int(short[3]))
+        local = now.astimezone(tz)
+        when = local.replace(hour=at.hour, minute=at.minute, second=0, microsecond=0)
+        if short[1]:
+            weekday = ("mon", "tue", "wed", "thu", "fri", "sat", "sun").index(short[1].lower())
+            when += timedelta(days=(weekday - local.weekday()) % 7)
+            step = timedelta(days=7)
+        else:
+            step = timedelta(days=1)
+        return when if when > local else when + step
+    raise GameError(f"{text!r} is not a time like 2026-12-01 18:00, Wed 18:00 or +48h")
+
+
+def do_set_deadline(ctx: Context, command: c.SetDeadline) -> str:
+    game = _gm(ctx)
+    if game.status not in ("active", "paused"):
+        raise GameError(f"game {game.name} is not running")
+    when = _parse_when(command.when, game, ctx.now)
+    if when <= ctx.now:
+        raise GameError("the new deadline is in the past")
+    game.deadline = when
+    game.grace_until = None
+    ctx.session.add(game)
+    record = games.phase_record(ctx.session, game)
+    if record is not None:
+        record.deadline = when
+        ctx.session.add(record)
+    shown = format_deadline(when, _settings(game).zone)
+    _notice(ctx, game, "deadline", f"The deadline of {game.phase} is now {shown}.")
+    return f"The deadline of {game.phase} is now {shown}."
+
+
+def do_set_grace(ctx: Context, command: c.SetGrace) -> str:
+    """SET GRACE 24h (or +24h): the grace late powers get after a deadline;
+    SET GRACE 2026-12-02 18:00: the grace that ends then for this deadline."""
+    game = _gm(ctx)
+    when = command.when.strip().removeprefix("+").strip()
+    if when[:1].isdigit() and "-" in when and game.deadline is not None:
+        end = _parse_when(when, game, ctx.now)
+        if end <= turns._aware(game.deadline):
+            raise GameError("the grace period must end after the deadline")
+        when = f"{int((end - turns._aware(game.deadline)).total_seconds())}s"
+    settings, problems = parse_settings([("grace", when)], _settings(game))
+    if problems:
+        raise GameError(problems[0])
+    game.settings = settings.to_json()
+    ctx.session.add(game)
+    return f"The grace period for late powers is now {format_duration(settings.grace)}."
+
+
+def do_pause(ctx: Context, command: c.Pause) -> str:
+    game = _gm(ctx)
+    if game.status != "active":
+        raise GameError(f"game {game.name} is not running")
+    game.status = "paused"
+    ctx.session.add(game)
+    _notice(ctx, game, "paused", f"The Game Master has paused {game.name}.")
+    return f"{game.name} is paused; no deadline will pass until RESUME."
+
+
+def do_resume(ctx: Context, command: c.Resume) -> str:
+    game = _gm(ctx)
+    if game.status != "paused":
+        raise GameError(f"game {game.name} is not paused")
+    game.status = "active"
+    settings = _settings(game)
+    game.deadline = next_deadline(settings, game.phase[-1], ctx.now)
+    game.grace_until = None
+    ctx.session.add(game)
+    shown = format_deadline(game.deadline, settings.zone)
+    _notice(ctx, game, "resumed", f"{game.name} is running again; {game.phase} is due {shown}.")
+    return f"{game.name} resumes; {game.phase} is due {shown}."
+
+
+def do_eject(ctx: Context, command: c.Eject) -> str:
+    game = _gm(ctx)
+    seat = games.resolve_power(game, command.power)
+    found = [m for m in games.members(ctx.session, game, "player") if m.power == seat]
+    if not found:
+        raise GameError(f"nobody plays {command.power} in {game.name}")
+    for member in found:
+        member.status = "ejected"
+        ctx.session.add(member)
+    _notice(ctx, game, "ejection", f"The player of {seat} has been removed from {game.name}.")
+    return f"The player of {seat} is ejected; the seat is vacant."
+
+
+def do_replace(ctx: Context, command: c.Replace) -> str:
+    game = _gm(ctx)
+    if game.status not in ("active", "paused"):
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
+    seat = games.resolve_power(game, command.power)
+    if seat is None:
+        raise GameError(f"{command.power} is not a power of {game.name}")
+    address = _mailable(command.address)
+    players = games.members(ctx.session, game, "player")
+    if any(m.address.lower() == address.lower() and m.power != seat for m in players):
+        raise GameError(f"{address} already plays another seat in {game.name}")
+    for member in players:
+        if member.power == seat:
+            member.status = "replaced"
+            ctx.session.add(member)
+    earlier = games.reservation(ctx.session, game, seat)
+    if earlier is not None:  # the GM changed their mind about who comes
+        ctx.session.delete(earlier)
+    if command.password:
+        ctx.session.add(Member(game_id=game.id or 0, role="player", power=seat,
+                               address=address,
+                               password_hash=hash_password(command.password)))
+        text = (f"{seat} is now played from {address} with the password you gave "
+                f"(tell them yourself; the judge never mails passwords).")
+        # no JOIN follows to tell the game, as it does without a password
+        _notice(ctx, game, "replacement", f"{seat} in {game.name} is now played by a new "
+                                          f"player.")
+    else:
+        ctx.session.add(Member(game_id=game.id or 0, role="player", power=seat,
+                               address=address, password_hash="", status="reserved"))
+        text = (f"{seat} is kept for {address}, who takes it with "
+                f"JOIN {seat.split('/')[0].lower()}@{game.name} their-password.")
+    ctx.session.flush()
+    ctx.mails.append(OutgoingMail(
+        to=(address,), subject=f"Diplomacy game {game.name}: you are invited",
+        body=render("notice.txt.j2", **header(ctx.config, game, _settings(game)),
+                    text=f"The Game Master of {game.name} has asked you to play {seat}.\n"
+                         + ("Sign on with the password the GM gives you:\n\n"
+                            f"  SIGNON {seat.split('/')[0].lower()}@{game.name} password"
+                            if command.password else
+                            "Take the seat by sending, with a password of your choice:\n\n"
+                            f"  JOIN {seat.split('/')[0].lower()}@{game.name} password")),
+        kind="notice", game=game.name))
+    return text
+
+
+def do_terminate(ctx: Context, command: c.Terminate) -> str:
+    game = _gm(ctx)
+    if game.status in ("finished", "terminated"):
+        raise GameError(f"game {game.name} is already over")
+    games.end_game(ctx.session, game, "terminated", "terminated by the Game Master")
+    ctx.mails.extend(turns.ended_mails(ctx.session, game, ctx.config))
+    return f"{game.name} is terminated."
+
+
+def do_official(ctx: Context, command: c.Official) -> str:
+    game = _gm(ctx)
+    settings = _settings(game)
+    body = render("press.txt.j2", **header(ctx.config, game, settings), official=True,
+                  grey=False, sender=MASTER, recipients="everyone", body=command.body)
+    ctx.session.add(Press(game_id=game.id or 0, phase=game.phase, sender=MASTER,
+                          recipients='["ALL"]', grey=False, body=command.body))
+    ctx.mails.extend(to_game(game, settings, ctx.config, turns.everyone(ctx.session, game),
+                             f"Diplomacy official message {game.name}", body, "press"))
+    return "Official message sent to everyone in the game."

@@ -1,0 +1,102 @@
+"""Taking part: OBSERVE, JOIN (and taking over a vacant seat), SIGNON, SIGNOFF."""
+
+from __future__ import annotations
+
+import re
+
+from judge import games, turns
+from judge.games import MASTER, GameError
+from judge.handlers.common import Context, _game, _identity, _notice
+from judge.handlers.playing import _orders_summary
+from judge.models import Game, Member
+from judge.passwords import check_password, hash_password
+from parser import commands as c
+
+
+def do_observe(ctx: Context, command: c.Observe) -> str:
+    game = _game(ctx, command.game)
+    member = games.observe(ctx.session, game, ctx.sender, hash_password(command.password),
+                           command.name)
+    ctx.game, ctx.member, ctx.master = game, member, False
+    return f"You observe {game.name}: you will receive its results and broadcast press."
+
+
+def do_join(ctx: Context, command: c.Join) -> str:
+    game = _game(ctx, command.game)
+    if game.status != "forming":
+        return _take_over(ctx, game, command)
+    member = games.join(ctx.session, game, ctx.sender, hash_password(command.password),
+                        command.power)
+    ctx.game, ctx.member, ctx.master = game, member, False
+    players = len(games.members(ctx.session, game, "player"))
+    wanted = len(games.seat_names(game))
+    text = (f"You have joined {game.name}"
+            + (f" as {member.power}" if member.power else "")
+            + f". {players} of {wanted} players.")
+    if not member.power:
+        number = games.player_number(ctx.session, game, member)
+        text += (f"\nYou are {_identity(ctx, game, member)} until the game starts and gives "
+                 f"you a power; sign on meanwhile with SIGNON {number}{game.name} password.")
+    if games.is_full(ctx.session, game):
+        games.start(ctx.session, game, ctx.now)
+        ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
+        text += f"\nThe game is full and has started: {game.phase}."
+    return text
+
+
+def _take_over(ctx: Context, game: Game, command: c.Join) -> str:
+    """Joining a running game: a seat left vacant by RESIGN, EJECT or REPLACE."""
+    if game.status not in ("active", "paused") or not command.power:
+        raise GameError(f"game {game.name} is not taking players (it is {game.status})")
+    seat = games.resolve_power(game, command.power)
+    if seat is None:
+        raise GameError(f"{command.power} is not a power of {game.name}")
+    players = games.members(ctx.session, game, "player")
+    if any(m.power == seat for m in players):
+        raise GameError(f"{seat} is played by someone else")
+    if any(m.address.lower() == ctx.sender.lower() for m in players):
+        raise GameError(f"{ctx.sender} already plays or observes {game.name}")
+    reserved = games.reservation(ctx.session, game, seat)
+    if reserved is not None and reserved.address.lower() != ctx.sender.lower():
+        raise GameError(f"{seat} is kept for the replacement the GM named")
+    member = reserved or Member(game_id=game.id or 0, role="player", power=seat,
+                                address=ctx.sender, password_hash="")
+    member.password_hash = hash_password(command.password)
+    member.status = "active"
+    ctx.session.add(member)
+    ctx.session.flush()
+    ctx.game, ctx.member, ctx.master = game, member, False
+    _notice(ctx, game, "replacement", f"{seat} in {game.name} is now played by a new player.")
+    return f"You now play {seat} in {game.name} ({game.phase})."
+
+
+def do_signon(ctx: Context, command: c.Signon) -> str:
+    game = _game(ctx, command.game)
+    who = command.power.upper()
+    if who in (MASTER, "M", "GM"):
+        if not check_password(command.password, game.master_hash):
+            raise GameError("wrong password for the Game Master")
+        ctx.game, ctx.member, ctx.master = game, None, True
+        return f"Signed on as the Game Master of {game.name}."
+    seat = games.resolve_power(game, who)
+    candidates = [m for m in games.members(ctx.session, game)
+                  if (seat and m.power == seat) or m.power == who]
+    number = re.fullmatch(r"(?:POWER#?)?(\d{1,2})", who)
+    if number and game.status == "forming":
+        candidates = [m for m in games.members(ctx.session, game, "player") if not m.power
+                      and games.player_number(ctx.session, game, m) == int(number[1])]
+    for member in candidates:
+        if check_password(command.password, member.password_hash):
+            ctx.game, ctx.member, ctx.master = game, member, False
+            text = f"Signed on as {_identity(ctx, game, member)} in {game.name}."
+            if game.status == "active" and member.role == "player":
+                text += "\n" + _orders_summary(ctx, game, member)
+            return text
+    raise GameError(f"wrong power or password for {game.name}")
+
+
+
+
+def do_signoff(ctx: Context, command: c.Signoff) -> str:
+    ctx.game, ctx.member, ctx.master = None, None, False
+    return "Signed off. Anything after this is ignored."
