@@ -13,7 +13,7 @@ import json
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlmodel import Session, col, select
@@ -211,6 +211,10 @@ def observe(session: Session, game: Game, address: str, password_hash: str,
             raise GameError(f"an observer may not be called {name}")
         if any(m.power == name for m in members(session, game)):
             raise GameError(f"an observer called {name} is already in {game.name}")
+    else:
+        # DPJudge observers always have a name to sign on with; give one
+        taken = {m.power for m in members(session, game, active_only=False)}
+        name = next(f"OBSERVER{n}" for n in range(1, 10_000) if f"OBSERVER{n}" not in taken)
     member = Member(game_id=game.id or 0, role="observer", power=(name or "").upper(),
                     address=address, password_hash=password_hash)
     session.add(member)
@@ -237,6 +241,27 @@ def player_number(session: Session, game: Game, member: Member) -> int:
 
 def is_full(session: Session, game: Game) -> bool:
     return len(members(session, game, "player")) >= len(seat_names(game))
+
+
+def shrink_to_players(session: Session, game: Game) -> None:
+    """START before every seat is taken: the standard game switches to the
+    rulebook's way to play for the players who joined (six players: Italy
+    neutral, and so on); a player whose chosen seat no longer exists is
+    seated at random."""
+    players = members(session, game, "player")
+    if len(players) < 2:
+        raise GameError(f"game {game.name} needs at least 2 players to start")
+    if game.variant != "standard":
+        raise GameError(f"game {game.name} starts when all {len(seat_names(game))} "
+                        "seats are taken")
+    settings = replace(settings_of(game), players=len(players))
+    game.settings = settings.to_json()
+    session.add(game)
+    seats = seat_names(game)
+    for member in players:
+        if member.power and member.power not in seats:
+            member.power = ""
+            session.add(member)
 
 
 def start(session: Session, game: Game, now: datetime | None = None) -> GameState:

@@ -57,9 +57,17 @@ def do_create(ctx: Context, command: c.Create) -> str:
 
 def do_start(ctx: Context, command: c.Start) -> str:
     game = _gm(ctx)
+    if game.status != "forming":
+        raise GameError(f"game {game.name} has already started")
+    text = ""
+    if not games.is_full(ctx.session, game):
+        games.shrink_to_players(ctx.session, game)
+        players = len(games.members(ctx.session, game, "player"))
+        text = (f"Started with {players} players, by the rulebook's way to play for "
+                f"{players}: seats {', '.join(games.seat_names(game))}.\n")
     games.start(ctx.session, game, ctx.now)
     ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
-    return f"Game {game.name} has started: {game.phase}."
+    return text + f"Game {game.name} has started: {game.phase}."
 
 
 def do_process(ctx: Context, command: c.Process) -> str:

@@ -18,7 +18,9 @@ def do_observe(ctx: Context, command: c.Observe) -> str:
     member = games.observe(ctx.session, game, ctx.sender, hash_password(command.password),
                            command.name)
     ctx.game, ctx.member, ctx.master = game, member, False
-    return f"You observe {game.name}: you will receive its results and broadcast press."
+    return (f"You observe {game.name} as {member.power}: you will receive its results and "
+            f"broadcast press. Sign on with SIGNON {member.power.lower()}@{game.name} "
+            "password.")
 
 
 def do_join(ctx: Context, command: c.Join) -> str:
