@@ -87,18 +87,22 @@ def _clean_body(text: str, limit: int) -> tuple[str, list[str]]:
             break
         if _outlook_rule(stripped) and _HEADER_START.match(_next_content(lines, i + 1)):
             break
+        # Lines the judge does not read become blank rather than vanish, so
+        # the line numbers in its reply are those of the mail as written.
         if stripped.startswith((">", "//")):
+            kept.append("")
             i += 1
             continue
         # An attribution goes with its quote; what follows the quote is the
         # sender's own answer (bottom posting), so it is kept.
         skip = _attribution(lines, i)
         if skip:
+            kept.extend([""] * skip)
             i += skip
             continue
         kept.append(line.rstrip())
         i += 1
-    body = re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip("\n")
+    body = "\n".join(kept).rstrip("\n")
     if len(body) <= limit:
         return body, []
     cut = body[:limit]
