@@ -3,7 +3,7 @@ has reached the relay.
 
 N running 7-player games (500 by default) are set up through the judge's
 own functions (create, seven joins, start), each with random legal orders
-on file for every power (submitted through ``games.submit_orders``, as a
+on file for every power (submitted through ``order_entry.submit_orders``, as a
 mail's orders are), and every deadline set to the same moment T, a few
 seconds ahead. Then a whole judge starts (listener, worker, deadline
 scheduler, sender; a sink relay runs in a process of its own) and the
@@ -31,7 +31,6 @@ import io
 import json
 import logging
 import pstats
-import random
 import re
 import sys
 import time
@@ -44,13 +43,11 @@ from service_common import (
     POWERS,
     aware,
     database,
+    games_with_orders,
     judge_config,
     later,
     machine,
-    password_of,
     quiet_logging,
-    random_orders,
-    running_game,
     sink_relay,
     wait_until,
     work_directory,
@@ -59,16 +56,12 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from engine.variant_file import load_variant
-from judge import games
 from judge.config import Config
 from judge.db import open_database, transaction
 from judge.models import Game, Outbox, PhaseRecord, utcnow
-from judge.passwords import hash_password
 from judge.scheduler import attend
 from judge.sender import Sender
 from judge.service import Judge
-from judge.settings import GameSettings
 
 RESULTS = "Diplomacy results "
 
@@ -88,35 +81,6 @@ class Problems(logging.Handler):
 
 
 _VARYING = re.compile(r"\(trigger: [^)]*\)|\d{4}-\d\d-\d\d[ T][\d:.+]+( UTC)?|\d+")
-
-
-def set_up(engine: Engine, count: int, seed: int, prefix: str) -> list[int]:
-    """``count`` running games with orders on file for every power, one
-    transaction each; their ids. Passwords are hashed once: hashing 3,500
-    of them with scrypt would take minutes and is not what is measured."""
-    rng = random.Random(seed)
-    game_map = load_variant("standard")
-    hashes = {power: hash_password(password_of(power)) for power in POWERS}
-    master = hash_password("gm-secret")
-    # nmr hold: were an order missing, the deadline would still process
-    settings = GameSettings(movement=timedelta(days=2), nmr="hold")
-    ids = []
-    for n in range(count):
-        with transaction(engine) as session:
-            game, state = running_game(session, f"{prefix}{n}", master, hashes, settings,
-                                       utcnow())
-            players = {m.power: m for m in games.members(session, game, "player")}
-            for power in POWERS:
-                lines = list(enumerate(random_orders(game_map, state, power, rng), start=1))
-                report = games.submit_orders(session, game, players[power], lines)
-                bad = [note for note in report.notes if note.problem]
-                if bad:
-                    raise RuntimeError(f"{game.name} {power}: orders refused: {bad}")
-            game.reminded = game.phase  # the reminders went out long ago
-            session.add(game)
-            assert game.id is not None
-            ids.append(game.id)
-    return ids
 
 
 def set_deadlines(engine: Engine, ids: list[int], seconds_ahead: float) -> float:
@@ -170,7 +134,7 @@ def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
             sink_relay() as relay:
         engine = open_database(url)
         started = time.perf_counter()
-        ids = set_up(engine, args.games, args.seed, "g")
+        ids = games_with_orders(engine, args.games, args.seed, "g")
         setup_seconds = time.perf_counter() - started
         config = judge_config(directory, url, relay.port)
         judge = Judge(config, engine)
@@ -216,7 +180,7 @@ def breakdown(args: argparse.Namespace) -> dict[str, Any]:
     with work_directory() as directory, database(args.database_url, directory) as url, \
             sink_relay() as relay:
         engine = open_database(url)
-        ids = set_up(engine, args.games, args.seed, "b")
+        ids = games_with_orders(engine, args.games, args.seed, "b")
         due = set_deadlines(engine, ids, 0)
         config: Config = judge_config(directory, url, relay.port)
         now = datetime.fromtimestamp(due, UTC)

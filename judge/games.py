@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -20,8 +19,7 @@ from sqlmodel import Session, col, select
 
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
-from engine.orders import Build, Order, Waive
-from engine.outcomes import Outcome, Why
+from engine.orders import Order
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variant_file import load_variant
@@ -29,7 +27,7 @@ from engine.ways_to_play import setup
 from judge import snapshots
 from judge.models import Game, Member, OrderRecord, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
-from parser import OrderError, parse_order, parse_orders
+from parser import OrderError, parse_order
 
 MASTER = "MASTER"
 
@@ -246,8 +244,8 @@ def is_full(session: Session, game: Game) -> bool:
 def shrink_to_players(session: Session, game: Game) -> None:
     """START before every seat is taken: the standard game switches to the
     rulebook's way to play for the players who joined (six players: Italy
-    neutral, and so on); a player whose chosen seat no longer exists is
-    seated at random."""
+    neutral, and so on). A player who chose a power takes the seat that
+    holds it, if still free; the others are seated at random."""
     players = members(session, game, "player")
     if len(players) < 2:
         raise GameError(f"game {game.name} needs at least 2 players to start")
@@ -258,10 +256,14 @@ def shrink_to_players(session: Session, game: Game) -> None:
     game.settings = settings.to_json()
     session.add(game)
     seats = seat_names(game)
+    claimed: set[str] = set()
     for member in players:
-        if member.power and member.power not in seats:
-            member.power = ""
-            session.add(member)
+        # a chosen power keeps its player in the seat that now holds it
+        wanted = [seat for seat in seats
+                  if set(seat.split("/")) & set(powers_of(member)) and seat not in claimed]
+        member.power = wanted[0] if wanted else ""
+        claimed.update(wanted[:1])
+        session.add(member)
 
 
 def start(session: Session, game: Game, now: datetime | None = None) -> GameState:
@@ -308,144 +310,6 @@ def _enter_phase(session: Session, game: Game, state: GameState, now: datetime,
         if member.wait:
             member.wait = False  # SET WAIT lasts one phase
             session.add(member)
-
-
-# -- orders ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OrderNote:
-    line: int
-    text: str  # the order as written
-    problem: str  # '' when accepted
-
-
-@dataclass(frozen=True)
-class OrdersReport:
-    notes: tuple[OrderNote, ...]
-    on_file: dict[str, list[str]]  # power -> canonical orders now on file
-    without_orders: tuple[str, ...]  # units (or powers) still without an order
-
-
-def _owner(game_map: GameMap, state: GameState, order: Order,
-           powers: Sequence[str]) -> str | None:
-    """Which of a seat's powers an order is for."""
-    if isinstance(order, Waive):
-        for power in powers:
-            if power in powers_to_order(game_map, state):
-                return power
-        return powers[0] if powers else None
-    if isinstance(order, Build):
-        prov = order.location.partition("/")[0]
-        return next((p for p in powers if prov in game_map.powers[p].home), None)
-    prov = order.unit.location.partition("/")[0]
-    units = [d.unit for d in state.dislodged] if state.phase.kind is PhaseKind.RETREAT \
-        else list(state.units)
-    unit = next((u for u in units if u.province == prov), None)
-    return unit.power if unit is not None else None
-
-
-def submit_orders(session: Session, game: Game, member: Member,
-                  lines: Sequence[tuple[int, str]]) -> OrdersReport:
-    """Read a mail's orders for the member's powers. They replace every
-    order the member had on file for this phase (DPJudge semantics)."""
-    if game.status != "active":
-        raise GameError(f"game {game.name} is not running (it is {game.status})")
-    game_map = map_of(game)
-    state = current_state(session, game)
-    powers = powers_of(member)
-    text = "\n".join(t for _, t in lines)
-    first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
-    parsed = parse_orders(text, game_map)
-    notes: list[OrderNote] = []
-    accepted: dict[str, list[Order]] = {p: [] for p in powers}
-    for error in parsed.errors:
-        notes.append(OrderNote(first_line.get(error.line, error.line), error.source, str(
-            error).split(": ", 1)[-1]))
-    candidates: list[tuple[int, str, str, Order]] = []
-    for item in parsed.orders:
-        line = first_line.get(item.line, item.line)
-        power = _owner(game_map, state, item.order, powers)
-        if power is None or power not in powers:
-            if isinstance(item.order, (Build, Waive)):
-                problem = "not a home centre of yours"
-            elif power is None:
-                problem = f"there is no unit in {item.order.unit.location.partition('/')[0]}" + (
-                    " to retreat" if state.phase.kind is PhaseKind.RETREAT else "")
-            else:
-                problem = "that unit is not yours"
-            notes.append(OrderNote(line, item.source, problem))
-            continue
-        candidates.append((line, item.source, power, item.order))
-    # legality, judged by the engine on this seat's orders alone
-    for power in powers:
-        mine = [c for c in candidates if c[2] == power]
-        if not mine:
-            continue
-        results = [r for r in adjudicate(game_map, state, {power: [c[3] for c in mine]}).results
-                   if r.power == power][:len(mine)]
-        for (line, source, _, _order), result in zip(mine, results, strict=False):
-            # builds or removals beyond the allowance are void: say so now,
-            # as for an illegal order, rather than 'ok' and void at the deadline
-            if result.outcome is Outcome.ILLEGAL or (
-                    result.reason is not None and result.reason.why is Why.TOO_MANY):
-                reason = result.reason.describe() if result.reason else "illegal"
-                notes.append(OrderNote(line, source, reason))
-            else:
-                accepted[power].append(result.order)
-                notes.append(OrderNote(line, source, ""))
-    notes.sort(key=lambda n: n.line)
-    for power in powers:
-        existing = session.exec(select(OrderRecord).where(
-            OrderRecord.game_id == game.id, OrderRecord.phase == game.phase,
-            OrderRecord.power == power)).first()
-        texts = [str(o) for o in accepted[power]]
-        if not texts:
-            # Nothing usable for this power in the mail: it has no orders on
-            # file (an empty set would count as submitted and let the phase
-            # be processed early with its units holding).
-            if existing is not None:
-                session.delete(existing)
-            continue
-        if existing is not None:
-            existing.orders = json.dumps(texts)
-            existing.submitted_at = utcnow()
-            session.add(existing)
-        else:
-            session.add(OrderRecord(game_id=game.id or 0, phase=game.phase, power=power,
-                                    orders=json.dumps(texts)))
-    session.flush()
-    on_file = {p: o for p, o in orders_on_file(session, game).items() if p in powers}
-    return OrdersReport(tuple(notes), on_file,
-                        tuple(unordered_units(game_map, state, powers, on_file)))
-
-
-def clear_orders(session: Session, game: Game, member: Member) -> None:
-    for row in session.exec(select(OrderRecord).where(
-            OrderRecord.game_id == game.id, OrderRecord.phase == game.phase,
-            col(OrderRecord.power).in_(powers_of(member)))).all():
-        session.delete(row)
-    session.flush()
-
-
-def unordered_units(game_map: GameMap, state: GameState, powers: Sequence[str],
-                    on_file: dict[str, list[str]]) -> list[str]:
-    ordered: set[str] = set()
-    for texts in on_file.values():
-        for text in texts:
-            order = parse_order(text, game_map)
-            unit = getattr(order, "unit", None)
-            if unit is not None:
-                ordered.add(unit.location.partition("/")[0])
-    kind = state.phase.kind
-    if kind is PhaseKind.MOVEMENT:
-        units = [u for u in state.units if u.power in powers]
-    elif kind is PhaseKind.RETREAT:
-        units = [d.unit for d in state.dislodged if d.unit.power in powers]
-    else:
-        return [p for p in powers if p in powers_to_order(game_map, state)
-                and not on_file.get(p)]
-    return [f"{u.power} {u}" for u in units if u.province not in ordered]
 
 
 # -- adjudicating ----------------------------------------------------------------

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from judge import games, snapshots
+from judge import games, order_entry, snapshots
 from judge.config import Config
 from judge.games import Adjudication
 from judge.mail import (
@@ -98,7 +98,7 @@ def all_orders_in(session: Session, game: Game) -> bool:
     if any(m.wait for m in games.members(session, game, "player")):
         return False
     on_file = games.orders_on_file(session, game)
-    return not games.unordered_units(game_map, state, games.powers_to_order(game_map, state),
+    return not order_entry.unordered_units(game_map, state, games.powers_to_order(game_map, state),
                                      on_file)
 
 

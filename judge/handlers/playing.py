@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from judge import games, turns
+from judge import games, order_entry, turns
 from judge.games import MASTER, GameError
 from judge.handlers.common import (
     Context,
@@ -42,7 +42,7 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
             lines.append(f"  {power:<9} {text}")
     if not any(on_file.values()):
         lines.append("  (none)")
-    missing = games.unordered_units(games.map_of(game), state, powers, on_file)
+    missing = order_entry.unordered_units(games.map_of(game), state, powers, on_file)
     if missing:
         lines.append("Without orders: " + ", ".join(missing))
     return "\n".join(lines)
@@ -55,7 +55,7 @@ def do_orders(ctx: Context, command: c.Orders) -> str:
     game, member = _player(ctx)
     so_far = ctx.order_lines.setdefault((member.id or 0, game.phase), [])
     so_far.extend(command.lines)
-    report = games.submit_orders(ctx.session, game, member, so_far)
+    report = order_entry.submit_orders(ctx.session, game, member, so_far)
     these = {number for number, _ in command.lines}
     lines = []
     for note in (n for n in report.notes if n.line in these):
@@ -69,7 +69,7 @@ def do_orders(ctx: Context, command: c.Orders) -> str:
 
 def do_clear(ctx: Context, command: c.Clear) -> str:
     game, member = _player(ctx)
-    games.clear_orders(ctx.session, game, member)
+    order_entry.clear_orders(ctx.session, game, member)
     return "Your orders for this phase are cleared.\n" + _orders_summary(ctx, game, member)
 
 

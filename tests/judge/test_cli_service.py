@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
-from judge import cli, games, turns
+from judge import cli, games, order_entry, turns
 from judge.config import Config
 from judge.db import transaction
 from judge.models import Game, PhaseRecord
@@ -32,7 +32,7 @@ def played_game(engine: Engine) -> None:
         for member in games.members(session, game, "player"):
             state = games.current_state(session, game)
             lines = [(1, f"{u} H") for p in games.powers_of(member) for u in state.units_of(p)]
-            games.submit_orders(session, game, member, lines)
+            order_entry.submit_orders(session, game, member, lines)
         turns.process(session, game, Config(), START)
 
 

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from judge import games
+from judge import games, order_entry
 from judge.config import Config
 from judge.db import make_engine, transaction
 from judge.models import Game, Outbox, PhaseRecord
@@ -44,7 +44,7 @@ def submit(engine: Engine, game_id: int, powers: list[str]) -> None:
         for member in games.members(session, game, "player"):
             if member.power in powers:
                 holds = [(n, f"{u} H") for n, u in enumerate(state.units_of(member.power), 1)]
-                games.submit_orders(session, game, member, holds)
+                order_entry.submit_orders(session, game, member, holds)
 
 
 def mails(engine: Engine, subject_start: str) -> list[Outbox]:
