@@ -6,13 +6,16 @@ that show mistakes on purpose are marked ```text instead."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import get_args
 
 import pytest
 
 from engine.variant_file import load_variant
-from judge.settings import parse_duration, parse_settings
+from judge.handlers.master import _parse_when
+from judge.models import Game
+from judge.settings import GameSettings, parse_settings
 from parser import parse_orders
 from parser.commands import (
     Command,
@@ -20,6 +23,7 @@ from parser.commands import (
     Create,
     Line,
     Orders,
+    SetDeadline,
     SetGrace,
     parse_commands,
 )
@@ -82,15 +86,41 @@ def test_every_order_example_is_readable(block: tuple[int, str]) -> None:
                                + "; ".join(str(e) for e in parsed.errors))
 
 
+# SET DEADLINE and SET GRACE values are read against a game's zone and clock:
+# an unsaved game with the default settings, at a moment before every
+# date the manual's examples name
+_GAME = Game(name="mygame", variant="standard", master_hash="", master_address="gm@x.org",
+             settings=GameSettings(zone="Europe/Paris").to_json())
+_NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+
+def _grace_problem(when: str) -> str | None:
+    """Why the judge would refuse SET GRACE ``when``, read as its handler
+    reads it: an end time (a date first) or a duration, '+' or not."""
+    value = when.strip().removeprefix("+").strip()
+    if value[:1].isdigit() and "-" in value:
+        try:
+            end = _parse_when(value, _GAME, _NOW)
+        except Exception as exc:
+            return str(exc)
+        return None if end > _NOW else f"{when!r} is in the past"
+    _, problems = parse_settings([("grace", value)])
+    return problems[0] if problems else None
+
+
 @pytest.mark.parametrize("block", BLOCKS, ids=[f"line{start}" for start, _ in BLOCKS])
 def test_every_settings_example_is_accepted(block: tuple[int, str]) -> None:
     start, body = block
     for line in _read(body):
+        where = f"manual line {start + line.line}"
         if isinstance(line.command, Create):
             _, problems = parse_settings(line.command.settings)
-            assert not problems, f"manual line {start + line.line}: {problems}"
+            assert not problems, f"{where}: {problems}"
         if isinstance(line.command, SetGrace):
-            parse_duration(line.command.when)  # raises on a value the judge refuses
+            assert _grace_problem(line.command.when) is None, where
+        if isinstance(line.command, SetDeadline):
+            # raises GameError on a form the judge does not read
+            assert _parse_when(line.command.when, _GAME, _NOW) > _NOW, where
 
 
 def test_every_command_has_an_example() -> None:
@@ -101,7 +131,13 @@ def test_every_command_has_an_example() -> None:
 
 
 def test_a_broken_example_would_be_caught() -> None:
-    """The checks above can fail: a misspelt command and a bad order are found."""
+    """The checks above can fail: a misspelt command, a bad order and bad
+    SET GRACE and SET DEADLINE values are found."""
+    assert _grace_problem("2 weeks") is not None
+    assert _grace_problem("2026-02-30 18:00") is not None
+    assert _grace_problem("+1d") is None
+    with pytest.raises(Exception, match="not a time"):
+        _parse_when("next Wednesday", _GAME, _NOW)
     fake = "```mail\nSINGON france@mygame pw\nA Par - Brg\n```\n"
     (_, body), = mail_blocks(fake)
     lines = _read(body)
