@@ -35,7 +35,6 @@ import email.utils
 import io
 import itertools
 import json
-import multiprocessing
 import pstats
 import random
 import smtplib
@@ -52,6 +51,8 @@ from service_common import (
     POWERS,
     aware,
     database,
+    forked,
+    games_with_orders,
     judge_config,
     machine,
     password_of,
@@ -165,20 +166,39 @@ def run_clients(mails: list[tuple[str, bytes, str]], clients: int, rate: float,
     return [r for r in results if r is not None]
 
 
+class ClientProcess:
+    """The SMTP clients in a process of their own (forked before the judge
+    starts its threads), so that they do not take the judge's interpreter
+    lock. They start sending on go()."""
+
+    def __init__(self, *args: Any) -> None:
+        ctx = forked()
+        self._conn, child = ctx.Pipe()
+        self._process = ctx.Process(target=_clients_main, args=(child, *args),
+                                    name="smtp-clients", daemon=True)
+        self._process.start()
+        child.close()
+
+    def go(self) -> None:
+        self._conn.send("go")
+
+    def results(self) -> list[Sent]:
+        try:
+            sent: list[Sent] = self._conn.recv()
+        except EOFError:
+            raise RuntimeError("the SMTP clients died; see their error above") from None
+        self._process.join()
+        return sent
+
+    def stop(self) -> None:
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+
+
 def _clients_main(conn: Any, *args: Any) -> None:
-    conn.send(run_clients(*args))
-
-
-def send_in_child(mails: list[tuple[str, bytes, str]], clients: int, rate: float,
-                  host: str, port: int, connection_per_mail: bool) -> list[Sent]:
-    ctx = multiprocessing.get_context("spawn")
-    parent, child = ctx.Pipe()
-    process = ctx.Process(target=_clients_main, name="smtp-clients",
-                          args=(child, mails, clients, rate, host, port, connection_per_mail))
-    process.start()
-    sent: list[Sent] = parent.recv()
-    process.join()
-    return sent
+    if conn.recv() == "go":
+        conn.send(run_clients(*args))
 
 
 # -- reading the outcome ---------------------------------------------------------
@@ -236,6 +256,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             game, state = running_game(session, GAME, hash_password("gm-secret"), hashes,
                                        settings, aware_now())
             phase = game.phase
+        if args.other_games:
+            # a judge holds many games; the worker's work after each mail may grow with them
+            games_with_orders(engine, args.other_games, args.seed, "other")
         order_sets = {power: [random_orders(game_map, state, power, rng) for _ in range(20)]
                       for power in POWERS}
         mails = order_mails(args.mails, order_sets, rng)
@@ -243,17 +266,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if args.profile else []
 
         config = judge_config(directory, url, relay.port)
+        clients = ClientProcess(mails, args.clients, args.rate, config.smtp_host,
+                                config.smtp_port, args.connection_per_mail)
         judge = Judge(config, engine)
         judge.start()
         try:
-            sent = send_in_child(mails, args.clients, args.rate, config.smtp_host,
-                                 config.smtp_port, args.connection_per_mail)
+            clients.go()
+            sent = clients.results()
             accepted = [s for s in sent if not s.error]
             done = wait_until(lambda: reply_count(engine) >= len(accepted), args.timeout, 0.2)
             all_acked = time.time()
             delivered = wait_until(lambda: relay.count("Re: orders") >= len(accepted),
                                    args.timeout, 0.2)
         finally:
+            clients.stop()
             judge.stop()
         if not done:
             print(f"warning: only {reply_count(engine)} of {len(accepted)} replies queued "
@@ -282,6 +308,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "database": "postgresql" if url.startswith("postgresql") else "sqlite",
             "machine": machine(url),
             "mails": args.mails, "clients": args.clients, "rate": args.rate,
+            "other_games": args.other_games,
             "connection_per_mail": args.connection_per_mail,
             "accepted": len(accepted), "refused": len(sent) - len(accepted),
             "refusals": sorted({s.error for s in sent if s.error})[:5],
@@ -319,7 +346,9 @@ def report(result: dict[str, Any]) -> None:
           f"{result['clients']} client threads"
           + (f" paced at {result['rate']:g}/s" if result["rate"] else "")
           + (", one connection per mail" if result["connection_per_mail"]
-             else ", connections reused"))
+             else ", connections reused")
+          + (f"; {result['other_games']} other running games" if result["other_games"]
+             else ""))
     print(f"accepted (250): {result['accepted']}, refused: {result['refused']} "
           f"{result['refusals'] or ''}")
     print(f"accepted per second: {result['accepted_per_second']:.0f} "
@@ -351,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default="",
                         help="a PostgreSQL server to use (a fresh schema, dropped after); "
                              "default: SQLite in a temporary directory")
+    parser.add_argument("--other-games", type=int, default=0, metavar="N",
+                        help="N more running games in the database (deadlines days away)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=900.0,
                         help="seconds to wait for the replies")

@@ -40,6 +40,7 @@ if str(ROOT) not in sys.path:  # the judge's packages, when run as bench/<script
 
 from aiosmtpd.controller import Controller  # noqa: E402
 from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy.engine import Engine  # noqa: E402
 from sqlmodel import Session  # noqa: E402
 
 from engine.game import adjudicate  # noqa: E402
@@ -47,10 +48,12 @@ from engine.map import GameMap  # noqa: E402
 from engine.orders import Hold, Move, Order, SupportHold, SupportMove, UnitRef  # noqa: E402
 from engine.outcomes import Outcome  # noqa: E402
 from engine.state import GameState  # noqa: E402
-from judge import games  # noqa: E402
+from engine.variant_file import load_variant  # noqa: E402
+from judge import games, order_entry  # noqa: E402
 from judge.config import Config  # noqa: E402
-from judge.db import normalise_url  # noqa: E402
-from judge.models import Game  # noqa: E402
+from judge.db import normalise_url, transaction  # noqa: E402
+from judge.models import Game, utcnow  # noqa: E402
+from judge.passwords import hash_password  # noqa: E402
 from judge.settings import GameSettings  # noqa: E402
 
 POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
@@ -146,19 +149,29 @@ class SinkRelay:
             return sum(1 for a in self.arrivals if a.subject.startswith(subject_prefix))
 
 
+def forked() -> Any:
+    """Helper processes are forked, not spawned: a spawned child imports the
+    benchmark's main module again, and with it the whole judge, which is
+    slow and, in a checkout others are editing, may fail half way. Fork
+    them before the judge starts its threads."""
+    return multiprocessing.get_context("fork")
+
+
 class RelayProcess:
     """The sink relay in a process of its own, so that it competes with the
     judge for the processors (as a real relay on the same machine would)
     but not for the judge's interpreter lock."""
 
     def __init__(self) -> None:
-        ctx = multiprocessing.get_context("spawn")
+        ctx = forked()
         self._conn, child = ctx.Pipe()
         self.port = free_port()
         self._process = ctx.Process(target=_relay_main, args=(child, self.port),
                                     name="sink-relay", daemon=True)
         self._process.start()
-        if self._conn.recv() != "ready":
+        child.close()  # so that a child that dies is seen here as end of file
+        if not self._conn.poll(30) or self._conn.recv() != "ready":
+            self._process.kill()
             raise RuntimeError("the sink relay did not start")
 
     def _ask(self, *request: Any) -> Any:
@@ -282,6 +295,36 @@ def random_orders(game_map: GameMap, state: GameState, power: str,
              if r.power == power and r.outcome is not Outcome.ILLEGAL}
     return [str(o) if str(o) in legal else str(Hold(o.unit)) for o in orders
             if isinstance(o, (Hold, Move, SupportHold, SupportMove))]
+
+
+def games_with_orders(engine: Engine, count: int, seed: int, prefix: str) -> list[int]:
+    """``count`` running games with random legal orders on file for every
+    power (entered as a mail's orders are), one transaction each; their
+    ids. Passwords are hashed once: hashing 3,500 of them with scrypt
+    would take minutes and is not what is measured."""
+    rng = random.Random(seed)
+    game_map = load_variant("standard")
+    hashes = {power: hash_password(password_of(power)) for power in POWERS}
+    master = hash_password("gm-secret")
+    # nmr hold: were an order missing, the deadline would still process
+    settings = GameSettings(movement=timedelta(days=2), nmr="hold")
+    ids = []
+    for n in range(count):
+        with transaction(engine) as session:
+            game, state = running_game(session, f"{prefix}{n}", master, hashes, settings,
+                                       utcnow())
+            players = {m.power: m for m in games.members(session, game, "player")}
+            for power in POWERS:
+                lines = list(enumerate(random_orders(game_map, state, power, rng), start=1))
+                report = order_entry.submit_orders(session, game, players[power], lines)
+                bad = [note for note in report.notes if note.problem]
+                if bad:
+                    raise RuntimeError(f"{game.name} {power}: orders refused: {bad}")
+            game.reminded = game.phase  # the reminders went out long ago
+            session.add(game)
+            assert game.id is not None
+            ids.append(game.id)
+    return ids
 
 
 def aware(moment: datetime) -> datetime:
