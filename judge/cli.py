@@ -89,10 +89,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_deliver(args: argparse.Namespace) -> int:
+    from judge.config import ConfigError
     from judge.db import open_database
     from judge.intake.deliver import deliver
 
-    config = _config(args)
+    try:
+        config = _config(args)
+    except ConfigError as exc:  # the MTA must keep the mail and retry, not bounce it
+        sys.stderr.write(f"judge deliver: {exc}\n")
+        return 75
     raw = sys.stdin.buffer.read(config.max_message_bytes + 1)
     try:
         engine = open_database(config.database_url)
@@ -100,7 +105,7 @@ def cmd_deliver(args: argparse.Namespace) -> int:
         sys.stderr.write(f"judge deliver: database unavailable: {exc}\n")
         return 75
     return deliver(engine, raw, max_message_bytes=config.max_message_bytes,
-                   envelope_from=args.sender or "")
+                   envelope_from="<>" if args.sender == "" else (args.sender or ""))
 
 
 def cmd_games(args: argparse.Namespace, stdout: TextIO) -> int:

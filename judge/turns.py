@@ -162,7 +162,8 @@ def started_mails(session: Session, game: Game, config: Config) -> list[Outgoing
                       if len(powers) > 1 else "", players=players,
                       phase=game.phase, phase_name=phase_name(game.phase),
                       deadline=format_deadline(game.deadline, settings.zone),
-                      signon=powers[0].lower() if powers else "power")
+                      signon=powers[0].lower() if powers else "power",
+                      sample_order=_sample_order(session, game, powers))
         mails.append(OutgoingMail(to=(member.address,),
                                   subject=f"Diplomacy game {game.name} starts", body=body,
                                   kind="notice", game=game.name))
@@ -231,3 +232,10 @@ def results_text(record_results: str) -> list[dict[str, str]]:
     if not record_results:
         return []
     return list(json.loads(record_results).get("results", []))
+
+
+def _sample_order(session: Session, game: Game, powers: tuple[str, ...]) -> str:
+    """A hold order for one of the player's own units, for the start mail."""
+    state = games.current_state(session, game)
+    units = [u for u in state.units if u.power in powers]
+    return f"{units[0]} H" if units else "A PAR H"

@@ -37,7 +37,7 @@ class Context:
     order_lines: dict[tuple[int, str], list[tuple[int, str]]] = field(default_factory=dict)
     # a game whose orders changed: processed early, at the end of the mail,
     # if every power then has orders (so corrections later in the mail count)
-    early: Game | None = None
+    early: list[Game] = field(default_factory=list)
 
 
 
@@ -87,19 +87,24 @@ def _notice(ctx: Context, game: Game, subject: str, text: str) -> None:
 def _after_change(ctx: Context, game: Game) -> str:
     """Early processing is looked at once the whole mail is read
     (:func:`finish_mail`)."""
-    ctx.early = game
+    if all(g is not game for g in ctx.early):
+        ctx.early.append(game)
     return ""
 
 
 def finish_mail(ctx: Context) -> str:
-    """After the last command of a mail: process the phase early if every
-    power now has orders and nobody waits. The text for the reply, if any."""
-    game = ctx.early
-    if game is None or not turns.all_orders_in(ctx.session, game):
-        return ""
-    phase = game.phase
-    ctx.mails.extend(turns.process(ctx.session, game, ctx.config, ctx.now))
-    return f"Every power has orders: {phase} has been processed; results are mailed."
+    """After the last command of a mail: process early each game the mail
+    gave orders to, if every power now has orders and nobody waits. The text
+    for the reply, if any."""
+    done = []
+    for game in ctx.early:
+        if turns.all_orders_in(ctx.session, game):
+            phase = game.phase
+            ctx.mails.extend(turns.process(ctx.session, game, ctx.config, ctx.now))
+            where = f" in {game.name}" if len(ctx.early) > 1 else ""
+            done.append(f"Every power has orders{where}: {phase} has been processed; "
+                        "results are mailed.")
+    return "\n".join(done)
 
 
 def _mailable(address: str) -> str:
