@@ -27,10 +27,17 @@ def _create_tables(conn: Connection) -> None:
     SQLModel.metadata.create_all(conn)
 
 
+def _outbox_due_index(conn: Connection) -> None:
+    conn.execute(text("CREATE INDEX IF NOT EXISTS ix_outbox_due "
+                      "ON outbox (status, next_attempt_at, id)"))
+
+
 # Step N takes a database at version N-1 to version N. Append new steps;
-# never change one that has shipped.
+# never change one that has shipped. A new database is created from the
+# models as they are now and stamped with the last version directly.
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
+    _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -82,14 +89,21 @@ def migrate(engine: Engine) -> int:
             raise RuntimeError(
                 f"the database has schema version {current}; this judge knows "
                 f"{SCHEMA_VERSION}: upgrade the judge")
+        if current == 0:
+            _create_tables(conn)
+            _stamp(conn, SCHEMA_VERSION)
+            return SCHEMA_VERSION
         for version in range(current + 1, SCHEMA_VERSION + 1):
             log.info("database: migrating to schema version %d", version)
             MIGRATIONS[version - 1](conn)
-            SQLModel.metadata.tables["schema_version"].create(conn, checkfirst=True)
-            conn.execute(text("DELETE FROM schema_version"))
-            conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, :v)"),
-                         {"v": version})
+            _stamp(conn, version)
         return max(current, SCHEMA_VERSION)
+
+
+def _stamp(conn: Connection, version: int) -> None:
+    SQLModel.metadata.tables["schema_version"].create(conn, checkfirst=True)
+    conn.execute(text("DELETE FROM schema_version"))
+    conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, :v)"), {"v": version})
 
 
 def open_database(url: str) -> Engine:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -47,6 +47,8 @@ class Outbox(SQLModel, table=True):
     so a retry sends exactly the same bytes with the same Message-ID."""
 
     __tablename__ = "outbox"
+    # the sender's question: the oldest due pending row (schema version 2)
+    __table_args__ = (Index("ix_outbox_due", "status", "next_attempt_at", "id"),)
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True, max_length=998)
     recipients: str = Field(sa_column=Column(Text, nullable=False))  # JSON list

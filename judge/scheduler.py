@@ -133,6 +133,22 @@ class DeadlineScheduler:
                 if job.id.startswith("game-") and job.id not in wanted:
                     job.remove()
 
+    def schedule(self, game_id: int) -> None:
+        """(Re)schedule one game's job from its row, or drop it."""
+        with self._sync_lock:
+            if self._stopping:
+                return
+            with transaction(self.engine) as session:
+                game = session.get(Game, game_id)
+                moment = next_moment(game) if game is not None else None
+            job_id = f"game-{game_id}"
+            if moment is None:
+                if self.scheduler.get_job(job_id) is not None:
+                    self.scheduler.remove_job(job_id)
+                return
+            self.scheduler.add_job(self._run, "date", run_date=max(moment, utcnow()),
+                                   args=[game_id], id=job_id, replace_existing=True)
+
     def _run(self, game_id: int) -> None:
         try:
             queued = attend(self.engine, self.config, game_id)
@@ -142,4 +158,4 @@ class DeadlineScheduler:
             return
         if queued and self.after_work:
             self.after_work()
-        self.sync()
+        self.schedule(game_id)  # only this game moved on

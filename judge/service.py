@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -42,6 +43,7 @@ class Judge:
         self._inbox: queue.Queue[int | None] = queue.Queue()
         self._worker: threading.Thread | None = None
         self.idle = threading.Event()  # set whenever the worker has nothing to do
+        self._last_sync = 0.0
 
     def start(self) -> None:
         self.config.data_dir.mkdir(parents=True, exist_ok=True)
@@ -93,5 +95,11 @@ class Judge:
                 process_mail(self.engine, self.config, inbound_id)
             except Exception:  # process_mail records its own failures; this is a last guard
                 log.exception("mail %d: processing failed", inbound_id)
-            self.scheduler.sync()
             self.sender.wake()
+            # A mail may have moved deadlines (SET DEADLINE, a new phase...).
+            # Rescheduling reads every running game, so in a burst it is done
+            # once the queue is empty or once a second, not after each mail.
+            now = time.monotonic()
+            if self._inbox.empty() or now - self._last_sync > 1.0:
+                self.scheduler.sync()
+                self._last_sync = now

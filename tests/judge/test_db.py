@@ -37,3 +37,25 @@ def test_newer_schema_is_refused(db_url: str) -> None:
     with pytest.raises(RuntimeError, match="upgrade the judge"):
         migrate(engine)
     engine.dispose()
+
+
+def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: str) -> None:
+    from sqlalchemy import inspect
+    from sqlmodel import SQLModel
+
+    from judge.db import make_engine
+
+    engine = make_engine(db_url)
+    with engine.begin() as conn:  # a database as the first judge left it
+        SQLModel.metadata.create_all(conn)
+        conn.execute(text("DROP INDEX ix_outbox_due"))
+        conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
+    with transaction(engine) as session:
+        session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
+    assert migrate(engine) == SCHEMA_VERSION == 2
+    with engine.connect() as conn:
+        assert schema_version(conn) == 2
+        assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
+    with transaction(engine) as session:
+        assert [g.name for g in session.exec(select(models.Game)).all()] == ["old"]
+    engine.dispose()

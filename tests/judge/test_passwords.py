@@ -19,3 +19,11 @@ def test_same_password_different_salt() -> None:
 def test_garbage_hash_never_matches() -> None:
     for stored in ("", "plain", "scrypt$1$2$3$zz$zz", "md5$a$b$c$d$e"):
         assert not check_password("plain", stored)
+
+
+def test_a_remembered_check_is_for_that_hash_and_password_only() -> None:
+    first, second = hash_password("same"), hash_password("same")
+    assert check_password("same", first) and check_password("same", first)  # remembered
+    assert not check_password("Same", first)  # a wrong password is never remembered
+    assert check_password("same", second)
+    assert not check_password("same", first.replace("scrypt$", "scrypt$1"))
