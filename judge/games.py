@@ -14,6 +14,7 @@ import random
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import cast
 
 from sqlmodel import Session, col, select
 
@@ -58,10 +59,19 @@ def phase_records(session: Session, game: Game) -> list[PhaseRecord]:
 
 
 def current_state(session: Session, game: Game) -> GameState:
+    """The position the game's current phase started from. A phase's
+    starting position never changes once written, so it is read once per
+    transaction (an order mail asks for it several times)."""
+    key = ("position", game.id, game.phase)
+    cached = session.info.get(key)
+    if cached is not None:
+        return cast(GameState, cached)
     record = phase_record(session, game)
     if record is None:
         raise GameError(f"game {game.name} has not started")
-    return snapshots.loads(record.state)
+    state = snapshots.loads(record.state)
+    session.info[key] = state
+    return state
 
 
 def members(session: Session, game: Game, role: str | None = None,
