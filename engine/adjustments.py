@@ -33,21 +33,30 @@ def adjustment_due(game_map: GameMap, state: GameState, power: str) -> int:
     return centre_counts(game_map, state).get(power, 0) - len(state.units_of(power))
 
 
-def needs_adjustments(
+def powers_adjusting(
     game_map: GameMap, state: GameState, counts: Mapping[str, int] | None = None
-) -> bool:
-    """Whether some power must build or remove; ``counts``: centre_counts, if known."""
+) -> list[str]:
+    """The powers that must remove, or may build somewhere, this winter;
+    ``counts``: centre_counts, if known."""
     units = dict.fromkeys(game_map.powers, 0)
     for unit in state.units:
         units[unit.power] = units.get(unit.power, 0) + 1
     if counts is None:
         counts = centre_counts(game_map, state)
+    adjusting = []
     for power, centres in counts.items():
         due = centres - units.get(power, 0)
         if due < 0 or (due > 0 and power not in state.neutral and _free_sites(
                 game_map, state, power)):
-            return True
-    return False
+            adjusting.append(power)
+    return adjusting
+
+
+def needs_adjustments(
+    game_map: GameMap, state: GameState, counts: Mapping[str, int] | None = None
+) -> bool:
+    """Whether some power must build or remove; ``counts``: centre_counts, if known."""
+    return bool(powers_adjusting(game_map, state, counts))
 
 
 def _free_sites(game_map: GameMap, state: GameState, power: str) -> list[str]:

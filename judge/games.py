@@ -18,6 +18,7 @@ from typing import cast
 
 from sqlmodel import Session, col, select
 
+from engine.adjustments import powers_adjusting
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
 from engine.orders import Order
@@ -104,20 +105,8 @@ def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:
     elif kind is PhaseKind.RETREAT:
         powers = {d.unit.power for d in state.dislodged}
     else:
-        from engine.adjustments import centre_counts
-        counts = centre_counts(game_map, state)
-        powers = set()
-        for power in game_map.powers:
-            due = counts.get(power, 0) - len(state.units_of(power))
-            if due < 0 or (due > 0 and _free_home(game_map, state, power)):
-                powers.add(power)
+        powers = set(powers_adjusting(game_map, state))
     return sorted(p for p in powers if p not in state.neutral)
-
-
-def _free_home(game_map: GameMap, state: GameState, power: str) -> bool:
-    owned = set(state.centres_of(power))
-    occupied = {u.province for u in state.units}
-    return any(c in owned and c not in occupied for c in game_map.powers[power].home)
 
 
 def missing_powers(session: Session, game: Game, game_map: GameMap,
