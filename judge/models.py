@@ -17,6 +17,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(moment: datetime) -> datetime:
+    """A stored time as an aware UTC datetime (SQLite hands times back naive)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 class SchemaVersion(SQLModel, table=True):
     __tablename__ = "schema_version"
     id: int = Field(default=1, primary_key=True)

@@ -10,7 +10,6 @@ and never answered, so two robots can never feed each other.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from datetime import datetime
 
 from sqlalchemy.engine import Engine
@@ -124,16 +123,3 @@ def _process(session: Session, config: Config, row: InboundMail, now: datetime) 
     for outgoing in ctx.mails:
         queue(session, outgoing, config)
     return "done"
-
-
-def process_pending(engine: Engine, config: Config,
-                    after_each: Callable[[], None] | None = None) -> int:
-    """Process every stored mail still 'new', oldest first."""
-    from judge.intake.store import pending_ids
-    count = 0
-    for inbound_id in pending_ids(engine):
-        process_mail(engine, config, inbound_id)
-        count += 1
-        if after_each:
-            after_each()
-    return count

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy.engine import Engine
@@ -27,23 +27,20 @@ from sqlmodel import Session, col, select
 from judge import games, turns
 from judge.config import Config
 from judge.db import transaction
-from judge.models import Game, utcnow
+from judge.models import Game, as_utc, utcnow
 from judge.outbox import queue
 
 log = logging.getLogger(__name__)
 
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def next_moment(game: Game) -> datetime | None:
     """When a running game next needs the judge's attention."""
     if game.status != "active" or game.deadline is None:
         return None
-    deadline = _aware(game.deadline)
+    deadline = as_utc(game.deadline)
     if game.grace_until is not None:
-        return _aware(game.grace_until)
+        return as_utc(game.grace_until)
     reminder = deadline - games.settings_of(game).reminder
     if game.reminded != game.phase and reminder < deadline:
         return min(reminder, deadline)
@@ -60,7 +57,7 @@ def attend(engine: Engine, config: Config, game_id: int,
             return 0
         mails = []
         if game.status == "active" and game.deadline is not None:
-            deadline = _aware(game.deadline)
+            deadline = as_utc(game.deadline)
             settings = games.settings_of(game)
             if game.reminded != game.phase and deadline - settings.reminder <= now < deadline:
                 mails.extend(turns.reminders(session, game, config))

@@ -26,7 +26,7 @@ from judge.mail import (
     results_body,
     to_game,
 )
-from judge.models import Game, Member, utcnow
+from judge.models import Game, Member, as_utc, utcnow
 from judge.outbox import OutgoingMail
 
 
@@ -108,11 +108,11 @@ def due(session: Session, game: Game, config: Config, now: datetime) -> list[Out
     if game.status != "active" or game.deadline is None:
         return []
     settings = games.settings_of(game)
-    deadline = _aware(game.deadline)
+    deadline = as_utc(game.deadline)
     if now < deadline:
         return []
     if game.grace_until is not None:
-        if now < _aware(game.grace_until):
+        if now < as_utc(game.grace_until):
             return []
         return process(session, game, config, now)
     state = games.current_state(session, game)
@@ -222,10 +222,6 @@ def maybe_draw_or_concession(session: Session, game: Game,
             return ended_mails(session, game, config)
     return []
 
-
-def _aware(moment: datetime) -> datetime:
-    from datetime import UTC
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def results_text(record_results: str) -> list[dict[str, str]]:

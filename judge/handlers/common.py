@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from judge import games, turns
 from judge.config import Config
+from judge.db import game_by_name
 from judge.games import GameError
 from judge.mail import (
     header,
@@ -45,7 +46,7 @@ class Context:
 
 
 def _game(ctx: Context, name: str) -> Game:
-    game = ctx.session.exec(select(Game).where(Game.name == name.lower())).first()
+    game = game_by_name(ctx.session, name)
     if game is None:
         raise GameError(f"there is no game called {name.lower()}; send LIST for the games")
     return game

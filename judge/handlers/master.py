@@ -17,7 +17,7 @@ from judge.mail import (
     render,
     to_game,
 )
-from judge.models import Game, Member, Press
+from judge.models import Game, Member, Press, as_utc
 from judge.outbox import OutboxError, OutgoingMail, check_address
 from judge.passwords import hash_password
 from judge.settings import (
@@ -167,9 +167,9 @@ def do_set_grace(ctx: Context, command: c.SetGrace) -> str:
     when = command.when.strip().removeprefix("+").strip()
     if when[:1].isdigit() and "-" in when and game.deadline is not None:
         end = _parse_when(when, game, ctx.now)
-        if end <= turns._aware(game.deadline):
+        if end <= as_utc(game.deadline):
             raise GameError("the grace period must end after the deadline")
-        when = f"{int((end - turns._aware(game.deadline)).total_seconds())}s"
+        when = f"{int((end - as_utc(game.deadline)).total_seconds())}s"
     settings, problems = parse_settings([("grace", when)], _settings(game))
     if problems:
         raise GameError(problems[0])

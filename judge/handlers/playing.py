@@ -27,7 +27,7 @@ from judge.mail import (
     render,
     to_game,
 )
-from judge.models import Game, Member, Press
+from judge.models import Game, Member, Press, as_utc
 from judge.passwords import hash_password
 from parser import commands as c
 
@@ -135,7 +135,7 @@ def do_set_absence(ctx: Context, command: c.SetAbsence) -> str:
     member.absence_to = datetime.combine(command.end, time(0), tzinfo=tz) + timedelta(days=1)
     ctx.session.add(member)
     text = f"Absence noted from {command.start} to {command.end}: no deadline falls then."
-    if game.deadline is not None and member.absence_from <= turns._aware(
+    if game.deadline is not None and member.absence_from <= as_utc(
             game.deadline) < member.absence_to:
         game.deadline = member.absence_to
         ctx.session.add(game)
