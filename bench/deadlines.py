@@ -41,7 +41,6 @@ from typing import Any
 
 from service_common import (
     POWERS,
-    aware,
     database,
     games_with_orders,
     judge_config,
@@ -58,7 +57,7 @@ from sqlmodel import Session, col, select
 
 from judge.config import Config
 from judge.db import open_database, transaction
-from judge.models import Game, Outbox, PhaseRecord, utcnow
+from judge.models import Game, Outbox, PhaseRecord, as_utc, utcnow
 from judge.scheduler import attend
 from judge.sender import Sender
 from judge.service import Judge
@@ -95,7 +94,7 @@ def set_deadlines(engine: Engine, ids: list[int], seconds_ahead: float) -> float
 def results_queued(engine: Engine) -> list[float]:
     """When each result mail was queued (Outbox.created_at)."""
     with Session(engine) as session:
-        return [aware(t).timestamp() for t in session.exec(
+        return [as_utc(t).timestamp() for t in session.exec(
             select(Outbox.created_at).where(Outbox.kind == "results")).all()]
 
 

@@ -49,7 +49,6 @@ from typing import Any
 
 from service_common import (
     POWERS,
-    aware,
     database,
     forked,
     games_with_orders,
@@ -70,7 +69,7 @@ from sqlmodel import Session, col, select
 from engine.variant_file import load_variant
 from judge.db import open_database, transaction
 from judge.intake.store import store_inbound
-from judge.models import Game, InboundMail, Outbox
+from judge.models import Game, InboundMail, Outbox, as_utc
 from judge.passwords import hash_password
 from judge.processing import process_mail
 from judge.service import Judge
@@ -213,7 +212,7 @@ def replies(engine: Any) -> dict[str, tuple[float, str]]:
             msg = headers.parsebytes(row.raw)
             part = msg.get_body(("plain",))
             body = part.get_content() if part is not None else ""
-            out[str(msg["In-Reply-To"]).strip()] = (aware(row.created_at).timestamp(), body)
+            out[str(msg["In-Reply-To"]).strip()] = (as_utc(row.created_at).timestamp(), body)
     return out
 
 

@@ -39,6 +39,7 @@ if str(ROOT) not in sys.path:  # the judge's packages, when run as bench/<script
     sys.path.insert(0, str(ROOT))
 
 from aiosmtpd.controller import Controller  # noqa: E402
+from cpu import cpu_model  # noqa: E402
 from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import Engine  # noqa: E402
 from sqlmodel import Session  # noqa: E402
@@ -327,10 +328,6 @@ def games_with_orders(engine: Engine, count: int, seed: int, prefix: str) -> lis
     return ids
 
 
-def aware(moment: datetime) -> datetime:
-    """SQLite gives back naive datetimes; the judge writes UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
 
 # -- figures ---------------------------------------------------------------------
 
@@ -354,15 +351,7 @@ def summary_ms(values: Sequence[float]) -> dict[str, float]:
 
 
 def machine(database_url: str) -> dict[str, str]:
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    info = {"nproc": str(os.cpu_count()), "cpu": model or platform.processor(),
+    info = {"nproc": str(os.cpu_count()), "cpu": cpu_model(),
             "python": platform.python_version(), "sqlite": sqlite3.sqlite_version}
     if database_url.startswith("postgresql"):
         engine = create_engine(normalise_url(database_url))

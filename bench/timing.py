@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from conversion import convert_order, engine_state
+from cpu import cpu_model
 from package_games import PackageGame
 
 from engine.game import Resolution, adjudicate
@@ -91,19 +92,11 @@ def parse_and_adjudicate(game_map: GameMap, state: GameState,
 
 def machine() -> dict[str, Any]:
     """Where the figures were measured."""
-    model = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     try:
         package_version = metadata.version("diplomacy")
     except metadata.PackageNotFoundError:
         package_version = "?"
-    return {"cpus": os.cpu_count(), "cpu": model or platform.processor(),
+    return {"cpus": os.cpu_count(), "cpu": cpu_model(),
             "python": platform.python_version(), "diplomacy": package_version}
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import email
 import email.policy
 import smtplib
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -23,12 +22,7 @@ from sqlmodel import Session, select
 from judge.config import Config
 from judge.models import InboundMail, Outbox
 from judge.service import Judge
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.loopback import free_port
 
 
 @dataclass

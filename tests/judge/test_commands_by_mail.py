@@ -56,7 +56,7 @@ from sqlmodel import Session, col, select
 
 from judge.config import Config
 from judge.intake.store import store_inbound
-from judge.models import Game, Member, OrderRecord, Outbox, PhaseRecord, Press
+from judge.models import Game, Member, OrderRecord, Outbox, PhaseRecord, Press, as_utc
 from judge.processing import process_mail
 
 DATA = Path(__file__).parent / "data" / "commands"
@@ -171,7 +171,7 @@ def _check_state(engine: Engine, mail: dict[str, Any], game_name: str, where: st
             if key in ("name", "exists"):
                 continue
             if key == "deadline":
-                assert game.deadline is not None and _aware(game.deadline) == _when(value), (
+                assert game.deadline is not None and as_utc(game.deadline) == _when(value), (
                     f"{where}: deadline {game.deadline}")
                 continue
             if key == "result_has":
@@ -206,9 +206,6 @@ def _check_state(engine: Engine, mail: dict[str, Any], game_name: str, where: st
             press = session.exec(select(Press).where(Press.game_id == game.id)).all()
             assert len(press) == mail["press"], f"{where}: {len(press)} press rows"
 
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _mails(scenario: dict[str, Any]) -> list[dict[str, Any]]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import email
 import logging
-import socket
 import threading
 import time
 import tomllib
@@ -32,16 +31,11 @@ from judge.config import Config
 from judge.db import transaction
 from judge.outbox import OutgoingMail, queue
 from judge.sender import MAX_BACKOFF, Sender, retry_delay
+from tests.loopback import free_port
 
 DATA = tomllib.loads((Path(__file__).parent / "data" / "sender.toml").read_text("utf-8"))
 JUDGE = "judge@judge.example.org"
 
-
-def free_port() -> int:
-    """A loopback port nothing listens on (the kernel's pick for port 0)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import imaplib
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -16,15 +15,10 @@ from pathlib import Path
 import pytest
 
 from judge.config import ImapConfig
+from tests.loopback import free_port
 
 SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "dovecot"
 
-
-def free_port() -> int:
-    """A loopback port nothing listens on (the kernel's pick for port 0)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass(frozen=True)

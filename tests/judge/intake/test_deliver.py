@@ -10,8 +10,8 @@ from sqlmodel import Session, col, select
 from judge.db import make_engine
 from judge.intake.deliver import EX_DATAERR, EX_OK, EX_TEMPFAIL, deliver
 from judge.models import InboundMail
-from tests.judge.intake.conftest import free_port
 from tests.judge.intake.mails import hostile_messages, load_mail
+from tests.loopback import free_port
 
 
 def _rows(engine: Engine) -> list[InboundMail]:

@@ -16,8 +16,8 @@ from judge.config import ImapConfig
 from judge.intake.imap import TOO_LARGE_KEYWORD, ImapIntakeError, ImapPoller, poll_once
 from judge.intake.store import store_inbound
 from judge.models import InboundMail
-from tests.judge.intake.conftest import free_port
 from tests.judge.intake.mails import crlf, load_mail
+from tests.loopback import free_port
 
 THREE = ("orders.eml", "press.eml", "no_message_id.eml")
 WAIT = 30.0  # generous: events normally come within one poll interval (0.2 s)

@@ -16,8 +16,8 @@ from judge.config import Config
 from judge.db import make_engine
 from judge.intake.smtp import start_listener
 from judge.models import InboundMail
-from tests.judge.intake.conftest import free_port
 from tests.judge.intake.mails import crlf, hostile_messages, load_mail
+from tests.loopback import free_port
 
 LIMIT = 200_000  # above every hostile sample (the 1000-line header is 77 kB)
 SENDER = "anna@example.org"
