@@ -119,13 +119,9 @@ class DeadlineScheduler:
         with self._sync_lock:
             if self._stopping:
                 return
-            now = utcnow()
-            wanted = {}
+            wanted = set()
             for game_id, moment in due_games(self.engine):
-                job_id = f"game-{game_id}"
-                wanted[job_id] = True
-                self.scheduler.add_job(self._run, "date", run_date=max(moment, now),
-                                       args=[game_id], id=job_id, replace_existing=True)
+                wanted.add(self._place(game_id, moment))
             for job in self.scheduler.get_jobs():
                 if job.id.startswith("game-") and job.id not in wanted:
                     job.remove()
@@ -138,13 +134,17 @@ class DeadlineScheduler:
             with transaction(self.engine) as session:
                 game = session.get(Game, game_id)
                 moment = next_moment(game) if game is not None else None
-            job_id = f"game-{game_id}"
-            if moment is None:
-                if self.scheduler.get_job(job_id) is not None:
-                    self.scheduler.remove_job(job_id)
-                return
-            self.scheduler.add_job(self._run, "date", run_date=max(moment, utcnow()),
-                                   args=[game_id], id=job_id, replace_existing=True)
+            if moment is not None:
+                self._place(game_id, moment)
+            elif self.scheduler.get_job(f"game-{game_id}") is not None:
+                self.scheduler.remove_job(f"game-{game_id}")
+
+    def _place(self, game_id: int, moment: datetime) -> str:
+        """The game's one job, at ``moment`` (now if it passed); its id."""
+        job_id = f"game-{game_id}"
+        self.scheduler.add_job(self._run, "date", run_date=max(moment, utcnow()),
+                               args=[game_id], id=job_id, replace_existing=True)
+        return job_id
 
     def _run(self, game_id: int) -> None:
         try:
