@@ -20,7 +20,6 @@ from judge.games import (
     GameError,
     current_state,
     map_of,
-    orders_on_file,
     powers_of,
     powers_to_order,
 )
@@ -37,9 +36,7 @@ class OrderNote:
 
 @dataclass(frozen=True)
 class OrdersReport:
-    notes: tuple[OrderNote, ...]
-    on_file: dict[str, list[str]]  # power -> canonical orders now on file
-    without_orders: tuple[str, ...]  # units (or powers) still without an order
+    notes: tuple[OrderNote, ...]  # one per order line, in line order
 
 
 def _owner(game_map: GameMap, state: GameState, order: Order,
@@ -130,9 +127,7 @@ def submit_orders(session: Session, game: Game, member: Member,
             session.add(OrderRecord(game_id=game.id or 0, phase=game.phase, power=power,
                                     orders=json.dumps(texts)))
     session.flush()
-    on_file = {p: o for p, o in orders_on_file(session, game).items() if p in powers}
-    return OrdersReport(tuple(notes), on_file,
-                        tuple(unordered_units(game_map, state, powers, on_file)))
+    return OrdersReport(tuple(notes))
 
 
 def clear_orders(session: Session, game: Game, member: Member) -> None:
