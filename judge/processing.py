@@ -23,7 +23,7 @@ from judge.mail import render
 from judge.mailtext import read_mail
 from judge.models import AuditEntry, InboundMail, utcnow
 from judge.outbox import OutgoingMail, queue
-from parser.commands import CommandError, Orders, Signon, parse_commands, redacted_source
+from parser.commands import CommandError, Orders, parse_commands, redacted_source
 
 log = logging.getLogger(__name__)
 
@@ -93,16 +93,14 @@ def _process(session: Session, config: Config, row: InboundMail, now: datetime) 
             if command.suggestion:
                 text += f" (did you mean {command.suggestion}?)"
         else:
-            if isinstance(command, Signon):
-                # a failed SIGNON must not leave an earlier one in force
-                ctx.game, ctx.member, ctx.master = None, None, False
             text = handle(ctx, command)
-        source = redacted_source(line.source)
+        written = redacted_source(line.source)
+        source = written
         if isinstance(command, Orders):
             source = f"orders ({len(command.lines)} line{'s' * (len(command.lines) != 1)})"
         sections.append({"source": source, "line": line.line, "text": text.rstrip()})
         session.add(AuditEntry(inbound_id=row.id, game=ctx.game.name if ctx.game else "",
-                               address=mail.sender, command=redacted_source(line.source)[:500],
+                               address=mail.sender, command=written[:500],
                                outcome=text[:2000]))
     try:
         early = finish_mail(ctx)

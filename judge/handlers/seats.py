@@ -73,6 +73,8 @@ def _take_over(ctx: Context, game: Game, command: c.Join) -> str:
 
 
 def do_signon(ctx: Context, command: c.Signon) -> str:
+    # a failed SIGNON must not leave an earlier one in force
+    ctx.game, ctx.member, ctx.master = None, None, False
     game = _game(ctx, command.game)
     who = command.power.upper()
     if who in (MASTER, "M", "GM"):
