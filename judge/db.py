@@ -60,11 +60,26 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+            # The judge says when a transaction begins (below), not the
+            # sqlite3 module, which would begin one only at the first write.
+            dbapi_conn.isolation_level = None
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")  # readers do not block the writer
             cur.execute("PRAGMA synchronous=FULL")  # a committed mail survives a power cut
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _sqlite_begin(conn: Connection) -> None:
+            # A unit of work that writes (transaction()) takes SQLite's one
+            # write lock at BEGIN: it reads a game and then changes it, and
+            # nobody may change that game in between (a mail's orders against
+            # a deadline processing the phase, two worker processes). Reads
+            # begin deferred and never wait for a writer (WAL).
+            if conn.get_execution_options().get(WRITES):
+                conn.exec_driver_sql("BEGIN IMMEDIATE")
+            else:
+                conn.exec_driver_sql("BEGIN")
 
         return engine
     return create_engine(url, pool_pre_ping=True)
@@ -112,10 +127,15 @@ def open_database(url: str) -> Engine:
     return engine
 
 
+WRITES = "judge_writes"  # execution option: this connection's transactions write
+
+
 @contextmanager
 def transaction(engine: Engine) -> Iterator[Session]:
-    """A session whose work commits together at the end, or not at all."""
-    with Session(engine, expire_on_commit=False) as session:
+    """A session whose work commits together at the end, or not at all. On
+    SQLite it holds the database's write lock from its first statement."""
+    with Session(engine.execution_options(**{WRITES: True}),
+                 expire_on_commit=False) as session:
         try:
             yield session
             session.commit()
@@ -124,5 +144,12 @@ def transaction(engine: Engine) -> Iterator[Session]:
             raise
 
 
-def game_by_name(session: Session, name: str) -> models.Game | None:
-    return session.exec(select(models.Game).where(models.Game.name == name.lower())).first()
+def game_by_name(session: Session, name: str, *, lock: bool = False) -> models.Game | None:
+    """The game called ``name``. With ``lock``, its row stays locked until
+    the transaction ends (PostgreSQL; SQLite's transaction() holds the
+    whole database already), so a mail's commands and a deadline, or two
+    mails in two worker processes, never change one game at the same time."""
+    query = select(models.Game).where(models.Game.name == name.lower())
+    if lock:
+        query = query.with_for_update()
+    return session.exec(query).first()

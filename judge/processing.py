@@ -10,9 +10,11 @@ and never answered, so two robots can never feed each other.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 from judge.config import Config
@@ -28,43 +30,68 @@ from parser.commands import CommandError, Orders, parse_commands, redacted_sourc
 log = logging.getLogger(__name__)
 
 
+# Errors after which the same work, tried again, will very likely succeed:
+# PostgreSQL's deadlock and serialization failures (two workers locking the
+# same games in a different order) and SQLite's lock wait running out.
+_TRANSIENT_PGCODES = frozenset({"40P01", "40001"})
+ATTEMPTS = 5
+
+
+def _transient(exc: Exception) -> bool:
+    if not isinstance(exc, OperationalError):
+        return False
+    code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
+    return code in _TRANSIENT_PGCODES or "database is locked" in str(exc.orig)
+
+
 def process_mail(engine: Engine, config: Config, inbound_id: int,
                  now: datetime | None = None) -> str:
     """Process a stored mail; returns its new status (done, ignored, failed)."""
-    try:
-        with transaction(engine) as session:
-            row = session.get(InboundMail, inbound_id, with_for_update=True)
-            if row is None or row.status != "new":
-                return row.status if row is not None else "missing"
-            status = _process(session, config, row, now or utcnow())
-            row.status = status
-            row.processed_at = utcnow()
-            session.add(row)
-            return status
-    except Exception:
-        # A bug must not stop the judge or lose the mail: record the failure
-        # (the raw mail stays stored) and tell the sender something went wrong.
-        log.exception("mail %d could not be processed", inbound_id)
-        with transaction(engine) as session:
-            row = session.get(InboundMail, inbound_id)
-            if row is None or row.status != "new":
-                return "failed"
-            row.status = "failed"
-            row.processed_at = utcnow()
-            row.note = "internal error; see the judge's log"
-            session.add(row)
-            mail = read_mail(row.raw)
-            if mail.sender and not mail.automatic:
-                queue(session, OutgoingMail(
-                    to=(mail.sender,), subject=f"Re: {mail.subject}"[:200],
-                    body=render("notice.txt.j2", judge=config.name, address=config.address,
-                                game=_NoGame(), deadline_line="",
-                                text="The judge could not process your mail because of an "
-                                     "error of its own. Nothing in it was carried out. The "
-                                     "error has been logged; please try again later or "
-                                     "write to the judge keeper."),
-                    in_reply_to=mail.message_id), config)
-        return "failed"
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            with transaction(engine) as session:
+                row = session.get(InboundMail, inbound_id, with_for_update=True)
+                if row is None or row.status != "new":
+                    return row.status if row is not None else "missing"
+                status = _process(session, config, row, now or utcnow())
+                row.status = status
+                row.processed_at = utcnow()
+                session.add(row)
+                return status
+        except Exception as exc:
+            if _transient(exc) and attempt < ATTEMPTS:
+                log.info("mail %d: %s; trying again", inbound_id, exc.__class__.__name__)
+                time.sleep(0.05 * attempt)
+                continue
+            # A bug must not stop the judge or lose the mail.
+            log.exception("mail %d could not be processed", inbound_id)
+            break
+    return fail_mail(engine, config, inbound_id)
+
+
+def fail_mail(engine: Engine, config: Config, inbound_id: int) -> str:
+    """Set aside a mail whose processing failed: it is marked 'failed' (the
+    raw mail stays stored) and its sender is told that nothing was done."""
+    with transaction(engine) as session:
+        row = session.get(InboundMail, inbound_id)
+        if row is None or row.status != "new":
+            return "failed"
+        row.status = "failed"
+        row.processed_at = utcnow()
+        row.note = "internal error; see the judge's log"
+        session.add(row)
+        mail = read_mail(row.raw, envelope_from=row.envelope_from)
+        if mail.sender and not mail.automatic:
+            queue(session, OutgoingMail(
+                to=(mail.sender,), subject=f"Re: {mail.subject}"[:200],
+                body=render("notice.txt.j2", judge=config.name, address=config.address,
+                            game=_NoGame(), deadline_line="",
+                            text="The judge could not process your mail because of an "
+                                 "error of its own. Nothing in it was carried out. The "
+                                 "error has been logged; please try again later or "
+                                 "write to the judge keeper."),
+                in_reply_to=mail.message_id), config)
+    return "failed"
 
 
 class _NoGame:

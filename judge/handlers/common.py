@@ -46,7 +46,7 @@ class Context:
 
 
 def _game(ctx: Context, name: str) -> Game:
-    game = game_by_name(ctx.session, name)
+    game = game_by_name(ctx.session, name, lock=True)
     if game is None:
         raise GameError(f"there is no game called {name.lower()}; send LIST for the games")
     return game

@@ -24,6 +24,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from judge.db import transaction
 from judge.models import InboundMail
 
 # Header fields that relays and mailbox servers add or rewrite on the way.
@@ -122,9 +123,9 @@ def store_inbound(engine: Engine, raw: bytes, source: str,
     row = InboundMail(message_id=message_id, content_hash=content_hash, raw=raw,
                       source=_text(source)[:16], envelope_from=_text(envelope_from))
     try:
-        with Session(engine, expire_on_commit=False) as session:
+        with transaction(engine) as session:
             session.add(row)
-            session.commit()
+            session.flush()
             assert row.id is not None
             return row.id, True
     except IntegrityError:

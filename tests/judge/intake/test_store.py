@@ -150,7 +150,10 @@ def test_insert_that_loses_the_race_returns_the_winner(db: Engine) -> None:
 
     @event.listens_for(db, "before_cursor_execute")
     def _watch(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        if threading.get_ident() in loser and statement.lstrip().upper().startswith("INSERT"):
+        # the loser's write begins: its INSERT, or on SQLite the BEGIN
+        # IMMEDIATE that waits for the winner's write lock before it
+        if threading.get_ident() in loser and \
+                statement.lstrip().upper().startswith(("INSERT", "BEGIN IMMEDIATE")):
             inserting.set()
 
     def race() -> None:
