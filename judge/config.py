@@ -34,6 +34,7 @@ class Config:
     address: str = "judge@localhost"
     data_dir: Path = Path("data")
     time_zone: str = "UTC"
+    workers: int = 1  # mail worker processes
     smtp_host: str = "127.0.0.1"
     smtp_port: int = 2525
     max_message_bytes: int = 1_000_000
@@ -89,6 +90,7 @@ _ENV = {
     "JUDGE_RELAY_HOST": ("relay", "host", str),
     "JUDGE_RELAY_PORT": ("relay", "port", int),
     "JUDGE_DATABASE_URL": ("database", "url", str),
+    "JUDGE_WORKERS": ("judge", "workers", int),
 }
 
 
@@ -114,11 +116,15 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
     relay = data.get("relay", {})
     database = data.get("database", {})
     try:
+        workers = int(judge.get("workers", 1))
+        if not 1 <= workers <= 64:
+            raise ValueError(f"judge.workers must be 1 to 64, not {workers}")
         return Config(
             name=str(judge.get("name", "PYJUDGE")),
             address=str(judge.get("address", "judge@localhost")),
             data_dir=Path(judge.get("data_dir", "data")),
             time_zone=str(judge.get("time_zone", "UTC")),
+            workers=workers,
             smtp_host=str(smtp.get("host", "127.0.0.1")),
             smtp_port=int(smtp.get("port", 2525)),
             max_message_bytes=int(smtp.get("max_message_bytes", 1_000_000)),

@@ -1,7 +1,8 @@
-"""The running judge: SMTP listener, IMAP poller (if configured), a worker
-that processes stored mail, the deadline scheduler and the sender.
+"""The running judge: SMTP listener, IMAP poller (if configured), worker
+processes that process stored mail (judge.workers), the deadline scheduler
+and the sender.
 
-Intake only stores; the worker processes. At start the worker takes every
+Intake only stores; the workers process. At start the workers take every
 mail left 'new' by an earlier run, the sender sets aside mail a crash left
 half-sent, and the scheduler is rebuilt from the database.
 """
@@ -9,7 +10,6 @@ half-sent, and the scheduler is rebuilt from the database.
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
 from typing import Any
@@ -20,14 +20,15 @@ from judge.config import Config
 from judge.db import open_database
 from judge.intake.imap import ImapPoller
 from judge.intake.smtp import start_listener
-from judge.intake.store import pending_ids
-from judge.processing import process_mail
 from judge.scheduler import DeadlineScheduler
 from judge.sender import Sender
+from judge.workers import MailWorkers
 
 log = logging.getLogger(__name__)
 
-PICKUP_SECONDS = 2.0  # how often the worker looks for mail stored by `judge deliver`
+# In a burst of mail, rescheduling (which reads every running game) is done
+# at most this often, and once the burst is over.
+SYNC_SECONDS = 1.0
 
 
 class Judge:
@@ -39,67 +40,49 @@ class Judge:
         self.poller = ImapPoller(config.imap, self.engine,
                                  max_message_bytes=config.max_message_bytes) \
             if config.imap else None
+        self.workers = MailWorkers(config, self.engine, config.workers, self._processed)
         self.listener: Any = None
-        self._inbox: queue.Queue[int | None] = queue.Queue()
-        self._worker: threading.Thread | None = None
-        self.idle = threading.Event()  # set whenever the worker has nothing to do
+        self._sync_lock = threading.Lock()
         self._last_sync = 0.0
+
+    @property
+    def idle(self) -> threading.Event:
+        """Set whenever no stored mail waits for a worker."""
+        return self.workers.idle
 
     def start(self) -> None:
         self.config.data_dir.mkdir(parents=True, exist_ok=True)
         self.sender.recover()
         self.sender.start()
         self.scheduler.start()
-        self._worker = threading.Thread(target=self._work, name="mail-worker", daemon=True)
-        self._worker.start()
-        for inbound_id in pending_ids(self.engine):  # left over from the last run
-            self._inbox.put(inbound_id)
+        self.workers.start()
         self.listener = start_listener(self.config, self.engine, self._stored)
         if self.poller is not None:
             self.poller.start(self._stored)
-        log.info("judge %s <%s> listening on %s:%d, database %s", self.config.name,
-                 self.config.address, self.config.smtp_host, self.config.smtp_port,
-                 self.engine.url.render_as_string(hide_password=True))
+        log.info("judge %s <%s> listening on %s:%d, database %s, %d mail worker(s)",
+                 self.config.name, self.config.address, self.config.smtp_host,
+                 self.config.smtp_port, self.engine.url.render_as_string(hide_password=True),
+                 self.workers.count)
 
     def stop(self) -> None:
         if self.listener is not None:
             self.listener.stop()
         if self.poller is not None:
             self.poller.stop()
-        self._inbox.put(None)
-        if self._worker is not None:
-            self._worker.join(timeout=60)
+        self.workers.stop()
         self.scheduler.stop()
         self.sender.stop()
 
     def _stored(self, inbound_id: int, new: bool) -> None:
         if new:
-            self.idle.clear()
-            self._inbox.put(inbound_id)
+            self.workers.submit(inbound_id)
 
-    def _work(self) -> None:
-        while True:
-            if self._inbox.empty():
-                self.idle.set()
-            try:
-                inbound_id = self._inbox.get(timeout=PICKUP_SECONDS)
-            except queue.Empty:
-                # mail stored by another process (`judge deliver` from an MTA pipe)
-                for stored in pending_ids(self.engine):
-                    self._inbox.put(stored)
-                continue
-            if inbound_id is None:
+    def _processed(self, inbound_id: int, status: str) -> None:
+        self.sender.wake()
+        # A mail may have moved deadlines (SET DEADLINE, a new phase...).
+        now = time.monotonic()
+        with self._sync_lock:
+            if not self.workers.idle.is_set() and now - self._last_sync < SYNC_SECONDS:
                 return
-            self.idle.clear()
-            try:
-                process_mail(self.engine, self.config, inbound_id)
-            except Exception:  # process_mail records its own failures; this is a last guard
-                log.exception("mail %d: processing failed", inbound_id)
-            self.sender.wake()
-            # A mail may have moved deadlines (SET DEADLINE, a new phase...).
-            # Rescheduling reads every running game, so in a burst it is done
-            # once the queue is empty or once a second, not after each mail.
-            now = time.monotonic()
-            if self._inbox.empty() or now - self._last_sync > 1.0:
-                self.scheduler.sync()
-                self._last_sync = now
+            self._last_sync = now
+        self.scheduler.sync()

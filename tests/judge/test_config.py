@@ -17,6 +17,7 @@ def test_embedded_defaults() -> None:
     assert config.relay_host == "" and config.imap is None
     assert config.database_url == f"sqlite:///{Path('data') / 'judge.db'}"
     assert config.maildir == Path("data") / "outgoing"
+    assert config.workers == 1
 
 
 def test_file_then_environment(tmp_path: Path) -> None:
@@ -26,19 +27,22 @@ def test_file_then_environment(tmp_path: Path) -> None:
                     '[relay]\nhost = "relay.eggs.test"\n')
     config = load_config(mine, environ={"JUDGE_SMTP_PORT": "2700",
                                         "JUDGE_DATABASE_URL": "postgresql://x@db/judge",
-                                        "JUDGE_DATA_DIR": str(tmp_path)})
+                                        "JUDGE_DATA_DIR": str(tmp_path),
+                                        "JUDGE_WORKERS": "3"})
     assert config.name == "EGGS" and config.address == "judge@eggs.test"
     assert config.smtp_port == 2700  # the environment wins over the file
     assert config.relay_host == "relay.eggs.test" and config.relay_port == 25
     assert config.imap is not None and config.imap.host == "imap.eggs.test"
     assert config.database_url == "postgresql://x@db/judge"
     assert config.data_dir == tmp_path
+    assert config.workers == 3
 
 
 @pytest.mark.parametrize("text, environ, message", [
     ("[smtp]\nport = 'many'\n", {}, "configuration"),
     ("[smtp\n", {}, "my.toml"),
     ("", {"JUDGE_RELAY_PORT": "twenty-five"}, "JUDGE_RELAY_PORT"),
+    ("[judge]\nworkers = 0\n", {}, "workers must be 1 to 64"),
 ])
 def test_bad_configuration_is_reported(tmp_path: Path, text: str, environ: dict[str, str],
                                        message: str) -> None:
