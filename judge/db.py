@@ -8,7 +8,9 @@ an upgraded judge keeps every game it had.
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -134,14 +136,47 @@ WRITES = "judge_writes"  # execution option: this connection's transactions writ
 def transaction(engine: Engine) -> Iterator[Session]:
     """A session whose work commits together at the end, or not at all. On
     SQLite it holds the database's write lock from its first statement."""
-    with Session(engine.execution_options(**{WRITES: True}),
-                 expire_on_commit=False) as session:
+    with _writer_turn(engine), \
+            Session(engine.execution_options(**{WRITES: True}),
+                    expire_on_commit=False) as session:
         try:
             yield session
             session.commit()
         except BaseException:
             session.rollback()
             raise
+
+
+@contextmanager
+def _writer_turn(engine: Engine) -> Iterator[None]:
+    """On a SQLite file, wait for this writer's turn on a lock file first.
+
+    SQLite lets one writer in at a time, and a writer that finds the lock
+    taken polls for it, sleeping up to tens of milliseconds between looks.
+    The judge's writers (the listener, the worker processes, the sender,
+    the scheduler) take turns on a file lock instead, which the kernel hands
+    on the moment it is released, so no one sleeps while the database is
+    free. Each turn opens the file anew: flock() tells threads apart only
+    by open file, not by thread."""
+    path = _lock_path(engine)
+    if path is None:
+        yield
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _lock_path(engine: Engine) -> str | None:
+    if engine.dialect.name != "sqlite":
+        return None
+    database = engine.url.database
+    if not database or database == ":memory:":
+        return None
+    return database + "-writer.lock"
 
 
 def game_by_name(session: Session, name: str, *, lock: bool = False) -> models.Game | None:

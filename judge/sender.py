@@ -7,6 +7,10 @@ leaves the row 'sending'; at the next start it becomes 'uncertain' and is
 not sent again (an operator looks at it): a mail may be left for a person to
 judge, but it is never sent twice and never dropped without a trace.
 
+Rows are claimed, delivered and recorded a batch at a time (BATCH rows, one
+relay connection), which is what lets the sender keep up with a burst of
+replies: a crash mid-batch leaves at most that many rows 'uncertain'.
+
 Delivery goes to an SMTP relay when one is configured, and otherwise into a
 Maildir (config.maildir), where a file named after the row shows whether the
 mail got there: that path is exactly-once even across crashes.
@@ -26,7 +30,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
@@ -42,6 +45,7 @@ MAX_BACKOFF = timedelta(hours=6)
 CLAIM_LEASE = timedelta(minutes=15)
 LOOP_SECONDS = 1.0
 RECOVER_EVERY_SECONDS = 60.0
+BATCH = 25  # rows claimed together, sent over one relay connection, recorded together
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,7 @@ class Claimed:
     raw: bytes
     attempts: int
     created_at: datetime
+    due_at: datetime  # when it was due before the claim (restored if never tried)
 
 
 @dataclass(frozen=True)
@@ -164,89 +169,90 @@ class Sender:
     def _send_batch(self, now: datetime, limit: int) -> tuple[int, int]:
         claimed = sent = 0
         while claimed < limit:
-            row = self._claim(now)
-            if row is None:
+            rows = self._claim(now, min(BATCH, limit - claimed))
+            if not rows:
                 break
-            claimed += 1
-            outcome = self._deliver(row)
-            self._record(row, outcome, now)
-            sent += outcome.status == "sent"
-            if outcome.relay_down:
+            claimed += len(rows)
+            outcomes = self._deliver_all(rows)
+            self._record(rows, outcomes, now)
+            sent += sum(o is not None and o.status == "sent" for o in outcomes)
+            if any(o is not None and o.relay_down for o in outcomes):
                 break  # the rest stay pending, their attempts untouched
         return claimed, sent
 
-    def _claim(self, now: datetime) -> Claimed | None:
-        """Take the next due row for this sender alone, in a transaction of
-        its own that commits before delivery starts."""
+    def _claim(self, now: datetime, count: int) -> list[Claimed]:
+        """Take up to ``count`` due rows for this sender alone, in a
+        transaction of its own that commits before delivery starts. Another
+        judge on PostgreSQL skips the rows this one holds; on SQLite the
+        transaction holds the write lock (judge.db.transaction)."""
         table = models.Outbox
         due = (select(table)
                .where(table.status == "pending", table.next_attempt_at <= now)
-               .order_by(col(table.next_attempt_at), col(table.id)))
-        if self.engine.dialect.name == "postgresql":
-            with transaction(self.engine) as session:
-                # a row another judge holds is skipped, not waited for
-                row = session.exec(due.limit(1).with_for_update(skip_locked=True)).first()
-                if row is None:
-                    return None
+               .order_by(col(table.next_attempt_at), col(table.id))
+               .limit(count).with_for_update(skip_locked=True))
+        with transaction(self.engine) as session:
+            taken = []
+            for row in session.exec(due).all():
+                due_at = row.next_attempt_at
                 row.status = "sending"
                 row.attempts += 1
                 # while a row is 'sending' its next_attempt_at records the claim,
                 # so recover() can tell a crashed claim from a running one
                 row.next_attempt_at = models.utcnow()
-                return self._claimed(row)
-        for _ in range(20):
-            with transaction(self.engine) as session:
-                row = session.exec(due.limit(1)).first()
-            if row is None:
-                return None
-            with transaction(self.engine) as session:
-                # only the sender whose UPDATE finds the row still pending has it
-                result = session.connection().execute(
-                    update(table)
-                    .where(col(table.id) == row.id, col(table.status) == "pending")
-                    .values(status="sending", attempts=col(table.attempts) + 1,
-                            next_attempt_at=models.utcnow()))
-                if result.rowcount != 1:
-                    continue
-                taken = session.get(table, row.id, populate_existing=True)
-                assert taken is not None
-                return self._claimed(taken)
-        return None  # lost every race this time; the next pass tries again
+                taken.append(self._claimed(row, due_at))
+            return taken
 
     @staticmethod
-    def _claimed(row: models.Outbox) -> Claimed:
+    def _claimed(row: models.Outbox, due_at: datetime) -> Claimed:
         assert row.id is not None
         return Claimed(id=row.id, message_id=row.message_id,
                        recipients=_recipients(row.recipients), raw=row.raw,
-                       attempts=row.attempts, created_at=row.created_at)
+                       attempts=row.attempts, created_at=row.created_at, due_at=due_at)
 
-    def _record(self, row: Claimed, outcome: Outcome, now: datetime) -> None:
+    def _record(self, rows: list[Claimed], outcomes: list[Outcome | None],
+                now: datetime) -> None:
+        """Write down how each row's delivery ended; a row never tried
+        (the relay went away first) is pending again, as it was."""
         with transaction(self.engine) as session:
-            stored = session.get(models.Outbox, row.id)
-            if stored is None:
-                log.error("outbox %d vanished while being sent (%s)", row.id, outcome.status)
-                return
-            if stored.status != "sending":
-                log.warning("outbox %d was marked %r while this sender delivered it",
-                            row.id, stored.status)
-            stored.last_error = outcome.error
-            if outcome.status == "sent":
-                stored.status = "sent"
-                stored.sent_at = now
-            elif outcome.status == "uncertain":
-                stored.status = "uncertain"
-                log.error("outbox %d to %s (%s) may or may not have been sent: %s; "
-                          "marked uncertain, not resent", row.id, ", ".join(row.recipients),
-                          row.message_id, outcome.error)
-            elif outcome.status == "temporary" and row.attempts < self.config.relay_max_attempts:
-                stored.status = "pending"
-                stored.next_attempt_at = now + self.backoff(row.attempts)
-                log.info("outbox %d: attempt %d failed (%s); next at %s", row.id,
-                         row.attempts, outcome.error, stored.next_attempt_at.isoformat())
-            else:
-                stored.status = "failed"
-                log.error("outbox %d to %s failed after %d attempt(s): %s", row.id,
-                          ", ".join(row.recipients), row.attempts, outcome.error)
+            stored_rows = session.exec(select(models.Outbox).where(
+                col(models.Outbox.id).in_([r.id for r in rows]))).all()
+            by_id = {stored.id: stored for stored in stored_rows}
+            for row, outcome in zip(rows, outcomes, strict=True):
+                stored = by_id.get(row.id)
+                if stored is None:
+                    log.error("outbox %d vanished while being sent (%s)", row.id,
+                              outcome.status if outcome else "not tried")
+                    continue
+                if outcome is None:
+                    stored.status = "pending"
+                    stored.attempts = row.attempts - 1
+                    stored.next_attempt_at = row.due_at
+                    continue
+                self._record_one(stored, row, outcome, now)
+
+    def _record_one(self, stored: models.Outbox, row: Claimed, outcome: Outcome,
+                    now: datetime) -> None:
+        if stored.status != "sending":
+            log.warning("outbox %d was marked %r while this sender delivered it",
+                        row.id, stored.status)
+        stored.last_error = outcome.error
+        if outcome.status == "sent":
+            stored.status = "sent"
+            stored.sent_at = now
+        elif outcome.status == "uncertain":
+            stored.status = "uncertain"
+            log.error("outbox %d to %s (%s) may or may not have been sent: %s; "
+                      "marked uncertain, not resent", row.id, ", ".join(row.recipients),
+                      row.message_id, outcome.error)
+        elif outcome.status == "temporary" and row.attempts < self.config.relay_max_attempts:
+            stored.status = "pending"
+            stored.next_attempt_at = now + self.backoff(row.attempts)
+            log.info("outbox %d: attempt %d failed (%s); next at %s", row.id,
+                     row.attempts, outcome.error, stored.next_attempt_at.isoformat())
+        else:
+            stored.status = "failed"
+            log.error("outbox %d to %s failed after %d attempt(s): %s", row.id,
+                      ", ".join(row.recipients), row.attempts, outcome.error)
 
     def backoff(self, attempts: int) -> timedelta:
         return retry_delay(self.config.relay_first_retry_seconds, attempts)
@@ -267,7 +273,7 @@ class Sender:
             if stale_only:
                 query = query.where(models.Outbox.next_attempt_at <= now - CLAIM_LEASE)
             for row in session.exec(query.with_for_update()).all():
-                claimed = self._claimed(row)
+                claimed = self._claimed(row, row.next_attempt_at)
                 if not self.config.relay_host and self._in_maildir(claimed, look_in_cur=True):
                     row.status = "sent"
                     row.sent_at = now
@@ -283,40 +289,64 @@ class Sender:
 
     # -- delivery ------------------------------------------------------------
 
-    def _deliver(self, row: Claimed) -> Outcome:
+    def _deliver_all(self, rows: list[Claimed]) -> list[Outcome | None]:
+        """Deliver a batch in order, over one relay connection; None for the
+        rows not tried because the relay could not be reached."""
+        outcomes: list[Outcome | None] = [None] * len(rows)
+        relay = _RelayConnection(self.config, self.smtp_timeout)
+        try:
+            for index, row in enumerate(rows):
+                outcome = self._deliver(row, relay)
+                outcomes[index] = outcome
+                if outcome.relay_down:
+                    break
+        finally:
+            relay.close()
+        return outcomes
+
+    def _deliver(self, row: Claimed, relay: _RelayConnection) -> Outcome:
         if not row.recipients:
             return Outcome("permanent", "the row names no recipient the sender can read")
         try:
             if self.config.relay_host:
-                return self._deliver_smtp(row)
+                return self._deliver_smtp(row, relay)
             return self._deliver_maildir(row)
         except Exception as exc:
             # a fault of our own: whether the mail left is unknown, so never resend
             log.exception("outbox %d: unexpected error while delivering", row.id)
+            relay.drop()
             return Outcome("uncertain", f"unexpected error: {exc!r}"[:500])
 
-    def _deliver_smtp(self, row: Claimed) -> Outcome:
-        try:
-            smtp = smtplib.SMTP(self.config.relay_host, self.config.relay_port,
-                                timeout=self.smtp_timeout)
-        except smtplib.SMTPResponseException as exc:
-            refused = _by_code(exc.smtp_code, exc.smtp_error, "relay greeting")
-            return Outcome(refused.status, refused.error, relay_down=True)
-        except (smtplib.SMTPException, OSError) as exc:
-            return Outcome("temporary", f"relay {self.config.relay_host}:"
-                                        f"{self.config.relay_port}: {exc!r}"[:500],
-                           relay_down=True)
-        try:
-            return self._mail_transaction(smtp, row)
-        except smtplib.SMTPResponseException as exc:
-            return _by_code(exc.smtp_code, exc.smtp_error, "relay")
-        except (smtplib.SMTPException, OSError) as exc:
-            return Outcome("temporary", f"relay: {exc!r}"[:500])
-        finally:
+    def _deliver_smtp(self, row: Claimed, relay: _RelayConnection) -> Outcome:
+        for reused in (relay.is_open(), False):
             try:
-                smtp.quit()
-            except (smtplib.SMTPException, OSError):
-                smtp.close()
+                smtp = relay.get()
+            except smtplib.SMTPResponseException as exc:
+                refused = _by_code(exc.smtp_code, exc.smtp_error, "relay greeting")
+                return Outcome(refused.status, refused.error, relay_down=True)
+            except (smtplib.SMTPException, OSError) as exc:
+                return Outcome("temporary", f"relay {self.config.relay_host}:"
+                                            f"{self.config.relay_port}: {exc!r}"[:500],
+                               relay_down=True)
+            try:
+                outcome = self._mail_transaction(smtp, row)
+            except smtplib.SMTPServerDisconnected as exc:
+                relay.drop()
+                if reused:
+                    # a reused connection the relay had closed meanwhile:
+                    # nothing of this mail was taken, so once more on a new one
+                    continue
+                return Outcome("temporary", f"relay: {exc!r}"[:500])
+            except smtplib.SMTPResponseException as exc:
+                relay.drop()
+                return _by_code(exc.smtp_code, exc.smtp_error, "relay")
+            except (smtplib.SMTPException, OSError) as exc:
+                relay.drop()
+                return Outcome("temporary", f"relay: {exc!r}"[:500])
+            if outcome.status == "uncertain":
+                relay.drop()  # the session is in an unknown state
+            return outcome
+        raise AssertionError("unreachable")
 
     def _mail_transaction(self, smtp: smtplib.SMTP, row: Claimed) -> Outcome:
         """One SMTP mail transaction, step by step, so that the one moment
@@ -402,6 +432,40 @@ class Sender:
         log.info("outbox %d (%s) for %s written to %s", row.id, row.message_id,
                  ", ".join(row.recipients), final)
         return Outcome("sent")
+
+
+class _RelayConnection:
+    """One SMTP connection to the relay, opened when first needed and kept
+    for the mails of a batch (each its own mail transaction)."""
+
+    def __init__(self, config: Config, timeout: float) -> None:
+        self.config = config
+        self.timeout = timeout
+        self._smtp: smtplib.SMTP | None = None
+
+    def is_open(self) -> bool:
+        return self._smtp is not None
+
+    def get(self) -> smtplib.SMTP:
+        if self._smtp is None:
+            self._smtp = smtplib.SMTP(self.config.relay_host, self.config.relay_port,
+                                      timeout=self.timeout)
+        return self._smtp
+
+    def drop(self) -> None:
+        """Forget a connection in an unknown state (closed, not QUIT)."""
+        if self._smtp is not None:
+            self._smtp.close()
+            self._smtp = None
+
+    def close(self) -> None:
+        if self._smtp is None:
+            return
+        try:
+            self._smtp.quit()
+        except (smtplib.SMTPException, OSError):
+            self._smtp.close()
+        self._smtp = None
 
 
 def _write_durably(path: Path, data: bytes) -> None:

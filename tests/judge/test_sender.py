@@ -63,6 +63,8 @@ class Sink:
         self.refuse: dict[str, str] = {}  # recipient -> RCPT answer
         self.hold: threading.Event | None = None
         self.data_seen = 0  # DATA commands whose message came in, taken or not
+        self.sessions: set[int] = set()  # the SMTP connections that sent MAIL
+        self.hang_up_after_data = False  # close the connection after each 250
         self._lock = threading.Lock()
         self._controller: Controller | None = None
         self.port = free_port()
@@ -76,6 +78,8 @@ class Sink:
 
     async def handle_MAIL(self, server: SMTPServer, session: SMTPSession, envelope: Envelope,
                           address: str, mail_options: list[str]) -> str:
+        with self._lock:
+            self.sessions.add(id(session))
         reply = self._answer("mail")
         if reply:
             return reply
@@ -106,6 +110,11 @@ class Sink:
         assert isinstance(content, bytes) and envelope.mail_from is not None
         with self._lock:
             self.received.append(Received(envelope.mail_from, tuple(envelope.rcpt_tos), content))
+        if self.hang_up_after_data:
+            transport = server.transport
+            assert transport is not None
+            # closed once the 250 is written: before the sender's next MAIL
+            asyncio.get_running_loop().call_soon(transport.close)
         return "250 OK queued"
 
     def start(self) -> None:
@@ -194,6 +203,26 @@ def test_one_mail_arrives_with_its_headers(db: Engine, sink: Sink, tmp_path: Pat
     assert msg.get_content().replace("\r\n", "\n") == body  # dot lines survive SMTP
     assert Sender(config, db).send_due() == 0  # and it is sent once
     assert len(sink.received) == 1
+
+
+def test_a_batch_goes_over_one_connection(db: Engine, sink: Sink, tmp_path: Path) -> None:
+    config = relay_config(tmp_path, sink.port)
+    for n in range(5):
+        put(db, config, f"player{n}@example.com")
+    assert Sender(config, db).send_due() == 5
+    assert sorted(r.rcpt_tos[0] for r in sink.received) == \
+        [f"player{n}@example.com" for n in range(5)]
+    assert len(sink.sessions) == 1
+
+
+def test_a_relay_that_hangs_up_between_mails_is_called_again(
+        db: Engine, sink: Sink, tmp_path: Path) -> None:
+    config = relay_config(tmp_path, sink.port)
+    sink.hang_up_after_data = True
+    ids = [put(db, config, f"player{n}@example.com") for n in range(3)]
+    assert Sender(config, db).send_due() == 3
+    assert len(sink.received) == 3 and sink.data_seen == 3 and len(sink.sessions) == 3
+    assert all(row_of(db, i).status == "sent" and row_of(db, i).attempts == 1 for i in ids)
 
 
 def test_hostile_subject_adds_no_header_and_no_recipient(
