@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, func, select
 
-from judge import models
+from judge import models, outbox
 from judge.config import Config
 from judge.db import transaction
 from judge.outbox import KINDS, OutboxError, OutgoingMail, build_message, queue
@@ -154,6 +154,30 @@ def test_extra_headers_may_not_replace_or_break_ours(name: str) -> None:
 def test_body_lines_are_kept(body: str) -> None:
     msg = parse(build_message(mail(body=body), CONFIG)[1])
     assert msg.get_content().rstrip("\n") == body.rstrip("\n")
+
+
+@pytest.mark.parametrize("case", DATA["plain"], ids=lambda c: c["name"])
+def test_plain_messages_read_as_the_email_package_writes_them(
+        case: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    given = mail(to=tuple(case["to"]), subject=case["subject"], body=case["body"],
+                 in_reply_to=case.get("in_reply_to", ""),
+                 headers=tuple(tuple(h) for h in case.get("headers", [])))
+    written: list[bytes | None] = []
+    real = outbox._plain_message
+    monkeypatch.setattr(outbox, "_plain_message",
+                        lambda *args: written.append(real(*args)) or written[-1])
+    _, ours = build_message(given, CONFIG)
+    assert (bool(written) and written[0] is not None) == case["fast"]
+    monkeypatch.setattr(outbox, "_plain_message", lambda *args: None)
+    _, theirs = build_message(given, CONFIG)
+
+    def fields(raw: bytes) -> list[tuple[str, str]]:
+        return [(k, v) for k, v in parse(raw).items() if k not in ("Date", "Message-ID")]
+
+    assert fields(ours) == fields(theirs)
+    assert ours.partition(b"\r\n\r\n")[2] == theirs.partition(b"\r\n\r\n")[2]
+    assert b"\n" not in ours.replace(b"\r\n", b"")
+    assert all(len(line) <= 78 for line in ours.split(b"\r\n\r\n")[0].split(b"\r\n"))
 
 
 def test_attachments() -> None:
