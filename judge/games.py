@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import cast
 
+from sqlalchemy import event
 from sqlmodel import Session, col, select
 
 from engine.adjustments import powers_adjusting
@@ -92,9 +93,32 @@ def powers_of(member: Member) -> tuple[str, ...]:
 
 def orders_on_file(session: Session, game: Game, phase: str | None = None
                    ) -> dict[str, list[str]]:
-    rows = session.exec(select(OrderRecord).where(
-        OrderRecord.game_id == game.id, OrderRecord.phase == (phase or game.phase))).all()
-    return {row.power: json.loads(row.orders) for row in rows}
+    """Each power's orders on file for the phase (the current one by
+    default). Read once per transaction until orders change: an order mail
+    asks for them for its sign-on, its orders summary and the early
+    processing check."""
+    phase = phase or game.phase
+    if any(isinstance(o, OrderRecord) for o in (*session.new, *session.dirty, *session.deleted)):
+        session.flush()  # a change not yet written: the flush forgets what was read
+    key = (_ORDERS, game.id, phase)
+    cached = session.info.get(key)
+    if cached is None:
+        rows = session.exec(select(OrderRecord).where(
+            OrderRecord.game_id == game.id, OrderRecord.phase == phase)).all()
+        cached = {row.power: json.loads(row.orders) for row in rows}
+        session.info[key] = cached
+    return {power: list(orders) for power, orders in cached.items()}
+
+
+_ORDERS = "orders on file"
+
+
+@event.listens_for(Session, "after_flush")
+def _forget_orders_read(session: Session, _context: object) -> None:
+    """Orders written, changed or deleted: what orders_on_file read is stale."""
+    if any(isinstance(o, OrderRecord) for o in (*session.new, *session.dirty, *session.deleted)):
+        for key in [k for k in session.info if isinstance(k, tuple) and k[:1] == (_ORDERS,)]:
+            del session.info[key]
 
 
 def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:

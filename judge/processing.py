@@ -13,6 +13,7 @@ import logging
 import time
 from datetime import datetime
 
+from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
@@ -113,6 +114,7 @@ def _process(session: Session, config: Config, row: InboundMail, now: datetime) 
                   inbound_id=row.id)
     sections: list[dict[str, object]] = []
     lines = parse_commands(mail.body)
+    audit: list[dict[str, object]] = []  # one row per command, written together
     for line in lines:
         command = line.command
         if isinstance(command, CommandError):
@@ -126,9 +128,11 @@ def _process(session: Session, config: Config, row: InboundMail, now: datetime) 
         if isinstance(command, Orders):
             source = f"orders ({len(command.lines)} line{'s' * (len(command.lines) != 1)})"
         sections.append({"source": source, "line": line.line, "text": text.rstrip()})
-        session.add(AuditEntry(inbound_id=row.id, game=ctx.game.name if ctx.game else "",
-                               address=mail.sender, command=written[:500],
-                               outcome=text[:2000]))
+        audit.append({"at": now, "inbound_id": row.id,
+                      "game": ctx.game.name if ctx.game else "", "address": mail.sender,
+                      "command": written[:500], "outcome": text[:2000]})
+    if audit:
+        session.execute(insert(AuditEntry), audit)
     try:
         early = finish_mail(ctx)
     except GameError as exc:
