@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import cast
 
 from sqlalchemy import event
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine.adjustments import powers_adjusting
@@ -86,6 +87,13 @@ def members(session: Session, game: Game, role: str | None = None,
     return list(session.exec(query.order_by(col(Member.id))).all())
 
 
+def someone_waits(session: Session, game: Game) -> bool:
+    """Has an active player of the game said SET WAIT?"""
+    return session.execute(sa_select(col(Member.id)).where(
+        col(Member.game_id) == game.id, col(Member.role) == "player",
+        col(Member.status) == "active", col(Member.wait).is_(True)).limit(1)).first() is not None
+
+
 def powers_of(member: Member) -> tuple[str, ...]:
     """The powers a player's seat controls ('AUSTRIA/FRANCE' -> both)."""
     return tuple(p for p in member.power.split("/") if p)
@@ -103,9 +111,9 @@ def orders_on_file(session: Session, game: Game, phase: str | None = None
     key = (_ORDERS, game.id, phase)
     cached = session.info.get(key)
     if cached is None:
-        rows = session.exec(select(OrderRecord).where(
-            OrderRecord.game_id == game.id, OrderRecord.phase == phase)).all()
-        cached = {row.power: json.loads(row.orders) for row in rows}
+        rows = session.execute(sa_select(col(OrderRecord.power), col(OrderRecord.orders)).where(
+            col(OrderRecord.game_id) == game.id, col(OrderRecord.phase) == phase)).all()
+        cached = {power: json.loads(orders) for power, orders in rows}
         session.info[key] = cached
     return {power: list(orders) for power, orders in cached.items()}
 

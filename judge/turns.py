@@ -95,7 +95,7 @@ def all_orders_in(session: Session, game: Game) -> bool:
     game_map = games.map_of(game)
     if games.missing_powers(session, game, game_map, state):
         return False
-    if any(m.wait for m in games.members(session, game, "player")):
+    if games.someone_waits(session, game):
         return False
     on_file = games.orders_on_file(session, game)
     return not order_entry.unordered_units(game_map, state, games.powers_to_order(game_map, state),

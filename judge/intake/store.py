@@ -20,12 +20,13 @@ from __future__ import annotations
 import hashlib
 import re
 
+from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from judge.db import transaction
-from judge.models import InboundMail
+from judge.models import InboundMail, utcnow
 
 # Header fields that relays and mailbox servers add or rewrite on the way.
 # They differ between copies of one mail, so the hash leaves them out.
@@ -117,19 +118,18 @@ def store_inbound(engine: Engine, raw: bytes, source: str,
     """
     raw = bytes(raw)
     message_id, content_hash = fingerprint(raw)
-    found = _existing_id(engine, content_hash)
-    if found is not None:
-        return found, False
-    row = InboundMail(message_id=message_id, content_hash=content_hash, raw=raw,
-                      source=_text(source)[:16], envelope_from=_text(envelope_from))
     try:
+        # straight to the insert: the unique content hash finds a copy (rare)
         with transaction(engine) as session:
-            session.add(row)
-            session.flush()
-            assert row.id is not None
-            return row.id, True
+            inserted = session.connection().execute(insert(InboundMail).values(
+                message_id=message_id, content_hash=content_hash, raw=raw,
+                source=_text(source)[:16], envelope_from=_text(envelope_from),
+                received_at=utcnow(), status="new", note=""))
+            key = inserted.inserted_primary_key
+            assert key is not None
+            return int(key[0]), True
     except IntegrityError:
-        # Another writer committed the same hash between our look and our insert.
+        # A copy stored before, or by another writer a moment ago.
         found = _existing_id(engine, content_hash)
         if found is None:
             raise
