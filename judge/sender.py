@@ -45,6 +45,7 @@ MAX_BACKOFF = timedelta(hours=6)
 CLAIM_LEASE = timedelta(minutes=15)
 LOOP_SECONDS = 1.0
 RECOVER_EVERY_SECONDS = 60.0
+LINGER_SECONDS = 0.05
 BATCH = 25  # rows claimed together, sent over one relay connection, recorded together
 
 
@@ -156,8 +157,10 @@ class Sender:
             except Exception:
                 # the database may be away for a while; the loop must outlive it
                 log.exception("outbox: sending failed; trying again shortly")
-            if not busy:
-                self._wake.wait(LOOP_SECONDS)
+            if not busy and self._wake.wait(LOOP_SECONDS):
+                # woken by new mail: a moment more lets the rest of a burst
+                # join it in one batch (one claim, one connection, one record)
+                self._stop.wait(LINGER_SECONDS)
 
     # -- one pass ------------------------------------------------------------
 

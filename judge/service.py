@@ -10,6 +10,7 @@ half-sent, and the scheduler is rebuilt from the database.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from typing import Any
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 # In a burst of mail, rescheduling (which reads every running game) is done
 # at most this often, and once the burst is over.
 SYNC_SECONDS = 1.0
+SWITCH_SECONDS = 0.0005
 
 
 class Judge:
@@ -52,6 +54,11 @@ class Judge:
 
     def start(self) -> None:
         self.config.data_dir.mkdir(parents=True, exist_ok=True)
+        # The listener's and the sender's threads hand the database's write
+        # lock around. A thread that holds it and waits for the interpreter
+        # lock keeps every writer waiting, up to the whole switch interval
+        # (5 ms by default); a shorter one gives the lock back sooner.
+        sys.setswitchinterval(SWITCH_SECONDS)
         self.sender.recover()
         self.sender.start()
         self.scheduler.start()
