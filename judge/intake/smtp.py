@@ -28,7 +28,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy.engine import Engine
 
 from judge.config import Config
-from judge.intake.store import store_inbound
+from judge.intake.store import store_many
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +51,10 @@ class IntakeHandler:
         self.engine = engine
         self.on_stored = on_stored
         self.max_recipients = max_recipients
+        # mails whose DATA is in and which wait for the next commit
+        self._waiting: list[tuple[bytes, str, asyncio.Future[tuple[int, bool]]]] = []
+        self._storing = False
+        self._store_task: asyncio.Future[None] | None = None
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
                           address: str, rcpt_options: list[str]) -> str:
@@ -66,11 +70,13 @@ class IntakeHandler:
             raw = content.encode("utf-8", "surrogateescape") if isinstance(content, str) \
                 else (content or b"")
         sender = envelope.mail_from or ""
+        stored: asyncio.Future[tuple[int, bool]] = asyncio.get_running_loop().create_future()
+        self._waiting.append((bytes(raw), sender, stored))
+        if not self._storing:
+            self._storing = True
+            self._store_task = asyncio.ensure_future(self._store_waiting())
         try:
-            # The commit blocks (disk sync, network): off the event loop, so
-            # other sessions go on meanwhile.
-            mail_id, new = await asyncio.to_thread(store_inbound, self.engine, raw, "smtp",
-                                                   sender)
+            mail_id, new = await stored
         except Exception:
             log.exception("smtp intake: could not store a mail from %r; answered 451", sender)
             return TEMPORARY_FAILURE
@@ -80,6 +86,31 @@ class IntakeHandler:
             except Exception:  # the mail is safe; a failing listener must not undo the 250
                 log.exception("smtp intake: on_stored(%d) failed", mail_id)
         return f"250 OK stored as {mail_id}"
+
+
+    async def _store_waiting(self) -> None:
+        """Commit the waiting mails, a group at a time: every mail whose
+        DATA came in while the last commit ran goes into the next one
+        (group commit). The commit blocks (disk sync, network), so it runs
+        off the event loop and other sessions go on meanwhile."""
+        try:
+            while self._waiting:
+                group, self._waiting = self._waiting, []
+                mails = [(raw, "smtp", sender) for raw, sender, _ in group]
+                try:
+                    results = await asyncio.to_thread(store_many, self.engine, mails)
+                except Exception as exc:
+                    for _, _, stored in group:
+                        if not stored.done():
+                            stored.set_exception(exc)
+                    continue
+                for (_, _, stored), result in zip(group, results, strict=True):
+                    # a client gone meanwhile: its mail is stored all the same,
+                    # and its retry will find the copy
+                    if not stored.done():
+                        stored.set_result(result)
+        finally:
+            self._storing = False
 
 
 def _server_hostname(config: Config) -> str:

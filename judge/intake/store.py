@@ -116,24 +116,40 @@ def store_inbound(engine: Engine, raw: bytes, source: str,
     propagates: the caller must then answer a temporary failure so the
     sender tries again.
     """
-    raw = bytes(raw)
-    message_id, content_hash = fingerprint(raw)
+    return store_many(engine, [(raw, source, envelope_from)])[0]
+
+
+def store_many(engine: Engine, mails: list[tuple[bytes, str, str]]) -> list[tuple[int, bool]]:
+    """Store several received mails (raw, source, envelope sender) in one
+    transaction, as store_inbound does one: one commit for a whole group of
+    mails that arrived together, which is what lets the SMTP listener keep
+    up with many clients at once."""
+    rows = []
+    for raw, source, envelope_from in mails:
+        message_id, content_hash = fingerprint(bytes(raw))
+        rows.append({"message_id": message_id, "content_hash": content_hash,
+                     "raw": bytes(raw), "source": _text(source)[:16],
+                     "envelope_from": _text(envelope_from), "status": "new", "note": ""})
     try:
-        # straight to the insert: the unique content hash finds a copy (rare)
+        # straight to the inserts: the unique content hash finds a copy (rare)
         with transaction(engine) as session:
-            inserted = session.connection().execute(insert(InboundMail).values(
-                message_id=message_id, content_hash=content_hash, raw=raw,
-                source=_text(source)[:16], envelope_from=_text(envelope_from),
-                received_at=utcnow(), status="new", note=""))
-            key = inserted.inserted_primary_key
-            assert key is not None
-            return int(key[0]), True
+            stored = []
+            for row in rows:
+                inserted = session.connection().execute(
+                    insert(InboundMail).values(**row, received_at=utcnow()))
+                key = inserted.inserted_primary_key
+                assert key is not None
+                stored.append((int(key[0]), True))
+            return stored
     except IntegrityError:
+        if len(rows) > 1:
+            # some copy among them: each on its own, to tell which
+            return [store_many(engine, [mail])[0] for mail in mails]
         # A copy stored before, or by another writer a moment ago.
-        found = _existing_id(engine, content_hash)
+        found = _existing_id(engine, str(rows[0]["content_hash"]))
         if found is None:
             raise
-        return found, False
+        return [(found, False)]
 
 
 def pending_ids(engine: Engine) -> list[int]:

@@ -105,6 +105,36 @@ def test_resent_mail_gets_the_same_id_and_one_row(listener: Listener, db_url: st
     assert listener.stored == [(row.id, True), (row.id, False)]
 
 
+def test_many_clients_at_once_each_get_their_own_row(listener: Listener, db_url: str) -> None:
+    """Mails whose DATA arrive together are committed together (one group);
+    each client still gets the id of its own mail, and a copy sent by two
+    clients at once is one row."""
+    base = crlf(load_mail("orders.eml"))
+    raws = [base.replace(b"Subject:", f"X-Client: {n}\r\nSubject:".encode(), 1)
+            for n in range(12)]
+    raws.append(raws[0])  # the same mail from a second client
+    replies: dict[int, tuple[int, bytes]] = {}
+    start = threading.Barrier(len(raws) + 1)
+
+    def client(n: int) -> None:
+        with listener.client() as smtp:
+            start.wait()
+            replies[n] = _send(smtp, raws[n])
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(len(raws))]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    for thread in threads:
+        thread.join(30)
+    rows = {row.raw: row.id for row in _rows(db_url)}
+    assert len(rows) == 12
+    for n, raw in enumerate(raws):
+        code, reply = replies[n]
+        assert code == 250
+        assert reply == f"OK stored as {rows[raw]}".encode()
+
+
 def test_oversize_mail_announced_with_size_gets_552(listener: Listener, db_url: str) -> None:
     raw = crlf(load_mail("orders.eml")) + (b"x" * 70 + b"\r\n") * (LIMIT // 70 + 1)
     with listener.client() as smtp, pytest.raises(smtplib.SMTPSenderRefused) as refused:

@@ -12,7 +12,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from judge.intake.store import fingerprint, pending_ids, store_inbound
+from judge.intake.store import fingerprint, pending_ids, store_inbound, store_many
 from judge.models import InboundMail
 from tests.judge.intake.mails import fingerprint_cases, hostile_messages, load_mail
 
@@ -93,6 +93,17 @@ def test_different_mails_are_two_rows_in_arrival_order(db: Engine) -> None:
     second, new = store_inbound(db, load_mail("orders_new_id.eml"), "smtp")
     assert new and first != second
     assert pending_ids(db) == [first, second]
+
+
+def test_a_group_with_copies_stores_each_mail_once(db: Engine) -> None:
+    orders, press = load_mail("orders.eml"), load_mail("press.eml")
+    [(first, new)] = store_many(db, [(orders, "smtp", "")])
+    assert new
+    stored = store_many(db, [(press, "smtp", ""), (orders, "imap", ""), (press, "smtp", "")])
+    assert stored[1] == (first, False)
+    assert stored[0][1] and stored[2] == (stored[0][0], False)
+    with Session(db) as session:
+        assert len(session.exec(select(InboundMail)).all()) == 2
 
 
 def test_pending_ids_leaves_out_processed_mail(db: Engine) -> None:
