@@ -23,10 +23,10 @@ from judge.db import transaction
 from judge.games import GameError
 from judge.handlers import Context, finish_mail, handle
 from judge.mail import render
-from judge.mailtext import read_mail
+from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, utcnow
 from judge.outbox import OutgoingMail, queue
-from parser.commands import CommandError, Orders, parse_commands, redacted_source
+from parser.commands import CommandError, Line, Orders, parse_commands, redacted_source
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +50,20 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
     """Process a stored mail; returns its new status (done, ignored, failed)."""
     for attempt in range(1, ATTEMPTS + 1):
         try:
+            # Reading the mail and its commands needs no lock: the stored mail
+            # never changes. Done first, it keeps the transaction (and on
+            # SQLite the database's one write lock) short.
+            with Session(engine) as reader:
+                stored = reader.get(InboundMail, inbound_id)
+                if stored is None or stored.status != "new":
+                    return stored.status if stored is not None else "missing"
+                mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
+            lines = parse_commands(mail.body) if mail.sender and not mail.automatic else []
             with transaction(engine) as session:
                 row = session.get(InboundMail, inbound_id, with_for_update=True)
                 if row is None or row.status != "new":
                     return row.status if row is not None else "missing"
-                status = _process(session, config, row, now or utcnow())
+                status = _process(session, config, row, mail, lines, now or utcnow())
                 row.status = status
                 row.processed_at = utcnow()
                 session.add(row)
@@ -100,8 +109,8 @@ class _NoGame:
     variant = "-"
 
 
-def _process(session: Session, config: Config, row: InboundMail, now: datetime) -> str:
-    mail = read_mail(row.raw, envelope_from=row.envelope_from)
+def _process(session: Session, config: Config, row: InboundMail, mail: MailText,
+             lines: list[Line], now: datetime) -> str:
     if mail.automatic:
         row.note = f"automatic mail, not answered: {mail.automatic}"
         log.info("mail %d ignored: %s", row.id, mail.automatic)
@@ -113,7 +122,6 @@ def _process(session: Session, config: Config, row: InboundMail, now: datetime) 
     ctx = Context(session=session, config=config, sender=mail.sender, now=now,
                   inbound_id=row.id)
     sections: list[dict[str, object]] = []
-    lines = parse_commands(mail.body)
     audit: list[dict[str, object]] = []  # one row per command, written together
     for line in lines:
         command = line.command
