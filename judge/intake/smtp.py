@@ -53,8 +53,7 @@ class IntakeHandler:
         self.max_recipients = max_recipients
         # mails whose DATA is in and which wait for the next commit
         self._waiting: list[tuple[bytes, str, asyncio.Future[tuple[int, bool]]]] = []
-        self._storing = False
-        self._store_task: asyncio.Future[None] | None = None
+        self._store_task: asyncio.Future[None] | None = None  # committing them
 
     async def handle_RCPT(self, server: SMTP, session: Session, envelope: Envelope,
                           address: str, rcpt_options: list[str]) -> str:
@@ -72,8 +71,7 @@ class IntakeHandler:
         sender = envelope.mail_from or ""
         stored: asyncio.Future[tuple[int, bool]] = asyncio.get_running_loop().create_future()
         self._waiting.append((bytes(raw), sender, stored))
-        if not self._storing:
-            self._storing = True
+        if self._store_task is None or self._store_task.done():
             self._store_task = asyncio.ensure_future(self._store_waiting())
         try:
             mail_id, new = await stored
@@ -87,30 +85,26 @@ class IntakeHandler:
                 log.exception("smtp intake: on_stored(%d) failed", mail_id)
         return f"250 OK stored as {mail_id}"
 
-
     async def _store_waiting(self) -> None:
         """Commit the waiting mails, a group at a time: every mail whose
         DATA came in while the last commit ran goes into the next one
         (group commit). The commit blocks (disk sync, network), so it runs
         off the event loop and other sessions go on meanwhile."""
-        try:
-            while self._waiting:
-                group, self._waiting = self._waiting, []
-                mails = [(raw, "smtp", sender) for raw, sender, _ in group]
-                try:
-                    results = await asyncio.to_thread(store_many, self.engine, mails)
-                except Exception as exc:
-                    for _, _, stored in group:
-                        if not stored.done():
-                            stored.set_exception(exc)
-                    continue
-                for (_, _, stored), result in zip(group, results, strict=True):
-                    # a client gone meanwhile: its mail is stored all the same,
-                    # and its retry will find the copy
+        while self._waiting:
+            group, self._waiting = self._waiting, []
+            mails = [(raw, "smtp", sender) for raw, sender, _ in group]
+            try:
+                results = await asyncio.to_thread(store_many, self.engine, mails)
+            except Exception as exc:
+                for _, _, stored in group:
                     if not stored.done():
-                        stored.set_result(result)
-        finally:
-            self._storing = False
+                        stored.set_exception(exc)
+                continue
+            for (_, _, stored), result in zip(group, results, strict=True):
+                # a client gone meanwhile: its mail is stored all the same,
+                # and its retry will find the copy
+                if not stored.done():
+                    stored.set_result(result)
 
 
 def _server_hostname(config: Config) -> str:
