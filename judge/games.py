@@ -106,7 +106,7 @@ def orders_on_file(session: Session, game: Game, phase: str | None = None
     asks for them for its sign-on, its orders summary and the early
     processing check."""
     phase = phase or game.phase
-    if any(isinstance(o, OrderRecord) for o in (*session.new, *session.dirty, *session.deleted)):
+    if _orders_changed(session):
         session.flush()  # a change not yet written: the flush forgets what was read
     key = (_ORDERS, game.id, phase)
     cached = session.info.get(key)
@@ -121,10 +121,17 @@ def orders_on_file(session: Session, game: Game, phase: str | None = None
 _ORDERS = "orders on file"
 
 
+def _orders_changed(session: Session) -> bool:
+    """Does the session hold orders added, changed or deleted and not yet
+    written (or, during a flush, being written)?"""
+    return any(isinstance(o, OrderRecord)
+               for o in (*session.new, *session.dirty, *session.deleted))
+
+
 @event.listens_for(Session, "after_flush")
 def _forget_orders_read(session: Session, _context: object) -> None:
     """Orders written, changed or deleted: what orders_on_file read is stale."""
-    if any(isinstance(o, OrderRecord) for o in (*session.new, *session.dirty, *session.deleted)):
+    if _orders_changed(session):
         for key in [k for k in session.info if isinstance(k, tuple) and k[:1] == (_ORDERS,)]:
             del session.info[key]
 
