@@ -16,6 +16,7 @@ from datetime import datetime
 from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import defer
 from sqlmodel import Session
 
 from judge.config import Config
@@ -60,7 +61,10 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
                 mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
             lines = parse_commands(mail.body) if mail.sender and not mail.automatic else []
             with transaction(engine) as session:
-                row = session.get(InboundMail, inbound_id, with_for_update=True)
+                # the raw mail was read above: not loaded again with the lock
+                # (the ignore: sqlmodel types a column as its value)
+                row = session.get(InboundMail, inbound_id, with_for_update=True,
+                                  options=[defer(InboundMail.raw)])  # type: ignore[arg-type]
                 if row is None or row.status != "new":
                     return row.status if row is not None else "missing"
                 status = _process(session, config, row, mail, lines, now or utcnow())

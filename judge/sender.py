@@ -31,6 +31,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import defer
 from sqlmodel import col, select
 
 from judge import models
@@ -217,7 +218,10 @@ class Sender:
         """Write down how each row's delivery ended; a row never tried
         (the relay went away first) is pending again, as it was."""
         with transaction(self.engine) as session:
-            stored_rows = session.exec(select(models.Outbox).where(
+            # the messages themselves are not needed to record their fate
+            # (the ignore: sqlmodel types a column as its value)
+            stored_rows = session.exec(select(models.Outbox).options(
+                defer(models.Outbox.raw)).where(  # type: ignore[arg-type]
                 col(models.Outbox.id).in_([r.id for r in rows]))).all()
             by_id = {stored.id: stored for stored in stored_rows}
             for row, outcome in zip(rows, outcomes, strict=True):

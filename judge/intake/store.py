@@ -125,10 +125,11 @@ def store_many(engine: Engine, mails: list[tuple[bytes, str, str]]) -> list[tupl
     mails that arrived together, which is what lets the SMTP listener keep
     up with many clients at once."""
     rows = []
-    for raw, source, envelope_from in mails:
-        message_id, content_hash = fingerprint(bytes(raw))
+    for given, source, envelope_from in mails:
+        raw = bytes(given)
+        message_id, content_hash = fingerprint(raw)
         rows.append({"message_id": message_id, "content_hash": content_hash,
-                     "raw": bytes(raw), "source": _text(source)[:16],
+                     "raw": raw, "source": _text(source)[:16],
                      "envelope_from": _text(envelope_from), "status": "new", "note": ""})
     try:
         # straight to the inserts: the unique content hash finds a copy (rare)
