@@ -243,11 +243,33 @@ def profile_processing(engine: Any, judge_config_: Any, mails: list[tuple[str, b
     elapsed = time.perf_counter() - started
     stream = io.StringIO()
     stats = pstats.Stats(profiler, stream=stream)
-    stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("cumulative" if top >= 0 else "tottime").print_stats(abs(top))
+    stream.write(by_package(stats, len(profiled)))
     return (f"{len(timed)} mails processed in one thread: {plain * 1000:.2f} ms a mail "
             f"({plain_cpu * 1000:.2f} ms of processor time)\n"
             f"{len(profiled)} more under the profiler: {elapsed / len(profiled) * 1000:.1f} ms "
             "a mail\n" + stream.getvalue())
+
+
+def by_package(stats: pstats.Stats, mails: int) -> str:
+    """Own time (tottime) summed by where the code lives: which library a
+    mail's processing time goes to."""
+    totals: dict[str, float] = {}
+    for (filename, _line, _name), entry in stats.stats.items():  # type: ignore[attr-defined]
+        own = entry[2]
+        if "site-packages/" in filename:
+            where = filename.split("site-packages/", 1)[1].split("/", 1)[0]
+        elif "/work/" in filename or filename.startswith(("judge", "engine", "parser")):
+            where = "project " + filename.rsplit("/", 2)[-2]
+        elif filename.startswith("~") or filename.startswith("<"):
+            where = "built-in " + _name if False else "built-in"
+        else:
+            where = "stdlib " + filename.rsplit("/", 1)[-1]
+        totals[where] = totals.get(where, 0.0) + own
+    lines = ["own time by package, ms a mail:"]
+    for where, seconds in sorted(totals.items(), key=lambda kv: -kv[1])[:20]:
+        lines.append(f"  {seconds / mails * 1000:7.3f}  {where}")
+    return "\n".join(lines) + "\n"
 
 
 # -- the run ---------------------------------------------------------------------

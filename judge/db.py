@@ -16,9 +16,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, inspect, text
+from sqlalchemy import bindparam, event, inspect, text
+from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Connection, Engine
-from sqlmodel import Session, SQLModel, create_engine, select
+from sqlmodel import Session, SQLModel, col, create_engine
 
 from judge import models
 
@@ -184,7 +185,10 @@ def game_by_name(session: Session, name: str, *, lock: bool = False) -> models.G
     the transaction ends (PostgreSQL; SQLite's transaction() holds the
     whole database already), so a mail's commands and a deadline, or two
     mails in two worker processes, never change one game at the same time."""
-    query = select(models.Game).where(models.Game.name == name.lower())
-    if lock:
-        query = query.with_for_update()
-    return session.exec(query).first()
+    query = _GAME_LOCKED if lock else _GAME
+    return session.execute(query, {"name": name.lower()}).scalars().first()
+
+
+# built once: every mail looks up its game
+_GAME = sa_select(models.Game).where(col(models.Game.name) == bindparam("name"))
+_GAME_LOCKED = _GAME.with_for_update()

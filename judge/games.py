@@ -14,9 +14,9 @@ import random
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import event
+from sqlalchemy import Select, bindparam, delete, event, insert, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -69,29 +69,45 @@ def current_state(session: Session, game: Game) -> GameState:
     cached = session.info.get(key)
     if cached is not None:
         return cast(GameState, cached)
-    record = phase_record(session, game)
-    if record is None:
+    text = session.execute(_STARTING_POSITION, {"game": game.id, "phase": game.phase}).scalar()
+    if text is None:
         raise GameError(f"game {game.name} has not started")
-    state = snapshots.loads(record.state)
+    state = snapshots.loads(text)
     session.info[key] = state
     return state
 
 
+# Statements every order mail runs, built once (building a query costs more
+# than running it on SQLite).
+_STARTING_POSITION = sa_select(col(PhaseRecord.state)).where(
+    col(PhaseRecord.game_id) == bindparam("game"), col(PhaseRecord.phase) == bindparam("phase"))
+_SOMEONE_WAITS = sa_select(col(Member.id)).where(
+    col(Member.game_id) == bindparam("game"), col(Member.role) == "player",
+    col(Member.status) == "active", col(Member.wait).is_(True)).limit(1)
+
+
+def _members_query(role: bool, active_only: bool) -> Select[Any]:
+    query = sa_select(Member).where(col(Member.game_id) == bindparam("game"))
+    if role:
+        query = query.where(col(Member.role) == bindparam("role"))
+    if active_only:
+        query = query.where(col(Member.status) == "active")
+    return query.order_by(col(Member.id))
+
+
+_MEMBERS = {(role, active): _members_query(role, active)
+            for role in (False, True) for active in (False, True)}
+
+
 def members(session: Session, game: Game, role: str | None = None,
             active_only: bool = True) -> list[Member]:
-    query = select(Member).where(Member.game_id == game.id)
-    if role:
-        query = query.where(Member.role == role)
-    if active_only:
-        query = query.where(Member.status == "active")
-    return list(session.exec(query.order_by(col(Member.id))).all())
+    query = _MEMBERS[bool(role), active_only]
+    return list(session.execute(query, {"game": game.id, "role": role}).scalars())
 
 
 def someone_waits(session: Session, game: Game) -> bool:
     """Has an active player of the game said SET WAIT?"""
-    return session.execute(sa_select(col(Member.id)).where(
-        col(Member.game_id) == game.id, col(Member.role) == "player",
-        col(Member.status) == "active", col(Member.wait).is_(True)).limit(1)).first() is not None
+    return session.execute(_SOMEONE_WAITS, {"game": game.id}).first() is not None
 
 
 def powers_of(member: Member) -> tuple[str, ...]:
@@ -111,14 +127,46 @@ def orders_on_file(session: Session, game: Game, phase: str | None = None
     key = (_ORDERS, game.id, phase)
     cached = session.info.get(key)
     if cached is None:
-        rows = session.execute(sa_select(col(OrderRecord.power), col(OrderRecord.orders)).where(
-            col(OrderRecord.game_id) == game.id, col(OrderRecord.phase) == phase)).all()
+        rows = session.execute(_ORDERS_ON_FILE, {"game": game.id, "phase": phase}).all()
         cached = {power: json.loads(orders) for power, orders in rows}
         session.info[key] = cached
     return {power: list(orders) for power, orders in cached.items()}
 
 
 _ORDERS = "orders on file"
+_ORDERS_ON_FILE = sa_select(col(OrderRecord.power), col(OrderRecord.orders)).where(
+    col(OrderRecord.game_id) == bindparam("game"), col(OrderRecord.phase) == bindparam("phase"))
+
+
+def file_orders(session: Session, game: Game, power: str, texts: list[str]) -> None:
+    """Put a power's orders for the current phase on file, replacing what
+    it had; an empty list takes its orders off file (an empty set would
+    count as submitted). Plain statements: this runs for every order mail."""
+    if _orders_changed(session):
+        session.flush()  # the ORM's own pending changes to orders go first
+    where = {"game": game.id, "phase": game.phase, "power": power}
+    existing = session.execute(_ORDER_ROW, where).scalar()
+    if not texts:
+        if existing is not None:
+            session.execute(_DROP_ORDERS, {"row": existing})
+    elif existing is not None:
+        session.execute(_REPLACE_ORDERS, {"row": existing, "orders": json.dumps(texts),
+                                          "at": utcnow()})
+    else:
+        session.execute(_ADD_ORDERS, {**where, "orders": json.dumps(texts), "at": utcnow()})
+    _forget_orders(session)
+
+
+_ORDER_TABLE = OrderRecord.__table__  # type: ignore[attr-defined]
+_ORDER_ROW = sa_select(_ORDER_TABLE.c.id).where(
+    _ORDER_TABLE.c.game_id == bindparam("game"), _ORDER_TABLE.c.phase == bindparam("phase"),
+    _ORDER_TABLE.c.power == bindparam("power"))
+_DROP_ORDERS = delete(_ORDER_TABLE).where(_ORDER_TABLE.c.id == bindparam("row"))
+_REPLACE_ORDERS = update(_ORDER_TABLE).where(_ORDER_TABLE.c.id == bindparam("row")).values(
+    orders=bindparam("orders"), submitted_at=bindparam("at"))
+_ADD_ORDERS = insert(_ORDER_TABLE).values(
+    game_id=bindparam("game"), phase=bindparam("phase"), power=bindparam("power"),
+    orders=bindparam("orders"), submitted_at=bindparam("at"))
 
 
 def _orders_changed(session: Session) -> bool:
@@ -132,8 +180,12 @@ def _orders_changed(session: Session) -> bool:
 def _forget_orders_read(session: Session, _context: object) -> None:
     """Orders written, changed or deleted: what orders_on_file read is stale."""
     if _orders_changed(session):
-        for key in [k for k in session.info if isinstance(k, tuple) and k[:1] == (_ORDERS,)]:
-            del session.info[key]
+        _forget_orders(session)
+
+
+def _forget_orders(session: Session) -> None:
+    for key in [k for k in session.info if isinstance(k, tuple) and k[:1] == (_ORDERS,)]:
+        del session.info[key]
 
 
 def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:

@@ -4,11 +4,10 @@ ones before, as on DPJudge)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from engine.game import adjudicate
 from engine.map import GameMap
@@ -19,11 +18,12 @@ from engine.state import GameState
 from judge.games import (
     GameError,
     current_state,
+    file_orders,
     map_of,
     powers_of,
     powers_to_order,
 )
-from judge.models import Game, Member, OrderRecord, utcnow
+from judge.models import Game, Member
 from parser import parse_order, parse_orders
 
 
@@ -108,34 +108,14 @@ def submit_orders(session: Session, game: Game, member: Member,
                 notes.append(OrderNote(line, source, ""))
     notes.sort(key=lambda n: n.line)
     for power in powers:
-        existing = session.exec(select(OrderRecord).where(
-            OrderRecord.game_id == game.id, OrderRecord.phase == game.phase,
-            OrderRecord.power == power)).first()
-        texts = [str(o) for o in accepted[power]]
-        if not texts:
-            # Nothing usable for this power in the mail: it has no orders on
-            # file (an empty set would count as submitted and let the phase
-            # be processed early with its units holding).
-            if existing is not None:
-                session.delete(existing)
-            continue
-        if existing is not None:
-            existing.orders = json.dumps(texts)
-            existing.submitted_at = utcnow()
-            session.add(existing)
-        else:
-            session.add(OrderRecord(game_id=game.id or 0, phase=game.phase, power=power,
-                                    orders=json.dumps(texts)))
-    session.flush()
+        # nothing usable for a power leaves it with no orders on file
+        file_orders(session, game, power, [str(o) for o in accepted[power]])
     return OrdersReport(tuple(notes))
 
 
 def clear_orders(session: Session, game: Game, member: Member) -> None:
-    for row in session.exec(select(OrderRecord).where(
-            OrderRecord.game_id == game.id, OrderRecord.phase == game.phase,
-            col(OrderRecord.power).in_(powers_of(member)))).all():
-        session.delete(row)
-    session.flush()
+    for power in powers_of(member):
+        file_orders(session, game, power, [])
 
 
 def unordered_units(game_map: GameMap, state: GameState, powers: Sequence[str],

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import insert
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import defer
 from sqlmodel import Session
 
 from judge.config import Config
@@ -25,7 +25,7 @@ from judge.games import GameError
 from judge.handlers import Context, finish_mail, handle
 from judge.mail import render
 from judge.mailtext import MailText, read_mail
-from judge.models import AuditEntry, InboundMail, utcnow
+from judge.models import AuditEntry, InboundMail, as_utc, utcnow
 from judge.outbox import OutgoingMail, queue
 from parser.commands import CommandError, Line, Orders, parse_commands, redacted_source
 
@@ -46,6 +46,24 @@ def _transient(exc: Exception) -> bool:
     return code in _TRANSIENT_PGCODES or "database is locked" in str(exc.orig)
 
 
+# The statements of every mail, built once: an order mail is read, locked
+# and marked done as plain rows, without the ORM's bookkeeping.
+_INBOUND = InboundMail.__table__  # type: ignore[attr-defined]
+_READ_MAIL = select(_INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.envelope_from).where(
+    _INBOUND.c.id == bindparam("id"))
+_LOCK_MAIL = select(_INBOUND.c.status, _INBOUND.c.received_at).where(
+    _INBOUND.c.id == bindparam("id")).with_for_update()
+_MARK_MAIL = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail")).values(
+    status=bindparam("status"), processed_at=bindparam("at"), note=bindparam("why"))
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """What processing needs of the stored mail's row."""
+    id: int
+    received_at: datetime
+
+
 def process_mail(engine: Engine, config: Config, inbound_id: int,
                  now: datetime | None = None) -> str:
     """Process a stored mail; returns its new status (done, ignored, failed)."""
@@ -54,23 +72,20 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
             # Reading the mail and its commands needs no lock: the stored mail
             # never changes. Done first, it keeps the transaction (and on
             # SQLite the database's one write lock) short.
-            with Session(engine) as reader:
-                stored = reader.get(InboundMail, inbound_id)
-                if stored is None or stored.status != "new":
-                    return stored.status if stored is not None else "missing"
-                mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
+            with engine.connect() as reader:
+                stored = reader.execute(_READ_MAIL, {"id": inbound_id}).first()
+            if stored is None or stored.status != "new":
+                return stored.status if stored is not None else "missing"
+            mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
             lines = parse_commands(mail.body) if mail.sender and not mail.automatic else []
             with transaction(engine) as session:
-                # the raw mail was read above: not loaded again with the lock
-                # (the ignore: sqlmodel types a column as its value)
-                row = session.get(InboundMail, inbound_id, with_for_update=True,
-                                  options=[defer(InboundMail.raw)])  # type: ignore[arg-type]
-                if row is None or row.status != "new":
-                    return row.status if row is not None else "missing"
-                status = _process(session, config, row, mail, lines, now or utcnow())
-                row.status = status
-                row.processed_at = utcnow()
-                session.add(row)
+                locked = session.execute(_LOCK_MAIL, {"id": inbound_id}).first()
+                if locked is None or locked.status != "new":
+                    return locked.status if locked is not None else "missing"
+                row = _Stored(inbound_id, as_utc(locked.received_at))
+                status, note = _process(session, config, row, mail, lines, now or utcnow())
+                session.execute(_MARK_MAIL, {"mail": inbound_id, "status": status,
+                                             "at": utcnow(), "why": note})
                 return status
         except Exception as exc:
             if _transient(exc) and attempt < ATTEMPTS:
@@ -113,16 +128,15 @@ class _NoGame:
     variant = "-"
 
 
-def _process(session: Session, config: Config, row: InboundMail, mail: MailText,
-             lines: list[Line], now: datetime) -> str:
+def _process(session: Session, config: Config, row: _Stored, mail: MailText,
+             lines: list[Line], now: datetime) -> tuple[str, str]:
+    """The mail's new status and a note on it for the keeper."""
     if mail.automatic:
-        row.note = f"automatic mail, not answered: {mail.automatic}"
         log.info("mail %d ignored: %s", row.id, mail.automatic)
-        return "ignored"
+        return "ignored", f"automatic mail, not answered: {mail.automatic}"
     if not mail.sender:
-        row.note = "no usable sender address"
         log.info("mail %d ignored: no sender address", row.id)
-        return "ignored"
+        return "ignored", "no usable sender address"
     ctx = Context(session=session, config=config, sender=mail.sender, now=now,
                   inbound_id=row.id)
     sections: list[dict[str, object]] = []
@@ -163,4 +177,4 @@ def _process(session: Session, config: Config, row: InboundMail, mail: MailText,
                                 in_reply_to=mail.message_id), config)
     for outgoing in ctx.mails:
         queue(session, outgoing, config)
-    return "done"
+    return "done", ""

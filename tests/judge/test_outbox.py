@@ -201,10 +201,10 @@ def _count(db: Engine) -> int:
 
 def test_queue_adds_a_pending_row(db: Engine) -> None:
     with transaction(db) as session:
-        row = queue(session, mail(to=("a@example.com", "b@example.com"), kind="results",
-                                  game="gamename"), CONFIG)
+        outbox_id = queue(session, mail(to=("a@example.com", "b@example.com"),
+                                        kind="results", game="gamename"), CONFIG)
     with transaction(db) as session:
-        stored = session.get(models.Outbox, row.id)
+        stored = session.get(models.Outbox, outbox_id)
     assert stored is not None
     assert stored.status == "pending" and stored.attempts == 0
     assert json.loads(stored.recipients) == ["a@example.com", "b@example.com"]

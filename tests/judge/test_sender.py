@@ -149,10 +149,8 @@ def maildir_config(tmp_path: Path) -> Config:
 def put(db: Engine, config: Config, *to: str, subject: str = "Orders received",
         body: str = "Your orders were received.\n") -> int:
     with transaction(db) as session:
-        row = queue(session, OutgoingMail(to=to or ("player@example.com",), subject=subject,
-                                          body=body), config)
-    assert row.id is not None
-    return row.id
+        return queue(session, OutgoingMail(to=to or ("player@example.com",), subject=subject,
+                                           body=body), config)
 
 
 def row_of(db: Engine, outbox_id: int) -> models.Outbox:
