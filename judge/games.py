@@ -29,6 +29,7 @@ from engine.state import GameState
 from engine.variant_file import load_variant
 from engine.ways_to_play import setup
 from judge import snapshots
+from judge.db import run
 from judge.models import Game, Member, OrderRecord, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
 from parser import OrderError, parse_order
@@ -69,7 +70,7 @@ def current_state(session: Session, game: Game) -> GameState:
     cached = session.info.get(key)
     if cached is not None:
         return cast(GameState, cached)
-    text = session.execute(_STARTING_POSITION, {"game": game.id, "phase": game.phase}).scalar()
+    text = run(session, _STARTING_POSITION, {"game": game.id, "phase": game.phase}).scalar()
     if text is None:
         raise GameError(f"game {game.name} has not started")
     state = snapshots.loads(text)
@@ -107,7 +108,7 @@ def members(session: Session, game: Game, role: str | None = None,
 
 def someone_waits(session: Session, game: Game) -> bool:
     """Has an active player of the game said SET WAIT?"""
-    return session.execute(_SOMEONE_WAITS, {"game": game.id}).first() is not None
+    return run(session, _SOMEONE_WAITS, {"game": game.id}).first() is not None
 
 
 def powers_of(member: Member) -> tuple[str, ...]:
@@ -127,8 +128,8 @@ def orders_on_file(session: Session, game: Game, phase: str | None = None
     key = (_ORDERS, game.id, phase)
     cached = session.info.get(key)
     if cached is None:
-        rows = session.execute(_ORDERS_ON_FILE, {"game": game.id, "phase": phase}).all()
-        cached = {power: json.loads(orders) for power, orders in rows}
+        rows = run(session, _ORDERS_ON_FILE, {"game": game.id, "phase": phase}).all()
+        cached = {row.power: json.loads(row.orders) for row in rows}
         session.info[key] = cached
     return {power: list(orders) for power, orders in cached.items()}
 
@@ -145,15 +146,15 @@ def file_orders(session: Session, game: Game, power: str, texts: list[str]) -> N
     if _orders_changed(session):
         session.flush()  # the ORM's own pending changes to orders go first
     where = {"game": game.id, "phase": game.phase, "power": power}
-    existing = session.execute(_ORDER_ROW, where).scalar()
+    existing = run(session, _ORDER_ROW, where).scalar()
     if not texts:
         if existing is not None:
-            session.execute(_DROP_ORDERS, {"row": existing})
+            run(session, _DROP_ORDERS, {"row": existing})
     elif existing is not None:
-        session.execute(_REPLACE_ORDERS, {"row": existing, "orders": json.dumps(texts),
+        run(session, _REPLACE_ORDERS, {"row": existing, "orders": json.dumps(texts),
                                           "at": utcnow()})
     else:
-        session.execute(_ADD_ORDERS, {**where, "orders": json.dumps(texts), "at": utcnow()})
+        run(session, _ADD_ORDERS, {**where, "orders": json.dumps(texts), "at": utcnow()})
     _forget_orders(session)
 
 

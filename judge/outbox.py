@@ -19,12 +19,13 @@ from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
-from typing import Protocol, cast
+from typing import Protocol
 
-from sqlalchemy import CursorResult, insert
+from sqlalchemy import insert
 from sqlmodel import Session
 
 from judge import models
+from judge.db import run
 
 KINDS = frozenset({"reply", "results", "reminder", "press", "notice"})
 
@@ -224,10 +225,10 @@ def queue(session: Session, mail: OutgoingMail, config: JudgeIdentity) -> int:
     now = models.utcnow()
     # a plain insert: every order mail queues a reply, and the ORM's unit of
     # work would cost several times the statement itself
-    result = cast(CursorResult[object], session.execute(_QUEUE, {
+    result = run(session, _QUEUE, {
         "message_id": message_id, "recipients": json.dumps(list(recipients_of(mail))),
         "raw": raw, "kind": mail.kind, "game": mail.game[:64], "created_at": now,
-        "status": "pending", "attempts": 0, "next_attempt_at": now, "last_error": ""}))
+        "status": "pending", "attempts": 0, "next_attempt_at": now, "last_error": ""})
     key = result.inserted_primary_key
     assert key is not None  # a single-row insert always has one
     return int(key[0])

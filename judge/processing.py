@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
 from judge.config import Config
-from judge.db import transaction
+from judge.db import run, transaction
 from judge.games import GameError
 from judge.handlers import Context, finish_mail, handle
 from judge.mail import render
@@ -57,6 +57,9 @@ _MARK_MAIL = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail")).values(
     status=bindparam("status"), processed_at=bindparam("at"), note=bindparam("why"))
 
 
+_AUDIT = insert(AuditEntry.__table__)  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True)
 class _Stored:
     """What processing needs of the stored mail's row."""
@@ -79,12 +82,12 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
             mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
             lines = parse_commands(mail.body) if mail.sender and not mail.automatic else []
             with transaction(engine) as session:
-                locked = session.execute(_LOCK_MAIL, {"id": inbound_id}).first()
+                locked = run(session, _LOCK_MAIL, {"id": inbound_id}).first()
                 if locked is None or locked.status != "new":
                     return locked.status if locked is not None else "missing"
                 row = _Stored(inbound_id, as_utc(locked.received_at))
                 status, note = _process(session, config, row, mail, lines, now or utcnow())
-                session.execute(_MARK_MAIL, {"mail": inbound_id, "status": status,
+                run(session, _MARK_MAIL, {"mail": inbound_id, "status": status,
                                              "at": utcnow(), "why": note})
                 return status
         except Exception as exc:
@@ -158,7 +161,7 @@ def _process(session: Session, config: Config, row: _Stored, mail: MailText,
                       "game": ctx.game.name if ctx.game else "", "address": mail.sender,
                       "command": written[:500], "outcome": text[:2000]})
     if audit:
-        session.execute(insert(AuditEntry), audit)
+        run(session, _AUDIT, audit)
     try:
         early = finish_mail(ctx)
     except GameError as exc:
