@@ -66,7 +66,7 @@ def current_state(session: Session, game: Game) -> GameState:
     """The position the game's current phase started from. A phase's
     starting position never changes once written, so it is read once per
     transaction (an order mail asks for it several times)."""
-    key = ("position", game.id, game.phase)
+    key = (_POSITION, game.id, game.phase)
     cached = session.info.get(key)
     if cached is not None:
         return cast(GameState, cached)
@@ -77,6 +77,8 @@ def current_state(session: Session, game: Game) -> GameState:
     session.info[key] = state
     return state
 
+
+_POSITION = "position"
 
 # Statements every order mail runs, built once (building a query costs more
 # than running it on SQLite).
@@ -497,6 +499,10 @@ def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
     target.results = ""
     target.adjudicated_at = None
     session.add(target)
+    # a phase processed again may start from another position than the one
+    # read before the rollback (other orders this time)
+    for key in [k for k in session.info if isinstance(k, tuple) and k[:2] == (_POSITION, game.id)]:
+        del session.info[key]
     game.phase = target.phase
     if game.status == "finished":
         game.status = "active"
