@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -49,8 +50,9 @@ def _transient(exc: Exception) -> bool:
 # The statements of every mail, built once: an order mail is read, locked
 # and marked done as plain rows, without the ORM's bookkeeping.
 _INBOUND = InboundMail.__table__  # type: ignore[attr-defined]
-_READ_MAIL = select(_INBOUND.c.status, _INBOUND.c.raw, _INBOUND.c.envelope_from).where(
-    _INBOUND.c.id == bindparam("id"))
+_READ_MAILS = select(_INBOUND.c.id, _INBOUND.c.status, _INBOUND.c.raw,
+                     _INBOUND.c.envelope_from).where(
+    _INBOUND.c.id.in_(bindparam("ids", expanding=True)))
 _LOCK_MAIL = select(_INBOUND.c.status, _INBOUND.c.received_at).where(
     _INBOUND.c.id == bindparam("id")).with_for_update()
 _MARK_MAIL = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail")).values(
@@ -75,21 +77,11 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
             # Reading the mail and its commands needs no lock: the stored mail
             # never changes. Done first, it keeps the transaction (and on
             # SQLite the database's one write lock) short.
-            with engine.connect() as reader:
-                stored = reader.execute(_READ_MAIL, {"id": inbound_id}).first()
-            if stored is None or stored.status != "new":
-                return stored.status if stored is not None else "missing"
-            mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
-            lines = parse_commands(mail.body) if mail.sender and not mail.automatic else []
+            found = _read(engine, [inbound_id])[inbound_id]
+            if isinstance(found, str):
+                return found
             with transaction(engine) as session:
-                locked = run(session, _LOCK_MAIL, {"id": inbound_id}).first()
-                if locked is None or locked.status != "new":
-                    return locked.status if locked is not None else "missing"
-                row = _Stored(inbound_id, as_utc(locked.received_at))
-                status, note = _process(session, config, row, mail, lines, now or utcnow())
-                run(session, _MARK_MAIL, {"mail": inbound_id, "status": status,
-                                             "at": utcnow(), "why": note})
-                return status
+                return _process_locked(session, config, inbound_id, found, now)
         except Exception as exc:
             if _transient(exc) and attempt < ATTEMPTS:
                 log.info("mail %d: %s; trying again", inbound_id, exc.__class__.__name__)
@@ -99,6 +91,67 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
             log.exception("mail %d could not be processed", inbound_id)
             break
     return fail_mail(engine, config, inbound_id)
+
+
+def process_mails(engine: Engine, config: Config, inbound_ids: Sequence[int],
+                  now: datetime | None = None) -> dict[int, str]:
+    """Process several stored mails, in order, in one transaction: under a
+    burst this pays the write lock, the commit and its wait for the disk once
+    for all of them. Each mail is still carried out as if alone (its own
+    context and reply), and later mails see what earlier ones changed. If
+    anything goes wrong, nothing of the batch is kept and each mail is
+    processed again on its own, so one bad mail cannot harm the others."""
+    if len(inbound_ids) == 1:
+        return {inbound_ids[0]: process_mail(engine, config, inbound_ids[0], now)}
+    try:
+        read = _read(engine, inbound_ids)
+        statuses = {i: r for i, r in read.items() if isinstance(r, str)}
+        with transaction(engine) as session:
+            for inbound_id in inbound_ids:
+                found = read[inbound_id]
+                if not isinstance(found, str):
+                    statuses[inbound_id] = _process_locked(session, config, inbound_id,
+                                                           found, now)
+        return statuses
+    except Exception as exc:
+        level = logging.INFO if _transient(exc) else logging.WARNING
+        log.log(level, "a batch of %d mails failed (%s); each again on its own",
+                len(inbound_ids), exc.__class__.__name__)
+        return {i: process_mail(engine, config, i, now) for i in inbound_ids}
+
+
+_Read = tuple[MailText, list[Line]]
+
+
+def _read(engine: Engine, inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
+    """Each new mail's text and commands, or the status of one that is not
+    new (or 'missing')."""
+    with engine.connect() as reader:
+        rows = {row.id: row for row in reader.execute(_READ_MAILS, {"ids": list(inbound_ids)})}
+    found: dict[int, _Read | str] = {}
+    for inbound_id in inbound_ids:
+        stored = rows.get(inbound_id)
+        if stored is None or stored.status != "new":
+            found[inbound_id] = stored.status if stored is not None else "missing"
+            continue
+        mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
+        found[inbound_id] = (mail, parse_commands(mail.body)
+                             if mail.sender and not mail.automatic else [])
+    return found
+
+
+def _process_locked(session: Session, config: Config, inbound_id: int, read: _Read,
+                    now: datetime | None) -> str:
+    """Carry out a mail read before, once its row is locked and still new."""
+    locked = run(session, _LOCK_MAIL, {"id": inbound_id}).first()
+    if locked is None or locked.status != "new":
+        return str(locked.status) if locked is not None else "missing"
+    mail, lines = read
+    row = _Stored(inbound_id, as_utc(locked.received_at))
+    status, note = _process(session, config, row, mail, lines, now or utcnow())
+    run(session, _MARK_MAIL, {"mail": inbound_id, "status": status, "at": utcnow(),
+                              "why": note})
+    return status
 
 
 def fail_mail(engine: Engine, config: Config, inbound_id: int) -> str:

@@ -7,11 +7,14 @@ scheduler and the sender, and the judge would use one core however many the
 machine has. A worker process has an interpreter of its own.
 
 The judge hands each stored mail's id to the workers and hears back when it
-is done. The database stays the only record: a mail is 'new' until the
-transaction that processed it commits, so a worker that dies mid-mail loses
-nothing. The mail it held is set aside as failed (its sender is told), so
-that a mail which kills its worker cannot kill the next one too, and a new
-worker takes the dead one's place.
+is done. A worker takes the mails waiting for it in batches, one
+transaction each (see judge.processing.process_mails). The database stays
+the only record: a mail is 'new' until the transaction that processed it
+commits, so a worker that dies mid-mail loses nothing. A new worker takes
+the dead one's place. If the dead one held one mail, that mail is set aside
+as failed (its sender is told), so that a mail which kills its worker
+cannot kill the next one too; if it held a batch, each mail of the batch
+goes again in a transaction of its own, which finds the culprit.
 
 Mails to one game never run at the same time: the processing transaction
 locks the game's row on PostgreSQL, and holds SQLite's write lock (see
@@ -35,39 +38,69 @@ from sqlalchemy.engine import Engine
 from judge.config import Config
 from judge.db import make_engine
 from judge.intake.store import pending_ids
-from judge.processing import fail_mail, process_mail
+from judge.processing import fail_mail, process_mails
 
 log = logging.getLogger(__name__)
 
 PICKUP_SECONDS = 2.0  # how often to look for mail stored by `judge deliver`
 IDLE = 0  # a worker's 'busy with' value when it holds no mail
+# Mails processed in one transaction, at most. A batch forms only when mail
+# waits (a burst): then one commit serves many. Larger batches hold SQLite's
+# write lock longer, which the listener and the sender wait for.
+BATCH = 8
 
 OnDone = Callable[[int, str], None]
 
 
 def _work(config: Config, inbox: Any, done: Any, busy_with: Any, log_level: int) -> None:
-    """A worker process: process the mails whose ids come in, one by one."""
+    """A worker process: process the mails whose ids come in, a batch at a
+    time: the first that comes, and whatever else is waiting behind it."""
     # Ctrl-C in a terminal reaches every process of the group; the judge
-    # itself stops its workers, each after the mail it is on.
+    # itself stops its workers, each after the mails it is on.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.basicConfig(level=log_level,
                         format="%(asctime)s %(processName)s %(name)s: %(message)s")
     engine = make_engine(config.database_url)  # the judge has migrated it already
     try:
-        while True:
-            inbound_id = inbox.get()
-            if inbound_id is None:
-                return
-            busy_with.value = inbound_id
-            try:
-                status = process_mail(engine, config, inbound_id)
-            except Exception:  # process_mail sets aside what fails; this is a last guard
-                log.exception("mail %d: processing failed", inbound_id)
-                status = "failed"
-            busy_with.value = IDLE
-            done.put((inbound_id, status))
+        stop = False
+        while not stop:
+            batch, stop, alone = _take(inbox)
+            for ids in ([batch] if batch else []) + [[i] for i in alone]:
+                _hold(busy_with, ids)
+                try:
+                    statuses = process_mails(engine, config, ids)
+                except Exception:  # process_mails sets aside what fails; a last guard
+                    log.exception("mails %s: processing failed", ids)
+                    statuses = {i: "failed" for i in ids}
+                _hold(busy_with, [])
+                for inbound_id in ids:
+                    done.put((inbound_id, statuses.get(inbound_id, "failed")))
     finally:
         engine.dispose()
+
+
+def _take(inbox: Any) -> tuple[list[int], bool, list[int]]:
+    """The next mails to process: (a batch, whether the judge said stop,
+    mails to process each on its own). Waits for the first."""
+    batch: list[int] = []
+    alone: list[int] = []
+    item = inbox.get()
+    while item is not None:
+        inbound_id, by_itself = item
+        (alone if by_itself else batch).append(inbound_id)
+        if len(batch) + len(alone) >= BATCH:
+            return batch, False, alone
+        try:
+            item = inbox.get_nowait()
+        except queue.Empty:
+            return batch, False, alone
+    return batch, True, alone
+
+
+def _hold(busy_with: Any, ids: list[int]) -> None:
+    """Say which mails this worker holds, for the judge to see if it dies."""
+    for slot in range(BATCH):
+        busy_with[slot] = ids[slot] if slot < len(ids) else IDLE
 
 
 class MailWorkers:
@@ -99,7 +132,7 @@ class MailWorkers:
         self.submit_pending()  # left over from the last run
 
     def _spawn(self) -> tuple[BaseProcess, Any]:
-        busy_with = self._context.Value("q", IDLE)
+        busy_with = self._context.Array("q", BATCH)
         process = self._context.Process(
             target=_work, name="mail-worker", daemon=True,
             args=(self.config, self._inbox, self._done, busy_with,
@@ -107,21 +140,22 @@ class MailWorkers:
         process.start()
         return process, busy_with
 
-    def submit(self, inbound_id: int) -> None:
-        """Have a worker process this mail (once, however often it is asked)."""
+    def submit(self, inbound_id: int, alone: bool = False) -> None:
+        """Have a worker process this mail (once, however often it is asked);
+        ``alone``: in a transaction of its own, not in a batch."""
         with self._lock:
             if inbound_id in self._outstanding:
                 return
             self._outstanding.add(inbound_id)
             self.idle.clear()
-        self._inbox.put(inbound_id)
+        self._inbox.put((inbound_id, alone))
 
     def submit_pending(self) -> None:
         for inbound_id in pending_ids(self.engine):
             self.submit(inbound_id)
 
     def stop(self, timeout: float = 60.0) -> None:
-        """Let each worker finish the mail it is on, then end it."""
+        """Let each worker finish the mails it is on, then end it."""
         self._stopping.set()
         for _ in self._processes:
             self._inbox.put(None)
@@ -167,19 +201,24 @@ class MailWorkers:
 
     def _replace_dead(self) -> None:
         died = False
+        suspects: set[int] = set()
         for index, (process, busy_with) in enumerate(self._processes):
             if process.is_alive() or self._stopping.is_set():
                 continue
             died = True
-            held = busy_with.value
+            held = [i for i in busy_with[:] if i != IDLE]
             log.error("a mail worker died (exit code %s) while on mail %s; starting another",
-                      process.exitcode, held or "none")
+                      process.exitcode, ", ".join(map(str, held)) or "none")
             self._processes[index] = self._spawn()
-            if held != IDLE:
-                status = fail_mail(self.engine, self.config, held)
+            if len(held) == 1:
+                # alone, it is the one that killed the worker
+                status = fail_mail(self.engine, self.config, held[0])
                 with self._lock:
-                    self._outstanding.discard(held)
-                self.on_done(held, status)
+                    self._outstanding.discard(held[0])
+                self.on_done(held[0], status)
+            else:
+                # one of a batch did: each goes again on its own, to find which
+                suspects.update(held)
         if not died:
             return
         with self._lock:
@@ -191,4 +230,4 @@ class MailWorkers:
             if not again:
                 self.idle.set()
         for inbound_id in sorted(again):
-            self.submit(inbound_id)
+            self.submit(inbound_id, alone=inbound_id in suspects)

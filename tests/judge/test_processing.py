@@ -13,10 +13,11 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from judge import processing
 from judge.config import Config
 from judge.intake.store import store_inbound
 from judge.models import AuditEntry, InboundMail, Outbox
-from judge.processing import process_mail
+from judge.processing import process_mail, process_mails
 
 CASES = tomllib.loads((Path(__file__).parent / "data" / "bad_mail.toml").read_text())["mail"]
 CONFIG = Config(address="judge@judge.test")
@@ -66,3 +67,37 @@ def test_processed_once(db: Engine) -> None:
     with Session(db) as session:
         row = session.get(InboundMail, inbound_id)
         assert row is not None and row.status == "done"
+
+
+def test_a_batch_with_a_failing_mail_is_undone_and_each_mail_processed_alone(
+        db: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = [store_inbound(db, f"From: p{n}@players.test\r\nSubject: {subject}\r\n"
+                             f"Message-ID: <b{n}@players.test>\r\n\r\nLIST\r\n".encode(),
+                         "smtp")[0]
+           for n, subject in enumerate(["first", "poison", "third"])]
+    render = processing.render
+
+    def failing_render(template: str, **values: Any) -> str:
+        if values.get("subject") == "poison":
+            raise RuntimeError("a bug met in the middle of a batch")
+        return render(template, **values)
+
+    monkeypatch.setattr(processing, "render", failing_render)
+    assert process_mails(db, CONFIG, ids) == {ids[0]: "done", ids[1]: "failed", ids[2]: "done"}
+    bodies = [body for _, body in _replies(db)]
+    # one reply each: nothing of the undone batch was kept
+    assert len(bodies) == 3
+    assert sum("could not process your mail" in body for body in bodies) == 1
+    assert process_mails(db, CONFIG, ids) == {ids[0]: "done", ids[1]: "failed", ids[2]: "done"}
+    assert len(_replies(db)) == 3  # already processed: nothing again
+
+
+def test_a_batch_is_processed_in_order_in_one_go(db: Engine) -> None:
+    ids = [store_inbound(db, f"From: p{n}@players.test\r\nSubject: m{n}\r\n"
+                             f"Message-ID: <o{n}@players.test>\r\n\r\nLIST\r\n".encode(),
+                         "smtp")[0] for n in range(4)]
+    assert process_mails(db, CONFIG, ids) == {i: "done" for i in ids}
+    with Session(db) as session:
+        replies = session.exec(select(Outbox).order_by(Outbox.id)).all()  # type: ignore[arg-type]
+    assert [json.loads(r.recipients) for r in replies] == [[f"p{n}@players.test"]
+                                                          for n in range(4)]

@@ -1,10 +1,12 @@
-"""Mail worker processes: mail is processed in them, a worker killed in the
-middle of a mail is replaced and that mail set aside with a reply, and
-mails that lock the same games in a different order both get through."""
+"""Mail worker processes: mail is processed in them; a worker killed in the
+middle of a mail is replaced and that mail set aside with a reply (killed
+in the middle of a batch, each mail of it goes again alone); mails that
+lock the same games in a different order both get through."""
 
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import threading
 import time
@@ -25,7 +27,7 @@ from judge.models import InboundMail, Outbox
 from judge.passwords import hash_password
 from judge.processing import process_mail
 from judge.settings import GameSettings
-from judge.workers import MailWorkers
+from judge.workers import BATCH, MailWorkers, _take
 
 
 def _config(db_url: str, tmp_path: Path) -> Config:
@@ -99,7 +101,7 @@ def test_a_worker_killed_mid_mail_is_replaced_and_the_mail_set_aside(
         with _holding(db, first):
             workers.submit(first)
             process, busy_with = workers._processes[0]
-            _wait(lambda: busy_with.value == first)  # the worker is inside the mail
+            _wait(lambda: busy_with[0] == first)  # the worker is inside the mail
             os.kill(process.pid or 0, signal.SIGKILL)
             process.join(10)
         _wait(lambda: (first, "failed") in done)
@@ -113,6 +115,44 @@ def test_a_worker_killed_mid_mail_is_replaced_and_the_mail_set_aside(
         assert workers._processes[0][0].pid != process.pid
     finally:
         workers.stop()
+
+
+def test_a_worker_killed_mid_batch_is_replaced_and_each_mail_goes_again_alone(
+        db: Engine, db_url: str, tmp_path: Path) -> None:
+    done: list[tuple[int, str]] = []
+    workers = MailWorkers(_config(db_url, tmp_path), db, 1, lambda i, s: done.append((i, s)))
+    ids = [store_inbound(db, _mail(n), "smtp")[0] for n in range(3)]
+    with _holding(db, ids[0]):
+        for inbound_id in ids:  # queued before the worker starts: it takes them as one batch
+            workers.submit(inbound_id)
+        workers.start()
+        try:
+            process, busy_with = workers._processes[0]
+            _wait(lambda: busy_with[:3] == ids)  # the worker is inside the batch
+            os.kill(process.pid or 0, signal.SIGKILL)
+            process.join(10)
+        except BaseException:
+            workers.stop()
+            raise
+    try:
+        # no mail is blamed: each, processed on its own, gets through
+        _wait(lambda: len(done) == 3 and workers.idle.is_set())
+        assert sorted(done) == [(i, "done") for i in ids]
+        assert workers._processes[0][0].pid != process.pid
+        assert len(_reply_bodies(db)) == 3
+    finally:
+        workers.stop()
+
+
+def test_a_batch_is_taken_from_what_waits_and_alone_mails_stay_alone() -> None:
+    inbox: queue.Queue[tuple[int, bool] | None] = queue.Queue()
+    for item in [(1, False), (2, True), (3, False), *[(n, False) for n in range(4, 4 + BATCH)],
+                 None]:
+        inbox.put(item)
+    first = _take(inbox)
+    assert first == ([1, 3, *range(4, 4 + BATCH - 3)], False, [2])
+    rest = _take(inbox)
+    assert rest == (list(range(4 + BATCH - 3, 4 + BATCH)), True, [])
 
 
 def test_mails_locking_two_games_in_opposite_orders_both_get_through(
