@@ -7,7 +7,9 @@ through the judge's own functions; then a client process sends N order
 mails from several threads over SMTP. Each mail signs on as one power,
 says SET WAIT, and gives a full set of random legal orders for that
 power; SET WAIT keeps the phase from being adjudicated early, so every
-mail costs the same (see bench/README.md, "Judge service").
+mail costs the same (see bench/README.md, "Judge service"). Before the
+measured mails, each player signs on once (a judge whose players have
+mailed it before); --cold leaves that out.
 
 Measured:
 
@@ -41,7 +43,7 @@ import smtplib
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -216,6 +218,37 @@ def replies(engine: Any) -> dict[str, tuple[float, str]]:
     return out
 
 
+def warm_up(engine: Any, host: str, port: int, timeout: float) -> int:
+    """Each player signs on once, and the judge answers, before the measured
+    mails: a judge that has been running a while, whose players have mailed
+    it before. What this leaves out, and --cold measures, is the first mail
+    of each player after the judge starts, which pays the slow password hash
+    (about 50 ms) before the check is remembered. Returns the replies it
+    caused."""
+    before = reply_count(engine)
+    with smtplib.SMTP(host, port, timeout=60) as smtp:
+        for power in POWERS:
+            msg = EmailMessage()
+            msg["From"] = player_address(GAME, power)
+            msg["To"] = JUDGE_ADDRESS
+            msg["Subject"] = f"hello from {power}"
+            msg["Message-ID"] = email.utils.make_msgid(idstring="warm", domain="players.test")
+            msg.set_content(f"SIGNON {power.lower()}@{GAME} {password_of(power)}\nSIGNOFF\n")
+            smtp.send_message(msg)
+    if not wait_until(lambda: reply_count(engine) >= before + len(POWERS), timeout, 0.05):
+        raise SystemExit("the warm-up mails were not answered")
+    return len(POWERS)
+
+
+def slowest_by_second(points: list[tuple[float, float]]) -> list[int]:
+    """(when accepted, seconds to the reply) -> the slowest in ms, per second."""
+    slowest: dict[int, float] = {}
+    for at, took in points:
+        second = int(at)
+        slowest[second] = max(slowest.get(second, 0.0), took)
+    return [round(slowest.get(n, 0.0) * 1000) for n in range(max(slowest, default=-1) + 1)]
+
+
 def reply_count(engine: Any) -> int:
     with Session(engine) as session:
         return len(session.exec(select(Outbox.id).where(Outbox.kind == "reply")).all())
@@ -296,16 +329,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         extra = order_mails(args.profile, order_sets, random.Random(args.seed + 1)) \
             if args.profile else []
 
-        config = judge_config(directory, url, relay.port)
+        config = replace(judge_config(directory, url, relay.port), workers=args.workers)
         clients = ClientProcess(mails, args.clients, args.rate, config.smtp_host,
                                 config.smtp_port, args.connection_per_mail)
         judge = Judge(config, engine)
         judge.start()
         try:
+            warm = 0 if args.cold else warm_up(engine, config.smtp_host, config.smtp_port,
+                                               args.timeout)
             clients.go()
             sent = clients.results()
             accepted = [s for s in sent if not s.error]
-            done = wait_until(lambda: reply_count(engine) >= len(accepted), args.timeout, 0.2)
+            done = wait_until(lambda: reply_count(engine) >= warm + len(accepted),
+                              args.timeout, 0.2)
             all_acked = time.time()
             delivered = wait_until(lambda: relay.count("Re: orders") >= len(accepted),
                                    args.timeout, 0.2)
@@ -313,7 +349,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             clients.stop()
             judge.stop()
         if not done:
-            print(f"warning: only {reply_count(engine)} of {len(accepted)} replies queued "
+            print(f"warning: only {reply_count(engine) - warm} of {len(accepted)} replies queued "
                   f"within {args.timeout} s", file=sys.stderr)
         if not delivered:
             print("warning: not every reply reached the relay in time", file=sys.stderr)
@@ -339,6 +375,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "database": "postgresql" if url.startswith("postgresql") else "sqlite",
             "machine": machine(url),
             "mails": args.mails, "clients": args.clients, "rate": args.rate,
+            "warmed_up": not args.cold, "workers": args.workers,
             "other_games": args.other_games,
             "connection_per_mail": args.connection_per_mail,
             "accepted": len(accepted), "refused": len(sent) - len(accepted),
@@ -354,6 +391,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                        or "Not understood" in b),
             "inbound_status": {s: statuses.count(s) for s in sorted(set(statuses))},
             "phase_before": phase, "phase_after": game_now.phase,
+            # the slowest acknowledgement of the mails accepted in each second
+            # of the run: shows whether slow ones cluster (a start, a stall)
+            "slowest_ms_by_second": slowest_by_second(
+                [(s.accepted - first_start, queued[s.message_id][0] - s.accepted)
+                 for s in accepted if s.message_id in queued]),
             "first_250_after_start_s": first_250 - first_start,
             "seconds_waiting_for_acks": all_acked - last_250,
         }
@@ -378,6 +420,8 @@ def report(result: dict[str, Any]) -> None:
           + (f" paced at {result['rate']:g}/s" if result["rate"] else "")
           + (", one connection per mail" if result["connection_per_mail"]
              else ", connections reused")
+          + ("" if result["warmed_up"] else ", cold (no warm-up)")
+          + f", {result['workers']} mail worker(s)"
           + (f"; {result['other_games']} other running games" if result["other_games"]
              else ""))
     print(f"accepted (250): {result['accepted']}, refused: {result['refused']} "
@@ -392,6 +436,8 @@ def report(result: dict[str, Any]) -> None:
         if s:
             print(f"{label:28} p50 {s['p50']:9.1f} ms  p95 {s['p95']:9.1f} ms  "
                   f"p99 {s['p99']:9.1f} ms  max {s['max']:9.1f} ms")
+    print("slowest 250 -> reply queued, ms, by second: "
+          + " ".join(map(str, result["slowest_ms_by_second"])))
     print(f"replies queued {result['replies_queued']}, at the relay "
           f"{result['replies_at_relay']}, replies reporting an error "
           f"{result['replies_with_errors']}; inbound {result['inbound_status']}; "
@@ -414,6 +460,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--other-games", type=int, default=0, metavar="N",
                         help="N more running games in the database (deadlines days away)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="the judge's mail workers")
+    parser.add_argument("--cold", action="store_true",
+                        help="no warm-up: the first mail of each player pays the slow "
+                             "password hash inside the measured run")
     parser.add_argument("--timeout", type=float, default=900.0,
                         help="seconds to wait for the replies")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
