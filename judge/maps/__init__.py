@@ -1,0 +1,1 @@
+"""Drawing the board: the map artwork and what is read from it."""
