@@ -288,14 +288,15 @@ def by_package(stats: pstats.Stats, mails: int) -> str:
     """Own time (tottime) summed by where the code lives: which library a
     mail's processing time goes to."""
     totals: dict[str, float] = {}
-    for (filename, _line, _name), entry in stats.stats.items():  # type: ignore[attr-defined]
+    project = str(Path(__file__).resolve().parent.parent) + "/"
+    for (filename, _line, _function), entry in stats.stats.items():  # type: ignore[attr-defined]
         own = entry[2]
         if "site-packages/" in filename:
             where = filename.split("site-packages/", 1)[1].split("/", 1)[0]
-        elif "/work/" in filename or filename.startswith(("judge", "engine", "parser")):
+        elif filename.startswith(project):
             where = "project " + filename.rsplit("/", 2)[-2]
-        elif filename.startswith("~") or filename.startswith("<"):
-            where = "built-in " + _name if False else "built-in"
+        elif filename.startswith(("~", "<")):
+            where = "built-in"
         else:
             where = "stdlib " + filename.rsplit("/", 1)[-1]
         totals[where] = totals.get(where, 0.0) + own
