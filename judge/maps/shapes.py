@@ -1,0 +1,130 @@
+"""Province shapes from a map's line art.
+
+dpmap's artwork has no province outlines, only lines: the coasts (the
+outlines of the land), the borders, and the dashed lines between
+provinces and between seas. Laid over the sea's rectangle, these lines cut
+the map into faces; each face holding a province's label point is that
+province. A face holding none (an island without a province of its own,
+the neutral land) keeps the plain land or sea colour, except a small one
+next to a province of the same kind (Zealand beside Jutland), which is
+taken to be part of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from shapely import Point as ShapelyPoint
+from shapely import Polygon, unary_union
+from shapely.geometry import LineString, MultiPolygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points, polygonize
+
+from judge.maps.postscript import Path, Point, PostScriptMap
+
+STEPS = 8  # straight pieces a Bezier curve is cut into
+ISLAND_AREA = 60.0  # square points: larger nameless land is neutral (Ireland, Corsica)
+SNAP = 3.0  # points: the widest gap between a border's end and its line
+OVERSHOOT = 0.5  # points a border is drawn on past the line it meets
+ONWARDS = 2.0  # points a border ending on a line is drawn on, in its direction
+TOUCHING = 0.05  # points: an end this near a line is on it
+ISLAND_REACH = 6.0  # points: how near an island must lie to a province to join it
+
+
+def _bezier(controls: tuple[Point, ...], t: float) -> Point:
+    """The point at ``t`` of a cubic Bezier curve."""
+    u = 1 - t
+    weights = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
+    return (sum(w * p[0] for w, p in zip(weights, controls, strict=True)),
+            sum(w * p[1] for w, p in zip(weights, controls, strict=True)))
+
+
+def flatten(path: Path) -> list[Point]:
+    """The path as a polyline, its curves cut into straight pieces."""
+    points = [path.start]
+    for segment in path.segments:
+        if len(segment) == 1:
+            points.append(segment[0])
+            continue
+        controls = (points[-1], *segment)
+        points += [_bezier(controls, step / STEPS) for step in range(1, STEPS + 1)]
+    if path.closed and points[0] != points[-1]:
+        points.append(points[0])
+    return points
+
+
+def _joined(points: list[Point], others: BaseGeometry) -> list[Point]:
+    """A border with each end drawn on to the line it was meant to meet.
+
+    dpmap's borders stop at the coast or at another border, but often a
+    hair short of it, or on it but not exactly in floating point; then no
+    face would close there. A point is added past each end: just past the
+    nearest point of the other lines within ``SNAP`` points, or, for an end
+    already on a line, a little further in the border's direction. The
+    original ends stay, so a line that meets this one there still does; the
+    ends left over are dropped by polygonize."""
+    if len(points) < 2:
+        return points
+
+    def reach(end: Point, before: Point) -> Point:
+        target = nearest_points(ShapelyPoint(end), others)[1]
+        tx, ty = target.x, target.y
+        gap = ((tx - end[0]) ** 2 + (ty - end[1]) ** 2) ** 0.5
+        if gap > SNAP:
+            return end
+        if gap < TOUCHING:  # on it, or as good as: on past it, in the border's direction
+            dx, dy = end[0] - before[0], end[1] - before[1]
+            norm = (dx * dx + dy * dy) ** 0.5 or 1.0
+            return end[0] + dx / norm * ONWARDS, end[1] + dy / norm * ONWARDS
+        return (tx + (tx - end[0]) / gap * OVERSHOOT, ty + (ty - end[1]) / gap * OVERSHOOT)
+
+    return [reach(points[0], points[1]), *points, reach(points[-1], points[-2])]
+
+
+def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
+                    ) -> dict[str, MultiPolygon]:
+    """Each province's shape. ``provinces``: code -> True for water."""
+    x0, y0, x1, y1 = art.box
+    frame = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
+    lines = [LineString(frame)]
+    for layer in ("land", "mountain", "lake"):
+        lines += [LineString(flatten(p)) for p in art.layers[layer]]
+    borders = [flatten(p) for layer in ("inner_border", "border") for p in art.layers[layer]]
+    for index, points in enumerate(borders):
+        others = unary_union(lines + [LineString(b) for n, b in enumerate(borders) if n != index])
+        lines.append(LineString(_joined(points, others)))
+    faces = list(polygonize(unary_union(lines)))
+    land = unary_union([Polygon(flatten(p)) for p in art.layers["land"]]).buffer(0)
+    mountains = unary_union([Polygon(flatten(p)) for p in art.layers["mountain"]])
+    owner: dict[int, str] = {}
+    for code in provinces:
+        if code not in art.places:
+            continue
+        spot = ShapelyPoint(art.places[code])
+        for index, face in enumerate(faces):
+            if face.contains(spot):
+                owner[index] = code
+                break
+    shapes: dict[str, list[Polygon]] = {}
+    for index, code in owner.items():
+        shapes.setdefault(code, []).append(faces[index])
+    for index, face in enumerate(faces):
+        if index in owner or face.area > ISLAND_AREA or mountains.contains(
+                face.representative_point()):
+            continue
+        is_land = land.contains(face.representative_point())
+        near = _nearest(face, ((c, shapes[c]) for c in shapes
+                               if provinces[c] is not is_land), ISLAND_REACH)
+        if near is not None:
+            shapes[near].append(face)
+    return {code: MultiPolygon(parts) for code, parts in shapes.items()}
+
+
+def _nearest(face: Polygon, candidates: Iterable[tuple[str, list[Polygon]]],
+             reach: float) -> str | None:
+    best: tuple[float, str] | None = None
+    for code, parts in candidates:
+        distance = min(part.distance(face) for part in parts)
+        if distance <= reach and (best is None or distance < best[0]):
+            best = (distance, code)
+    return best[1] if best else None
