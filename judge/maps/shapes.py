@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from shapely import Point as ShapelyPoint
-from shapely import Polygon, unary_union
+from shapely import Polygon, STRtree, unary_union
 from shapely.geometry import LineString, MultiPolygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points, polygonize
@@ -53,21 +53,22 @@ def flatten(path: Path) -> list[Point]:
     return points
 
 
-def _joined(points: list[Point], others: BaseGeometry) -> list[Point]:
+def _joined(points: list[Point], others: list[BaseGeometry]) -> list[Point]:
     """A border with each end drawn on to the line it was meant to meet.
 
     dpmap's borders stop at the coast or at another border, but often a
     hair short of it, or on it but not exactly in floating point; then no
     face would close there. A point is added past each end: just past the
-    nearest point of the other lines within ``SNAP`` points, or, for an end
-    already on a line, a little further in the border's direction. The
-    original ends stay, so a line that meets this one there still does; the
-    ends left over are dropped by polygonize."""
-    if len(points) < 2:
+    nearest point of the ``others`` (the lines within ``SNAP`` points of
+    it), or, for an end already on a line, a little further in the
+    border's direction. The original ends stay, so a line that meets this
+    one there still does; the ends left over are dropped by polygonize."""
+    if len(points) < 2 or not others:
         return points
 
     def reach(end: Point, before: Point) -> Point:
-        target = nearest_points(ShapelyPoint(end), others)[1]
+        spot = ShapelyPoint(end)
+        target = nearest_points(spot, min(others, key=spot.distance))[1]
         tx, ty = target.x, target.y
         gap = ((tx - end[0]) ** 2 + (ty - end[1]) ** 2) ** 0.5
         if gap > SNAP:
@@ -90,10 +91,14 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
     for layer in ("land", "mountain", "lake"):
         lines += [LineString(flatten(p)) for p in art.layers[layer]]
     borders = [flatten(p) for layer in ("inner_border", "border") for p in art.layers[layer]]
+    drawn = lines + [LineString(b) for b in borders]
+    tree = STRtree(drawn)  # the lines as drawn: what each border comes near
+    joined = []
     for index, points in enumerate(borders):
-        others = unary_union(lines + [LineString(b) for n, b in enumerate(borders) if n != index])
-        lines.append(LineString(_joined(points, others)))
-    faces = list(polygonize(unary_union(lines)))
+        own = len(lines) + index
+        close_by = [drawn[n] for n in tree.query(drawn[own].buffer(SNAP)) if n != own]
+        joined.append(LineString(_joined(points, close_by)))
+    faces = list(polygonize(unary_union(lines + joined)))
     land = unary_union([Polygon(flatten(p)) for p in art.layers["land"]]).buffer(0)
     mountains = unary_union([Polygon(flatten(p)) for p in art.layers["mountain"]])
     owner: dict[int, str] = {}
