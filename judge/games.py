@@ -145,8 +145,6 @@ def file_orders(session: Session, game: Game, power: str, texts: list[str]) -> N
     """Put a power's orders for the current phase on file, replacing what
     it had; an empty list takes its orders off file (an empty set would
     count as submitted). Plain statements: this runs for every order mail."""
-    if _orders_changed(session):
-        session.flush()  # the ORM's own pending changes to orders go first
     where = {"game": game.id, "phase": game.phase, "power": power}
     existing = run(session, _ORDER_ROW, where).scalar()
     if not texts:
@@ -157,7 +155,7 @@ def file_orders(session: Session, game: Game, power: str, texts: list[str]) -> N
                                           "at": utcnow()})
     else:
         run(session, _ADD_ORDERS, {**where, "orders": json.dumps(texts), "at": utcnow()})
-    _forget_orders(session)
+    _forget(session, _ORDERS)
 
 
 _ORDER_TABLE = OrderRecord.__table__  # type: ignore[attr-defined]
@@ -183,11 +181,12 @@ def _orders_changed(session: Session) -> bool:
 def _forget_orders_read(session: Session, _context: object) -> None:
     """Orders written, changed or deleted: what orders_on_file read is stale."""
     if _orders_changed(session):
-        _forget_orders(session)
+        _forget(session, _ORDERS)
 
 
-def _forget_orders(session: Session) -> None:
-    for key in [k for k in session.info if isinstance(k, tuple) and k[:1] == (_ORDERS,)]:
+def _forget(session: Session, *prefix: object) -> None:
+    """Drop what this transaction remembered under keys starting with ``prefix``."""
+    for key in [k for k in session.info if isinstance(k, tuple) and k[:len(prefix)] == prefix]:
         del session.info[key]
 
 
@@ -501,8 +500,7 @@ def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
     session.add(target)
     # a phase processed again may start from another position than the one
     # read before the rollback (other orders this time)
-    for key in [k for k in session.info if isinstance(k, tuple) and k[:2] == (_POSITION, game.id)]:
-        del session.info[key]
+    _forget(session, _POSITION, game.id)
     game.phase = target.phase
     if game.status == "finished":
         game.status = "active"
