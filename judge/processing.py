@@ -57,8 +57,6 @@ _LOCK_MAIL = select(_INBOUND.c.status, _INBOUND.c.received_at).where(
     _INBOUND.c.id == bindparam("id")).with_for_update()
 _MARK_MAIL = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail")).values(
     status=bindparam("status"), processed_at=bindparam("at"), note=bindparam("why"))
-
-
 _AUDIT = insert(AuditEntry.__table__)  # type: ignore[attr-defined]
 
 
