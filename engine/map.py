@@ -82,6 +82,27 @@ class Power:
     units: tuple[tuple[UnitKind, str], ...]
     centres: tuple[str, ...]
     territory: tuple[str, ...] = ()  # the provinces of its country (two-player game)
+    colour: str | None = None  # "#rrggbb" on maps; the judge picks one when None
+
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """Where the pieces go when the board is drawn: x to the right and y
+    downwards, in the map's own units (points, on the standard artwork).
+
+    The rules never look at this; it lives in the variant file so that a
+    map and its drawing cannot drift apart. Without ``artwork`` the judge
+    draws a schematic map, at ``units`` if given, else at a layout of its own.
+    """
+
+    artwork: str | None = None  # a file the judge ships (judge/maps/artwork)
+    size: Point | None = None  # width and height of the drawing
+    units: Mapping[str, Point] = field(default_factory=dict)  # location -> unit
+    labels: Mapping[str, Point] = field(default_factory=dict)  # province -> its name
+    centres: Mapping[str, Point] = field(default_factory=dict)  # province -> centre marker
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,6 +124,7 @@ class GameMap:
     # Players and the powers each controls, for variants played that way
     # (Intercontinental's colour groups); by default one power per player.
     seats: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    drawing: Drawing = field(default_factory=Drawing)
 
     # -- places -----------------------------------------------------------
 
@@ -247,6 +269,7 @@ class GameMap:
             canals=tuple(c for c in self.canals if c not in opened),
             borders=self.borders,
             seats=self.seats,
+            drawing=self.drawing,
         )
 
     # -- distances (civil disorder) ----------------------------------------

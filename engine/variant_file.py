@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.map import (
     Canal,
+    Drawing,
     GameMap,
     Power,
     Province,
@@ -30,6 +31,8 @@ from engine.map import (
 
 _CODE = re.compile(r"^[A-Z][A-Z0-9]{1,5}$")
 _PHASE = re.compile(r"^[SFW]\d{4}[MRA]$")
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+_ARTWORK = re.compile(r"^[a-z0-9_-]+\.(ps|svg)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +126,7 @@ class _Builder:
         powers = self._powers(provinces, army, fleet)
         power_aliases = self._power_aliases(powers, aliases)
         seats = self._seats(powers)
+        drawing = self._drawing(provinces, fleet)
         self._check_reachable(provinces, army, fleet)
         if self.problems:
             raise VariantError(name or "variant", self.problems)
@@ -140,6 +144,7 @@ class _Builder:
             canals=canals,
             borders={p: frozenset(s) for p, s in borders.items()},
             seats=seats,
+            drawing=drawing,
         )
 
     def _provinces(
@@ -380,6 +385,10 @@ class _Builder:
                     self.problem(path, "units", f"a {kind.noun} cannot stand on {loc}")
                 units.append((kind, loc))
             letter = str(entry.get("letter", name[:1]))
+            colour = entry.get("colour")
+            if colour is not None and not (isinstance(colour, str) and _COLOUR.match(colour)):
+                self.problem(path, "colour", f"colour {colour!r} is not like '#1f4e9c'")
+                colour = None
             powers[name] = Power(
                 name=name,
                 adjective=str(entry.get("adjective", name.title())),
@@ -388,6 +397,7 @@ class _Builder:
                 units=tuple(units),
                 centres=tuple(centres),
                 territory=tuple(self._code_list(path, entry, "territory") or home),
+                colour=colour,
             )
         letters: dict[str, str] = {}
         for power in powers.values():
@@ -404,6 +414,57 @@ class _Builder:
                                  f"{where} already holds a unit of {occupied[where]}")
                 occupied[where] = power.name
         return powers
+
+    def _drawing(self, provinces: Mapping[str, Province],
+                 fleet: Mapping[str, set[str]]) -> Drawing:
+        """The optional [map] table: artwork, size and where units, labels
+        and centre markers are drawn."""
+        raw = self.data.get("map")
+        if raw is None:
+            return Drawing()
+        if not isinstance(raw, dict):
+            self.problem(("map",), None, "map must be a table")
+            return Drawing()
+        artwork = raw.get("artwork")
+        if artwork is not None and not (isinstance(artwork, str) and _ARTWORK.match(artwork)):
+            self.problem(("map",), "artwork", "artwork is a file name like 'standard.ps'")
+            artwork = None
+        size = self._point(("map",), "size", raw.get("size")) if "size" in raw else None
+        if size is not None and min(size) <= 0:
+            self.problem(("map",), "size", "size is a width and a height above 0")
+            size = None
+        locations = set(provinces) | {loc for loc in fleet if "/" in loc}
+        tables: dict[str, dict[str, tuple[float, float]]] = {}
+        for key, allowed in (("units", locations), ("labels", set(provinces)),
+                             ("centres", {c for c, p in provinces.items() if p.centre})):
+            table = raw.get(key, {})
+            tables[key] = {}
+            if not isinstance(table, dict):
+                self.problem(("map",), key, f"{key} must be a table: CODE = [x, y]")
+                continue
+            for place, value in table.items():
+                if place not in allowed:
+                    what = "supply centre" if key == "centres" else \
+                        "province" if key == "labels" else "location"
+                    self.problem(("map", key), place, f"unknown {what} {place}")
+                    continue
+                point = self._point(("map", key), place, value)
+                if point is not None:
+                    tables[key][place] = point
+        if tables["units"] and artwork is not None:
+            missing = sorted(locations - set(tables["units"]))
+            if missing:
+                self.problem(("map", "units"), None,
+                             f"no place to draw a unit on {', '.join(missing)}")
+        return Drawing(artwork=artwork, size=size, units=tables["units"],
+                       labels=tables["labels"], centres=tables["centres"])
+
+    def _point(self, path: tuple[str, ...], key: str, value: Any) -> tuple[float, float] | None:
+        if (isinstance(value, list) and len(value) == 2
+                and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value)):
+            return float(value[0]), float(value[1])
+        self.problem(path, key, "a point is two numbers: [x, y]")
+        return None
 
     def _seats(self, powers: Mapping[str, Power]) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """Players who control several powers (optional [seats] table).

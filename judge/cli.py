@@ -141,6 +141,36 @@ def cmd_replay(args: argparse.Namespace, stdout: TextIO) -> int:
     return 1 if differences else 0
 
 
+MAP_KINDS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def cmd_map(args: argparse.Namespace, stdout: TextIO) -> int:
+    from judge import maps
+    from judge.db import game_by_name, open_database, transaction
+    from judge.games import GameError
+    from judge.maps.stored import stored_scene
+
+    out = Path(args.output)
+    kind = MAP_KINDS.get(out.suffix.lower())
+    if kind is None:
+        stdout.write(f"{out}: the file must end in .png, .svg or .pdf\n")
+        return 2
+    engine = open_database(_config(args).database_url)
+    with transaction(engine) as session:
+        game = game_by_name(session, args.game)
+        if game is None:
+            stdout.write(f"no game called {args.game}\n")
+            return 2
+        try:
+            game_map, scene = stored_scene(session, game, args.phase or game.phase)
+        except GameError as exc:
+            stdout.write(f"{exc}\n")
+            return 2
+    out.write_bytes(maps.render(game_map, scene, kind))
+    stdout.write(f"{out}: {game.name} {scene.phase}\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="judge", description="Play-by-email Diplomacy judge")
     parser.add_argument("--config", help="a TOML file overriding config/judge.toml")
@@ -151,6 +181,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list the games in the database")
     rpl = sub.add_parser("replay", help="re-adjudicate a stored game and report differences")
     rpl.add_argument("game")
+    drawn = sub.add_parser("map", help="draw a stored phase of a game as PNG, SVG or PDF")
+    drawn.add_argument("game")
+    drawn.add_argument("phase", nargs="?", help="default: the game's current phase")
+    drawn.add_argument("-o", "--output", required=True, help="FILE.png, FILE.svg or FILE.pdf")
     adj = sub.add_parser("adjudicate", help="resolve one phase given as JSON on stdin")
     adj.add_argument("--jsonl", action="store_true", help="one phase per line in and out")
     variant = sub.add_parser("variant", help="variant data files")
@@ -184,6 +218,8 @@ def _run(args: argparse.Namespace) -> int:
         return cmd_games(args, sys.stdout)
     if args.command == "replay":
         return cmd_replay(args, sys.stdout)
+    if args.command == "map":
+        return cmd_map(args, sys.stdout)
     return 2
 
 

@@ -97,20 +97,27 @@ def list_headers(game: Game, settings: GameSettings, config: Config) -> tuple[
 
 
 def to_game(game: Game, settings: GameSettings, config: Config, recipients: Sequence[Member],
-            subject: str, body: str, kind: str) -> list[OutgoingMail]:
-    """One mail per member, plus one to the game's mailing list."""
+            subject: str, body: str, kind: str,
+            attachments: tuple[tuple[str, str, bytes], ...] = ()) -> list[OutgoingMail]:
+    """One mail to every member (the addresses in the envelope only, so
+    players do not learn each other's), plus one to the game's mailing list.
+    One message, not one per member: a map attached is stored and sent once."""
     seen: set[str] = set()
-    mails: list[OutgoingMail] = []
+    addresses: list[str] = []
     for member in recipients:
-        if member.address.lower() in seen:
-            continue
-        seen.add(member.address.lower())
-        mails.append(OutgoingMail(to=(member.address,), subject=subject, body=body,
-                                  kind=kind, game=game.name))
+        if member.address.lower() not in seen:
+            seen.add(member.address.lower())
+            addresses.append(member.address)
+    mails: list[OutgoingMail] = []
+    if addresses:
+        mails.append(OutgoingMail(to=tuple(addresses), subject=subject, body=body, kind=kind,
+                                  game=game.name, attachments=attachments,
+                                  group=f"Players of {game.name}" if len(addresses) > 1 else ""))
     if settings.list_address:
         mails.append(OutgoingMail(to=(settings.list_address,), subject=subject, body=body,
                                   kind=kind, game=game.name,
-                                  headers=list_headers(game, settings, config)))
+                                  headers=list_headers(game, settings, config),
+                                  attachments=attachments))
     return mails
 
 

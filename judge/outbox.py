@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import dataclass
 from email import policy
-from email.headerregistry import Address
+from email.headerregistry import Address, Group
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from typing import Protocol
@@ -84,6 +84,10 @@ class OutgoingMail:
     in_reply_to: str = ""  # the Message-ID being answered ('' none)
     headers: tuple[tuple[str, str], ...] = ()  # extra ones, e.g. List-Id
     attachments: tuple[tuple[str, str, bytes], ...] = ()  # (file name, MIME type, data)
+    # When set, the To line is this name as an empty group ("Players of x:;")
+    # and the addresses travel only in the envelope: one message reaches
+    # every player of a game without showing them each other's addresses.
+    group: str = ""
 
 
 def one_line(value: str, limit: int = MAX_HEADER_VALUE) -> str:
@@ -158,13 +162,17 @@ def build_message(mail: OutgoingMail, config: JudgeIdentity) -> tuple[str, bytes
             raise OutboxError(f"an extra header may not be called {one_line(field_name, 80)!r}")
         fields.append((field_name, one_line(value)))
     encoding = _body_encoding(mail.body)
+    group = one_line(mail.group, 100)
+    if group and not _PLAIN_NAME.fullmatch(group):
+        raise OutboxError(f"a group name may not be {group!r}")
     if not mail.attachments and encoding == "7bit":
-        plain = _plain_message(name, sender, to, subject, fields, mail.body)
+        plain = _plain_message(name, sender, to, subject, fields, mail.body, group)
         if plain is not None:
             return message_id, plain
     msg = EmailMessage(policy=policy.SMTP)
     msg["From"] = Address(display_name=name, addr_spec=sender)
-    msg["To"] = [Address(addr_spec=address) for address in to]
+    msg["To"] = (Group(display_name=group) if group
+                 else [Address(addr_spec=address) for address in to])
     msg["Subject"] = subject
     for field_name, value in fields:
         msg[field_name] = value
@@ -183,7 +191,7 @@ _LINE = 78  # RFC 5322's recommended longest line
 
 
 def _plain_message(name: str, sender: str, to: tuple[str, ...], subject: str,
-                   fields: list[tuple[str, str]], body: str) -> bytes | None:
+                   fields: list[tuple[str, str]], body: str, group: str = "") -> bytes | None:
     """The message written out directly, for the common case where every
     header is a short line of plain ASCII, there is no attachment and the
     body is 7bit; None otherwise (the email package then builds it). The
@@ -192,8 +200,8 @@ def _plain_message(name: str, sender: str, to: tuple[str, ...], subject: str,
     if not _PLAIN_NAME.fullmatch(name):
         return None
     lines = [f"From: {name} <{sender}>"]
-    recipients = "To: " + ", ".join(to)
-    if len(recipients) > _LINE:  # folded after each comma, as the email package does
+    recipients = f"To: {group}:;" if group else "To: " + ", ".join(to)
+    if len(recipients) > _LINE and not group:  # folded after each comma, as the email package does
         recipients = "To: " + ",\r\n ".join(to)
     lines.append(recipients)
     lines.append(f"Subject: {subject}")

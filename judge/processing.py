@@ -228,7 +228,8 @@ def _process(session: Session, config: Config, row: _Stored, mail: MailText,
     queue(session, OutgoingMail(to=(mail.sender,), subject=f"Re: {mail.subject}"[:200]
                                 if mail.subject else "Your mail to the judge",
                                 body=reply, kind="reply", game=ctx.game.name if ctx.game else "",
-                                in_reply_to=mail.message_id), config)
+                                in_reply_to=mail.message_id,
+                                attachments=tuple(ctx.attachments)), config)
     for outgoing in ctx.mails:
         queue(session, outgoing, config)
     return "done", ""

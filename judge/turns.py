@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from judge import games, order_entry, snapshots
+from judge import games, maps, order_entry, snapshots
 from judge.config import Config
 from judge.games import Adjudication
 from judge.mail import (
@@ -26,6 +26,7 @@ from judge.mail import (
     results_body,
     to_game,
 )
+from judge.maps.scene import Scene, drawn_orders
 from judge.models import Game, Member, as_utc, utcnow
 from judge.outbox import OutgoingMail
 
@@ -71,13 +72,19 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
         ending = f"{adjudication.resolution.winner} has won the game."
     body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
                         adjudication.resolution.next, ending)
+    resolution = adjudication.resolution
+    scene = Scene(game.name, resolution.next, resolution.state, drawn_orders(
+        (r.power, r.order, r.outcome.value) for r in resolution.results))
+    files = maps.attachments_or_none(game_map, scene)
     if preview:
         body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)
         return [OutgoingMail(to=(game.master_address,),
                              subject=f"Diplomacy preview {game.name} {phase}", body=body,
-                             kind="results", game=game.name)]  # the outbox's kinds
+                             kind="results", game=game.name,  # the outbox's kinds
+                             attachments=files)]
     subject = f"Diplomacy results {game.name} {phase}"
-    return to_game(game, settings, config, everyone(session, game), subject, body, "results")
+    return to_game(game, settings, config, everyone(session, game), subject, body, "results",
+                   files)
 
 
 def preview(session: Session, game: Game, config: Config) -> list[OutgoingMail]:

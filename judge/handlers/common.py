@@ -39,6 +39,8 @@ class Context:
     # a game whose orders changed: processed early, at the end of the mail,
     # if every power then has orders (so corrections later in the mail count)
     early: list[Game] = field(default_factory=list)
+    # files for the reply to this mail (MAP's maps)
+    attachments: list[tuple[str, str, bytes]] = field(default_factory=list)
 
 
 

@@ -110,13 +110,17 @@ def do_summary(ctx: Context, command: c.Summary) -> str:
     return "\n".join(lines)
 
 
+MAPS_PER_MAIL = 4  # each is drawn while the mail is processed; more wait for another mail
+
+
 def do_map(ctx: Context, command: c.MapRequest) -> str:
     game = _game(ctx, command.game)
     phase = (command.phase or game.phase).upper()
     record = games.phase_record(ctx.session, game, phase)
     if record is None:
         raise GameError(f"game {game.name} has no phase {phase}")
-    from judge import snapshots
+    from judge import maps, snapshots
+    from judge.maps.stored import stored_scene
     state = snapshots.loads(record.state)
     lines = [f"Position of {game.name} at the start of {phase} ({phase_name(phase)}):"]
     for power in games.map_of(game).powers:
@@ -128,4 +132,15 @@ def do_map(ctx: Context, command: c.MapRequest) -> str:
     for d in state.dislodged:
         lines.append(f"  dislodged: {d.unit.power} {d.unit} (retreats: "
                      f"{', '.join(d.retreats) or 'none'})")
+    if len(ctx.attachments) >= 2 * MAPS_PER_MAIL:
+        lines.append(f"No map attached: one mail gets at most {MAPS_PER_MAIL} maps.")
+        return "\n".join(lines)
+    game_map, scene = stored_scene(ctx.session, game, phase)
+    files = maps.attachments_or_none(game_map, scene)
+    if files:
+        ctx.attachments.extend(files)
+        names = " and ".join(name for name, _, _ in files)
+        lines.append(f"The map is attached: {names}.")
+    else:
+        lines.append("The map could not be drawn; the error is in the judge's log.")
     return "\n".join(lines)

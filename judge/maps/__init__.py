@@ -1,1 +1,52 @@
-"""Drawing the board: the map artwork and what is read from it."""
+"""Drawing the board: a map of any phase of any game, as SVG, PNG or PDF.
+
+    scene = Scene(game name, position, position before, orders drawn)
+    attachments(game_map, scene)  -> the PNG and the SVG, for a mail
+"""
+
+from __future__ import annotations
+
+import logging
+
+from engine.map import GameMap
+from judge.maps.render import render_svg, svg_to_pdf, svg_to_png
+from judge.maps.scene import Scene
+
+log = logging.getLogger(__name__)
+
+Attachment = tuple[str, str, bytes]  # file name, MIME type, data
+
+
+def file_stem(scene: Scene) -> str:
+    return f"{scene.game}-{scene.phase}"
+
+
+def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
+    """The map as a PNG (what mail clients show) and as SVG."""
+    svg = render_svg(game_map, scene)
+    stem = file_stem(scene)
+    return ((f"{stem}.png", "image/png", svg_to_png(svg)),
+            (f"{stem}.svg", "image/svg+xml", svg.encode("utf-8")))
+
+
+def attachments_or_none(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
+    """As :func:`attachments`, but a map that cannot be drawn is logged and
+    left out: results must reach the players with or without their map."""
+    try:
+        return attachments(game_map, scene)
+    except Exception:
+        log.exception("could not draw the map of %s %s", scene.game, scene.phase)
+        return ()
+
+
+def render(game_map: GameMap, scene: Scene, kind: str) -> bytes:
+    """The map as ``kind``: svg, png or pdf."""
+    svg = render_svg(game_map, scene)
+    if kind == "svg":
+        return svg.encode("utf-8")
+    if kind == "pdf":
+        return svg_to_pdf(svg)
+    return svg_to_png(svg)
+
+
+__all__ = ["Attachment", "Scene", "attachments", "attachments_or_none", "file_stem", "render"]

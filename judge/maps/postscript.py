@@ -114,3 +114,44 @@ def read_postscript(text: str) -> PostScriptMap:
             procedure = ""
     return PostScriptMap(places, names, centres,
                          {k: tuple(v) for k, v in layers.items()}, box)
+
+
+LABEL_DROP = 14.0  # points below its unit the province name goes (dpmap: 7, for smaller units)
+
+
+def to_map_units(art: PostScriptMap, point: Point) -> Point:
+    """A PostScript point (y up, from the page's corner) as the variant
+    file's map units (y down, from the sea rectangle's top left corner)."""
+    x0, _, _, y1 = art.box
+    return round(point[0] - x0, 1), round(y1 - point[1], 1)
+
+
+def drawing_table(art: PostScriptMap, artwork: str) -> str:
+    """The variant file's [map] table for this artwork: its size, and where
+    it puts each unit, province name and centre marker. Run once when an
+    artwork is added (``python -m judge.maps.postscript FILE``); the judge
+    then reads the variant file only."""
+    x0, y0, x1, y1 = art.box
+
+    def entry(code: str, point: Point) -> str:
+        key = f'"{code}"' if "/" in code else code
+        x, y = point
+        return f"{key} = [{x:g}, {y:g}]"
+
+    lines = ["[map]", f'artwork = "{artwork}"', f"size = [{x1 - x0:g}, {y1 - y0:g}]",
+             "", "[map.units]"]
+    lines += [entry(code, to_map_units(art, p)) for code, p in sorted(art.places.items())]
+    lines += ["", "[map.labels]"]
+    for code, (x, y) in sorted(art.places.items()):
+        if "/" not in code:
+            lines.append(entry(code, to_map_units(art, (x, y - LABEL_DROP))))
+    lines += ["", "[map.centres]"]
+    lines += [entry(code, to_map_units(art, p)) for code, p in sorted(art.centres.items())]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+
+    source = FilePath(sys.argv[1])
+    print(drawing_table(read_postscript(source.read_text(encoding="latin-1")), source.name))

@@ -1,0 +1,428 @@
+"""Drawing a scene (judge/maps/scene.py) on its variant's board as SVG,
+and from the SVG as PNG for mail clients, or PDF.
+
+The geometry (where a unit stands, where an arrow starts, bends and ends)
+is worked out here; templates/map.svg.j2 writes the document. Every piece
+that stands for something in the game carries a class and ``data-``
+attributes (power, location, order), so tests and tools can read a map
+without looking at its pixels.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cairosvg
+import jinja2
+from markupsafe import Markup
+
+from engine.adjustments import centre_counts
+from engine.map import GameMap, Point, UnitKind, province_of
+from engine.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Move,
+    Order,
+    Remove,
+    Retreat,
+    SupportHold,
+    SupportMove,
+)
+from engine.phase import Phase
+from engine.state import GameState
+from judge.maps.board import LAND, Board, artwork_board
+from judge.maps.scene import DrawnOrder, Scene
+from judge.maps.schematic import schematic_board
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+PIXELS_WIDE = 1000  # every PNG is this wide; its height follows the map's shape
+# Colours for powers whose variant file gives none, in the order the powers are listed.
+PALETTE = ("#c0392b", "#2a4d9b", "#3aa0e0", "#4a4a4a", "#2e8b3d", "#8a5bb8", "#e2b21c",
+           "#d35400", "#16a085", "#7f5539", "#e84393", "#6c7a89")
+UNOWNED = "#fbf8ef"
+INK = "#1e1e1e"
+DISLODGED = "#d0021b"
+BUILT = "#ffd21f"
+
+
+def _n(value: float) -> str:
+    text = f"{value:.1f}"
+    return "0" if text == "-0.0" else text[:-2] if text.endswith(".0") else text
+
+
+def power_colours(game_map: GameMap) -> dict[str, str]:
+    return {name: power.colour or PALETTE[index % len(PALETTE)]
+            for index, (name, power) in enumerate(game_map.powers.items())}
+
+
+def tint(colour: str, share: float = 0.55) -> str:
+    """The colour mixed with the land's: owned land, lighter than its units."""
+    mixed = []
+    for n in (1, 3, 5):
+        own, land = int(colour[n:n + 2], 16), int(LAND[n:n + 2], 16)
+        mixed.append(round(own * share + land * (1 - share)))
+    return "#" + "".join(f"{v:02x}" for v in mixed)
+
+
+# -- the pieces ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Piece:
+    """One drawn thing: its SVG markup and what it stands for."""
+
+    kind: str  # the element's class: "unit army", "order move failed"...
+    power: str
+    where: str  # a location, or an order's text
+    markup: str
+
+
+class _Geometry:
+    """Where things are on one board."""
+
+    def __init__(self, game_map: GameMap, board: Board) -> None:
+        self.map = game_map
+        self.board = board
+        self.size = board.unit_size
+
+    def at(self, location: str) -> Point:
+        units = self.board.units
+        return units.get(location) or units[province_of(location)]
+
+    def dislodged_at(self, location: str) -> Point:
+        x, y = self.at(location)
+        return x + self.size * 0.55, y - self.size * 0.55
+
+
+def _unit_shape(kind: UnitKind, x: float, y: float, size: float, fill: str,
+                extra: str = "") -> str:
+    """An army is a disc; a fleet a hull under a sail."""
+    if kind is UnitKind.ARMY:
+        return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.46)}" fill="{fill}" '
+                f'stroke="{INK}" stroke-width="{_n(size * 0.07)}"{extra}/>')
+    w, top, h = size * 0.72, y + size * 0.02, size * 0.36
+    hull = (f"M{_n(x - w)} {_n(top)}L{_n(x + w)} {_n(top)}L{_n(x + w * 0.62)} {_n(top + h)}"
+            f"L{_n(x - w * 0.62)} {_n(top + h)}Z")
+    sail = (f"M{_n(x - size * 0.12)} {_n(y - size * 0.06)}L{_n(x - size * 0.12)} "
+            f"{_n(y - size * 0.62)}L{_n(x + size * 0.48)} {_n(y - size * 0.06)}Z")
+    return (f'<path d="{hull}{sail}" fill="{fill}" stroke="{INK}" '
+            f'stroke-width="{_n(size * 0.07)}" stroke-linejoin="round"{extra}/>')
+
+
+def _cross(x: float, y: float, size: float) -> str:
+    r = size * 0.5
+    d = (f"M{_n(x - r)} {_n(y - r)}L{_n(x + r)} {_n(y + r)}"
+         f"M{_n(x - r)} {_n(y + r)}L{_n(x + r)} {_n(y - r)}")
+    return (f'<path d="{d}" stroke="{INK}" stroke-width="{_n(size * 0.3)}" '
+            f'stroke-linecap="round"/><path d="{d}" stroke="{DISLODGED}" '
+            f'stroke-width="{_n(size * 0.17)}" stroke-linecap="round"/>')
+
+
+def _trim(points: list[Point], start: float, end: float) -> list[Point]:
+    """The polyline shortened by ``start`` at its first point and ``end`` at its last."""
+    points = list(points)
+    for index, cut in ((0, start), (-1, end)):
+        other = points[1] if index == 0 else points[-2]
+        x, y = points[index]
+        length = math.dist((x, y), other)
+        if length > cut > 0:
+            share = cut / length
+            points[index] = (x + (other[0] - x) * share, y + (other[1] - y) * share)
+    return points
+
+
+def _line(points: list[Point], colour: str, width: float, failed: bool,
+          head: bool) -> str:
+    """A line (with an arrowhead if ``head``), outlined so it shows on any
+    colour; dashed when the order failed."""
+    if head:
+        (ax, ay), (bx, by) = points[-2], points[-1]
+        length = math.dist((ax, ay), (bx, by)) or 1.0
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        back = min(width * 3.4, length * 0.6)
+        half = width * 1.7
+        base = (bx - ux * back, by - uy * back)
+        tip = f"M{_n(bx)} {_n(by)}L{_n(base[0] - uy * half)} {_n(base[1] + ux * half)}" \
+              f"L{_n(base[0] + uy * half)} {_n(base[1] - ux * half)}Z"
+        points = [*points[:-1], (bx - ux * back * 0.8, by - uy * back * 0.8)]
+    d = "M" + "L".join(f"{_n(x)} {_n(y)}" for x, y in points)
+    dash = f' stroke-dasharray="{_n(width * 2.2)} {_n(width * 1.4)}"' if failed else ""
+    parts = [f'<path d="{d}" fill="none" stroke="{INK}" stroke-width="{_n(width * 1.8)}" '
+             f'stroke-linejoin="round"{dash}/>',
+             f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{_n(width)}" '
+             f'stroke-linejoin="round"{dash}/>']
+    if head:
+        fill = "#ffffff" if failed else colour
+        parts.append(f'<path d="{tip}" fill="{fill}" stroke="{INK}" '
+                     f'stroke-width="{_n(width * 0.45)}" stroke-linejoin="round"/>')
+    return "".join(parts)
+
+
+def _ring(x: float, y: float, radius: float, colour: str, width: float,
+          failed: bool = False) -> str:
+    dash = f' stroke-dasharray="{_n(width * 2)} {_n(width * 1.5)}"' if failed else ""
+    return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}" fill="none" stroke="{INK}" '
+            f'stroke-width="{_n(width * 1.8)}"{dash}/><circle cx="{_n(x)}" cy="{_n(y)}" '
+            f'r="{_n(radius)}" fill="none" stroke="{colour}" stroke-width="{_n(width)}"{dash}/>')
+
+
+class _Orders:
+    """The arrows and marks for the orders of one adjudicated phase."""
+
+    def __init__(self, geometry: _Geometry, scene: Scene, colours: Mapping[str, str]) -> None:
+        self.geo = geometry
+        self.scene = scene
+        self.colours = colours
+        before = scene.before
+        self.before_units = {u.province: u for u in before.units} if before else {}
+        self.before_dislodged = ({d.unit.province: d.unit for d in before.dislodged}
+                                 if before else {})
+        convoys: dict[tuple[str, str], list[str]] = {}
+        for drawn in scene.orders:
+            if isinstance(drawn.order, Convoy):
+                key = (province_of(drawn.order.target.location), province_of(drawn.order.dest))
+                convoys.setdefault(key, []).append(province_of(drawn.order.unit.location))
+        self.convoys = convoys
+        self.width = geometry.size * 0.17
+
+    def origin(self, location: str) -> str:
+        """Where the unit an order names stood (with its coast)."""
+        unit = self.before_units.get(province_of(location))
+        return unit.location if unit else location
+
+    def route(self, origin: str, dest: str, named: tuple[str, ...]) -> list[str]:
+        """An army's way by sea: the fleets it names, or else the shortest
+        chain of the fleets ordered to convoy it, or else straight there."""
+        if named:
+            return [origin, *named, dest]
+        fleets = set(self.convoys.get((province_of(origin), province_of(dest)), ()))
+        if not fleets or self.geo.map.adjacent(UnitKind.ARMY, origin, dest):
+            return [origin, dest]
+        near = self.geo.map.water_neighbours
+        queue = deque([[w] for w in sorted(near[province_of(origin)] & fleets)])
+        seen = {path[0] for path in queue}
+        while queue:
+            path = queue.popleft()
+            if self.geo.map.reaches_province(UnitKind.FLEET, path[-1], province_of(dest)):
+                return [origin, *path, dest]
+            for nxt in sorted(near[path[-1]] & fleets - seen):
+                seen.add(nxt)
+                queue.append([*path, nxt])
+        return [origin, dest]
+
+    def pieces(self) -> tuple[list[Piece], list[Piece]]:
+        """(lines drawn under the units, marks drawn over them)."""
+        lines: list[Piece] = []
+        marks: list[Piece] = []
+        for drawn in self.scene.orders:
+            made = self.piece(drawn)
+            if made is not None:
+                (marks if made.kind.startswith("order build")
+                 or made.kind.startswith(("order remove", "order disband")) else lines
+                 ).append(made)
+        return lines, marks
+
+    def piece(self, drawn: DrawnOrder) -> Piece | None:
+        order: Order = drawn.order
+        geo, size, width = self.geo, self.geo.size, self.width
+        colour = self.colours[drawn.power]
+        failed = not drawn.succeeded
+        state = "" if drawn.succeeded else " failed"
+        markup = ""
+        kind = ""
+        match order:
+            case Move(unit=unit, dest=dest, path=path):
+                origin = self.origin(unit.location)
+                places = [geo.at(p) for p in self.route(origin, dest, path)]
+                markup = _line(_trim(places, size * 0.35, size * 0.5), colour, width, failed,
+                               head=True)
+                kind = "move"
+            case SupportMove(unit=unit, target=target, dest=dest):
+                start = geo.at(self.origin(unit.location))
+                (ax, ay), (bx, by) = geo.at(self.origin(target.location)), geo.at(dest)
+                end = ((ax + bx) / 2, (ay + by) / 2)
+                markup = _line(_trim([start, end], size * 0.35, 0), colour, width * 0.6,
+                               failed, head=False) + _ring(end[0], end[1], size * 0.12,
+                                                           colour, width * 0.6)
+                kind = "support"
+            case SupportHold(unit=unit, target=target):
+                start = geo.at(self.origin(unit.location))
+                end = geo.at(self.origin(target.location))
+                markup = _line(_trim([start, end], size * 0.35, size * 0.72), colour,
+                               width * 0.6, failed, head=False) + _ring(
+                    end[0], end[1], size * 0.72, colour, width * 0.6, failed)
+                kind = "support hold"
+            case Convoy(unit=unit, target=target, dest=dest):
+                places = [geo.at(self.origin(target.location)),
+                          geo.at(self.origin(unit.location)), geo.at(dest)]
+                markup = _line(_trim(places, size * 0.35, size * 0.5), colour, width * 0.5,
+                               failed, head=True)
+                kind = "convoy"
+            case Retreat(unit=unit, dest=dest):
+                dislodged = self.before_dislodged.get(province_of(unit.location))
+                start = geo.dislodged_at(dislodged.location if dislodged else unit.location)
+                markup = _line(_trim([start, geo.at(dest)], size * 0.3, size * 0.5), colour,
+                               width * 0.8, failed, head=True)
+                kind = "retreat"
+            case Disband(unit=unit):
+                ghost = self.before_dislodged.get(province_of(unit.location))
+                if ghost is None:
+                    return None
+                x, y = geo.dislodged_at(ghost.location)
+                markup = (_unit_shape(ghost.kind, x, y, size * 0.8, colour,
+                                      ' opacity="0.5"') + _cross(x, y, size * 0.8))
+                kind = "disband"
+            case Remove(unit=unit):
+                ghost = self.before_units.get(province_of(unit.location))
+                if ghost is None or not drawn.succeeded:
+                    return None
+                x, y = geo.at(ghost.location)
+                markup = (_unit_shape(ghost.kind, x, y, size, colour, ' opacity="0.5"')
+                          + _cross(x, y, size))
+                kind = "remove"
+            case Build(location=location):
+                x, y = geo.at(location)
+                markup = _ring(x, y, size * 0.78, BUILT, width * 0.7, failed)
+                kind = "build"
+            case _:
+                return None  # holds and waives are not drawn
+        return Piece(f"order {kind}{state}", drawn.power, str(order), markup)
+
+
+def _unit_pieces(geo: _Geometry, state: GameState, colours: Mapping[str, str]) -> list[Piece]:
+    pieces = []
+    for unit in state.units:
+        x, y = geo.at(unit.location)
+        pieces.append(Piece(f"unit {unit.kind.noun}", unit.power, unit.location,
+                            _unit_shape(unit.kind, x, y, geo.size, colours[unit.power])))
+    for d in state.dislodged:
+        x, y = geo.dislodged_at(d.unit.location)
+        pieces.append(Piece(
+            f"unit {d.unit.kind.noun} dislodged", d.unit.power, d.unit.location,
+            _ring(x, y, geo.size * 0.62, DISLODGED, geo.size * 0.1)
+            + _unit_shape(d.unit.kind, x, y, geo.size * 0.8, colours[d.unit.power])))
+    return pieces
+
+
+# -- the document --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LegendRow:
+    power: str
+    colour: str
+    text: str
+    x: float
+    y: float
+
+
+def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
+            width: float, top: float, line: float) -> tuple[list[LegendRow], float]:
+    counts = centre_counts(game_map, state)
+    texts = {}
+    for power in game_map.powers:
+        units = len(state.units_of(power))
+        centres = counts.get(power, 0)
+        neutral = " (neutral)" if power in state.neutral else ""
+        texts[power] = (f"{power.title()}{neutral}: {centres} centre{'s' * (centres != 1)}, "
+                        f"{units} unit{'s' * (units != 1)}")
+    # a character of the legend's font is about half a line wide
+    needed = max(len(t) for t in texts.values()) * line * 0.5 + line * 2.2
+    columns = max(1, min(len(texts), int(width // needed)))
+    column_width = width / columns
+    rows = []
+    for index, (power, text) in enumerate(texts.items()):
+        row, column = divmod(index, columns)
+        rows.append(LegendRow(power, colours[power], text, column * column_width + line * 0.6,
+                              top + line * (1.9 + row * 1.3)))
+    height = line * (2.6 + 1.3 * math.ceil(len(game_map.powers) / columns))
+    return rows, height
+
+
+@cache
+def _template() -> jinja2.Template:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True,
+                             lstrip_blocks=True)
+    return env.get_template("map.svg.j2")
+
+
+def phase_title(phase: Phase) -> str:
+    return f"{phase.name} ({phase})"
+
+
+def render_svg(game_map: GameMap, scene: Scene) -> str:
+    board = board_for(game_map)
+    geo = _Geometry(game_map, board)
+    colours = power_colours(game_map)
+    state = scene.position
+    owners = dict(state.owners)
+    areas = [(code, board.areas[code], tint(colours[power]))
+             for code, power in sorted(owners.items()) if code in board.areas]
+    centres = [(code, x, y, colours.get(owners.get(code, ""), UNOWNED))
+               for code, (x, y) in sorted(board.centres.items())]
+    lines, marks = _Orders(geo, scene, colours).pieces() if scene.orders else ([], [])
+    line = board.width / 48  # the legend's line height, in map units
+    legend, legend_height = _legend(game_map, state, colours, board.width, board.height, line)
+    height = board.height + legend_height
+    after = f", after {scene.before.phase.name}" if scene.before and scene.orders else ""
+    return _template().render(
+        pixel_width=PIXELS_WIDE,
+        pixel_height=round(PIXELS_WIDE * height / board.width),
+        width=_n(board.width), height=_n(height), map_height=_n(board.height),
+        title=f"{scene.game}: {phase_title(state.phase)}{after}",
+        game=scene.game, phase=str(state.phase), variant=game_map.name,
+        under=Markup(board.under), over=Markup(board.over),
+        areas=areas, centres=centres, centre_radius=_n(board.unit_size * 0.26),
+        labels=[(code, _n(x), _n(y), game_map.provinces[code].is_centre)
+                for code, (x, y) in sorted(board.labels.items())],
+        label_size=_n(board.label_size),
+        lines=[_markup(p) for p in lines], units=[_markup(p) for p in
+                                                   _unit_pieces(geo, state, colours)],
+        marks=[_markup(p) for p in marks],
+        legend=legend, line=line, n=_n,
+    )
+
+
+def _markup(piece: Piece) -> Piece:
+    return Piece(piece.kind, piece.power, piece.where, Markup(piece.markup))
+
+
+def render_png(game_map: GameMap, scene: Scene) -> bytes:
+    return svg_to_png(render_svg(game_map, scene))
+
+
+def svg_to_png(svg: str) -> bytes:
+    return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8")))
+
+
+def svg_to_pdf(svg: str) -> bytes:
+    return bytes(cairosvg.svg2pdf(bytestring=svg.encode("utf-8")))
+
+
+# -- boards, once per variant ----------------------------------------------------
+
+_BOARDS: dict[int, tuple[object, Board]] = {}
+_LOCK = threading.Lock()
+
+
+def board_for(game_map: GameMap) -> Board:
+    """The variant's board, built on first use and kept for the process.
+
+    Keyed by the map's drawing, which every copy of a variant's map (one
+    per canal opening) shares; the drawing is kept alongside so that its
+    id cannot pass to another.
+    """
+    key = id(game_map.drawing)
+    with _LOCK:
+        found = _BOARDS.get(key)
+        if found is None:
+            board = (artwork_board(game_map) if game_map.drawing.artwork is not None
+                     else schematic_board(game_map))
+            found = _BOARDS[key] = (game_map.drawing, board)
+        return found[1]

@@ -1,0 +1,58 @@
+"""What one map shows, as data: a position, and the orders that led to it.
+
+The map of a phase shows the position that phase starts from (units,
+centre owners, dislodged units waiting to retreat) and, drawn over it, the
+orders of the phase just adjudicated with what became of them. So the map
+a results mail carries and the map ``MAP game`` sends for the phase that
+followed are the same picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.map import GameMap
+from engine.orders import Order
+from engine.outcomes import Outcome
+from engine.state import GameState
+from parser.orders import OrderError, parse_order
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnOrder:
+    power: str
+    order: Order
+    succeeded: bool
+
+
+@dataclass(frozen=True)
+class Scene:
+    game: str  # the game's name, for the legend
+    position: GameState  # what stands on the board now
+    before: GameState | None = None  # the position the orders were given in
+    orders: tuple[DrawnOrder, ...] = ()
+
+    @property
+    def phase(self) -> str:
+        return str(self.position.phase)
+
+
+def drawn_orders(results: Iterable[tuple[str, Order, str]]) -> tuple[DrawnOrder, ...]:
+    """The orders worth drawing: every adjudicated one but the illegal,
+    which may name places the unit could never reach."""
+    return tuple(DrawnOrder(power, order, outcome == Outcome.SUCCEEDS.value)
+                 for power, order, outcome in results
+                 if outcome in (Outcome.SUCCEEDS.value, Outcome.FAILS.value, Outcome.VOID.value))
+
+
+def stored_results(game_map: GameMap, rows: Sequence[Mapping[str, Any]]
+                   ) -> list[tuple[str, Order, str]]:
+    """A phase record's stored results (canonical order text) as orders."""
+    found = []
+    for row in rows:
+        order = parse_order(str(row["order"]), game_map)
+        if not isinstance(order, OrderError):
+            found.append((str(row["power"]), order, str(row["outcome"])))
+    return found

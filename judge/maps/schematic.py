@@ -1,0 +1,144 @@
+"""A schematic board for a variant without artwork: each province a
+labelled disc (sea or land coloured), each adjacency a line between discs.
+
+Discs stand where the variant file's [map.units] puts them, or else at a
+force-directed layout of the adjacency graph (Fruchterman and Reingold's),
+which starts from a fixed seed so that a map always comes out the same.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+
+import numpy as np
+
+from engine.map import GameMap, Point, Terrain, province_of
+from judge.maps.board import BORDER, LAND, SEA, Board, _number
+
+MARGIN = 30.0  # map units around the outermost discs
+SPACING = 70.0  # map units the layout leaves between neighbouring discs, roughly
+ITERATIONS = 300
+PAPER = "#f4f1e8"
+ARMY_EDGE = "#a08a5a"
+FLEET_EDGE = "#6c98bd"
+BOTH_EDGE = "#7d7d7d"
+ROCK = "#a9a29a"
+
+
+def _edges(game_map: GameMap) -> dict[tuple[str, str], str]:
+    """Each pair of adjacent provinces, with who may cross: army, fleet or both."""
+    kinds: dict[tuple[str, str], set[str]] = {}
+    for src, dsts in game_map.army_moves.items():
+        for dst in dsts:
+            kinds.setdefault(tuple(sorted((src, dst))), set()).add("army")  # type: ignore[arg-type]
+    for src, dsts in game_map.fleet_moves.items():
+        for dst in dsts:
+            a, b = sorted((province_of(src), province_of(dst)))
+            kinds.setdefault((a, b), set()).add("fleet")
+    for src, dsts in game_map.borders.items():
+        for dst in dsts:
+            kinds.setdefault(tuple(sorted((src, dst))), set())  # type: ignore[arg-type]
+    return {pair: ("both" if len(k) == 2 else next(iter(k)) if k else "border")
+            for pair, k in kinds.items()}
+
+
+def layout(codes: list[str], edges: list[tuple[str, str]], seed: str) -> dict[str, Point]:
+    """Positions for a graph: neighbours pulled together, everyone pushed
+    apart, cooling as it goes. Returned in a square of side about
+    SPACING * sqrt(len(codes))."""
+    count = len(codes)
+    if count == 1:
+        return {codes[0]: (0.0, 0.0)}
+    index = {code: n for n, code in enumerate(codes)}
+    rng = np.random.default_rng(zlib.crc32(seed.encode()))
+    position = rng.uniform(-1.0, 1.0, size=(count, 2))
+    pairs = np.array([(index[a], index[b]) for a, b in edges], dtype=int).reshape(-1, 2)
+    ideal = 2.0 / math.sqrt(count)  # the distance the forces balance at, in a 2 by 2 square
+    step = 0.2
+    for _ in range(ITERATIONS):
+        delta = position[:, None, :] - position[None, :, :]
+        distance = np.maximum(np.linalg.norm(delta, axis=2), 1e-4)
+        push = (ideal * ideal / distance**2)[:, :, None] * delta  # each other node pushes
+        force = push.sum(axis=1)
+        if len(pairs):
+            pull = position[pairs[:, 0]] - position[pairs[:, 1]]
+            length = np.maximum(np.linalg.norm(pull, axis=1), 1e-4)
+            pull *= (length / ideal)[:, None]
+            np.add.at(force, pairs[:, 0], -pull)
+            np.add.at(force, pairs[:, 1], pull)
+        force -= position * 0.05  # a weak pull to the middle keeps parts of a split map near
+        size = np.maximum(np.linalg.norm(force, axis=1), 1e-9)
+        position += force / size[:, None] * np.minimum(size, step)[:, None]
+        step = max(step * 0.985, 0.002)
+    position -= position.min(axis=0)
+    nearest = np.sort(np.linalg.norm(position[:, None] - position[None], axis=2), axis=1)[:, 1]
+    scale = SPACING / max(float(np.median(nearest)), 1e-6)
+    return {code: (float(x * scale), float(y * scale)) for code, (x, y) in zip(
+        codes, position, strict=True)}
+
+
+def _coast_point(game_map: GameMap, location: str, centre: Point,
+                 places: dict[str, Point], reach: float) -> Point:
+    """A coast's unit sits on its disc's edge, towards the seas it touches."""
+    seas = [places[province_of(d)] for d in game_map.fleet_moves.get(location, ())
+            if province_of(d) in places]
+    if not seas:
+        return centre
+    dx = sum(p[0] for p in seas) / len(seas) - centre[0]
+    dy = sum(p[1] for p in seas) / len(seas) - centre[1]
+    length = math.hypot(dx, dy) or 1.0
+    return centre[0] + dx / length * reach, centre[1] + dy / length * reach
+
+
+def schematic_board(game_map: GameMap) -> Board:
+    drawing = game_map.drawing
+    codes = sorted(game_map.provinces)
+    edges = _edges(game_map)
+    given = {code: drawing.units[code] for code in codes if code in drawing.units}
+    if len(given) == len(codes):
+        places = dict(given)
+    else:
+        found = layout(codes, sorted(edges), game_map.name)
+        places = {code: (x + MARGIN, y + MARGIN) for code, (x, y) in found.items()}
+    xs = [p[0] for p in places.values()]
+    ys = [p[1] for p in places.values()]
+    nearest = min((math.dist(a, b) for a in places.values() for b in places.values()
+                   if a is not b), default=SPACING)
+    radius = max(6.0, min(18.0, nearest * 0.3))
+    width, height = drawing.size or (max(xs) + MARGIN, max(ys) + MARGIN)
+
+    parts = [f'<rect width="{_number(width)}" height="{_number(height)}" fill="{PAPER}"/>']
+    colours = {"army": ARMY_EDGE, "fleet": FLEET_EDGE, "both": BOTH_EDGE, "border": ROCK}
+    for (a, b), kind in sorted(edges.items()):
+        (ax, ay), (bx, by) = places[a], places[b]
+        dash = ' stroke-dasharray="4 3"' if kind == "fleet" else ""
+        parts.append(f'<line x1="{_number(ax)}" y1="{_number(ay)}" x2="{_number(bx)}" '
+                     f'y2="{_number(by)}" stroke="{colours[kind]}" stroke-width="1.5"{dash}/>')
+    outlines = []
+    areas: dict[str, str] = {}
+    for code in codes:
+        x, y = places[code]
+        terrain = game_map.provinces[code].terrain
+        fill = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}.get(terrain, LAND)
+        circle = f'cx="{_number(x)}" cy="{_number(y)}" r="{_number(radius)}"'
+        parts.append(f'<circle {circle} fill="{fill}"/>')
+        outlines.append(f'<circle {circle} fill="none" stroke="{BORDER}" stroke-width="1"/>')
+        if terrain in (Terrain.LAND, Terrain.COASTAL):
+            areas[code] = (f"M{_number(x - radius)} {_number(y)}"
+                           f"a{_number(radius)} {_number(radius)} 0 1 0 {_number(2 * radius)} 0"
+                           f"a{_number(radius)} {_number(radius)} 0 1 0 {_number(-2 * radius)} 0Z")
+    units = dict(places)
+    for code in codes:
+        for location in game_map.locations_of(code)[1:]:
+            units[location] = drawing.units.get(location) or _coast_point(
+                game_map, location, places[code], places, radius * 0.75)
+    label_size = max(5.0, min(9.0, radius * 0.6))
+    labels = {code: drawing.labels.get(code, (x, y + radius + label_size))
+              for code, (x, y) in places.items()}
+    centres = {code: drawing.centres.get(code, (places[code][0] + radius * 0.72,
+                                                places[code][1] - radius * 0.72))
+               for code, prov in game_map.provinces.items() if prov.is_centre}
+    return Board(width=width, height=height, under="".join(parts), over="".join(outlines),
+                 areas=areas, units=units, labels=labels, centres=centres,
+                 unit_size=radius * 0.95, schematic=True, label_size=label_size)
