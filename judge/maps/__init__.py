@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from engine.map import GameMap
-from judge.maps.render import render_svg, svg_to_pdf, svg_to_png
+from judge.maps.render import render_png, render_svg, svg_to_pdf
 from judge.maps.scene import Scene
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
     """The map as a PNG (what mail clients show) and as SVG."""
     svg = render_svg(game_map, scene)
     stem = file_stem(scene)
-    return ((f"{stem}.png", "image/png", svg_to_png(svg)),
+    return ((f"{stem}.png", "image/png", render_png(game_map, scene)),
             (f"{stem}.svg", "image/svg+xml", svg.encode("utf-8")))
 
 
@@ -41,12 +41,10 @@ def attachments_or_none(game_map: GameMap, scene: Scene) -> tuple[Attachment, ..
 
 def render(game_map: GameMap, scene: Scene, kind: str) -> bytes:
     """The map as ``kind``: svg, png or pdf."""
+    if kind == "png":
+        return render_png(game_map, scene)
     svg = render_svg(game_map, scene)
-    if kind == "svg":
-        return svg.encode("utf-8")
-    if kind == "pdf":
-        return svg_to_pdf(svg)
-    return svg_to_png(svg)
+    return svg_to_pdf(svg) if kind == "pdf" else svg.encode("utf-8")
 
 
 __all__ = ["Attachment", "Scene", "attachments", "attachments_or_none", "file_stem", "render"]

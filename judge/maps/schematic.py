@@ -133,7 +133,7 @@ def schematic_board(game_map: GameMap) -> Board:
         for location in game_map.locations_of(code)[1:]:
             units[location] = drawing.units.get(location) or _coast_point(
                 game_map, location, places[code], places, radius * 0.75)
-    label_size = max(5.0, min(9.0, radius * 0.6))
+    label_size = max(6.0, min(11.0, radius * 0.8))
     labels = {code: drawing.labels.get(code, (x, y + radius + label_size))
               for code, (x, y) in places.items()}
     centres = {code: drawing.centres.get(code, (places[code][0] + radius * 0.72,

@@ -6,11 +6,16 @@ result mail that every player, the observer and the list receive."""
 
 from __future__ import annotations
 
+import io
 import time
 import tomllib
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
+from judge.maps.render import PIXELS_WIDE
 from tests.e2e.conftest import Harness, Received
 
 DATA = Path(__file__).parent / "data" / "game.toml"
@@ -61,10 +66,28 @@ def check_results(mails: list[Received], phase: str, expect: list[str]) -> str:
     for text in expect:
         assert text in body, f"{text!r} not in the {phase} results:\n{body}"
     assert all(len(line) <= 80 for line in body.splitlines()), body
+    for mail in by_address.values():
+        check_map(mail, phase)
     listed = by_address[LIST].message
     assert "tester.lists.test" in str(listed["List-Id"])
     assert str(listed["List-Unsubscribe"]).startswith("<mailto:judge@judge.test")
     return body
+
+
+def check_map(mail: Received, phase: str) -> None:
+    """The results carry the map of the position they lead to, as a PNG
+    that decodes and as SVG, both named after the game and that phase."""
+    files = {part.get_content_type(): part for part in mail.message.iter_attachments()}
+    assert set(files) == {"image/png", "image/svg+xml"}, set(files)
+    png = files["image/png"].get_content()
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    assert image.format == "PNG" and image.size[0] == PIXELS_WIDE
+    svg = ET.fromstring(files["image/svg+xml"].get_content())
+    shown = svg.attrib["data-phase"]
+    assert svg.attrib["data-game"] == "tester" and shown != phase
+    assert files["image/png"].get_filename() == f"tester-{shown}.png"
+    assert files["image/svg+xml"].get_filename() == f"tester-{shown}.svg"
 
 
 def signon(power: str, lines: list[str]) -> str:

@@ -17,8 +17,10 @@ A scenario:
     now = "..."                # optional, this mail only
     reply = ["substring", ...] # in the one reply to the sender
     reply_lacks = ["..."]      # not in it
+    attached = ["g-F1901M.png", ...]  # the reply's attachments, exactly (default: none)
     sections = 3               # the reply answers this many commands
-    sent = [{ subject = "...", to = ["a@x", ...], has = ["..."], lacks = ["..."] }]
+    sent = [{ subject = "...", to = ["a@x", ...], has = ["..."], lacks = ["..."],
+              attached = ["g-F1901M.png", ...] }]
     not_sent = ["subject part"]  # no new mail has a subject containing it
     only_reply = true          # the reply is the only mail this one caused
     game = { status = "active", phase = "S1901M", result = "..." }  # name: see below
@@ -82,6 +84,7 @@ class Sent:
     subject: str
     kind: str
     body: str
+    files: tuple[str, ...]  # attachments' file names
 
 
 def _when(text: str) -> datetime:
@@ -109,8 +112,9 @@ def _new_mails(engine: Engine, after: int) -> tuple[list[Sent], int]:
             msg = message_from_bytes(row.raw, policy=policy.default)
             part = msg.get_body(("plain",))
             body = part.get_content().replace("\r\n", "\n") if part is not None else ""
+            files = tuple(str(p.get_filename()) for p in msg.iter_attachments())
             out.append(Sent(tuple(json.loads(row.recipients)), str(msg["Subject"]),
-                            row.kind, body))
+                            row.kind, body, files))
             last = max(last, row.id or 0)
         return out, last
 
@@ -124,6 +128,7 @@ def _check_reply(mail: dict[str, Any], sent: list[Sent], where: str) -> None:
         assert text in reply.body, f"{where}: {text!r} not in the reply:\n{reply.body}"
     for text in mail.get("reply_lacks", []):
         assert text not in reply.body, f"{where}: {text!r} in the reply:\n{reply.body}"
+    assert list(reply.files) == mail.get("attached", []), f"{where}: {reply.files}"
     if "sections" in mail:
         answered = [line for line in reply.body.splitlines() if line.startswith("> ")]
         assert len(answered) == mail["sections"], f"{where}:\n{reply.body}"
@@ -145,6 +150,8 @@ def _check_sent(mail: dict[str, Any], sent: list[Sent], where: str) -> None:
         else:
             assert matching, f"{where}: no {expect['subject']!r}: {[m.subject for m in others]}"
         for m in matching:
+            if "attached" in expect:
+                assert list(m.files) == expect["attached"], f"{where}: {m.files}"
             for text in expect.get("has", []):
                 assert text in m.body, f"{where}: {text!r} not in mail to {m.to}:\n{m.body}"
             for text in expect.get("lacks", []):

@@ -194,6 +194,32 @@ def test_attachments() -> None:
     assert body is not None and body.get_content() == "Your orders were received.\n"
 
 
+def test_a_map_attached_is_written_directly_and_reads_as_the_email_package_writes_it() -> None:
+    png = bytes(range(256)) * 1000
+    svg = b"<svg xmlns='http://www.w3.org/2000/svg'/>"
+    files = (("g-F1901M.png", "image/png", png), ("g-F1901M.svg", "image/svg+xml", svg))
+    shared = mail(to=("a@example.com", "b@example.com"), group="Players of g",
+                  attachments=files, body="Results\n\n  A PAR - BUR\n")
+    direct = build_message(shared, CONFIG)[1]
+    assert b'boundary="=_judge_' in direct  # the direct writer, not the email package
+    # a file name that is not plain sends the mail the email package's way
+    packaged = build_message(mail(to=shared.to, group=shared.group, body=shared.body,
+                                  attachments=(("g F1901M.png", "image/png", png),
+                                               files[1])), CONFIG)[1]
+    assert b"=_judge_" not in packaged
+    for raw, names in ((direct, ["g-F1901M.png", "g-F1901M.svg"]),
+                       (packaged, ["g F1901M.png", "g-F1901M.svg"])):
+        msg = parse(raw)
+        assert msg["To"] == "Players of g:;"
+        parts = list(msg.iter_attachments())
+        assert [p.get_filename() for p in parts] == names
+        assert [p.get_content_type() for p in parts] == ["image/png", "image/svg+xml"]
+        assert [p.get_content() for p in parts] == [png, svg]
+        body = msg.get_body(("plain",))
+        assert body is not None and body.get_content() == shared.body
+        assert all(len(line) <= 78 for line in raw.split(b"\r\n"))
+
+
 def _count(db: Engine) -> int:
     with Session(db) as session:
         return session.exec(select(func.count()).select_from(models.Outbox)).one()
