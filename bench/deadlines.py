@@ -246,8 +246,9 @@ def report(result: dict[str, Any]) -> None:
     print(f"games adjudicated: {result['games_adjudicated']}; phases after: "
           f"{result['phases_after']}")
     print("orders: " + ", ".join(f"{k} {v}" for k, v in result["outcomes"].items()))
-    print(f"result mails: expected {result['result_mails_expected']}, queued "
-          f"{result['result_mails_queued']}, at the relay {result['result_mails_at_relay']}")
+    print(f"result mails: expected {result['result_mails_expected']} (one per player and GM), "
+          f"queued {result['result_mails_queued']} (one message per game, to all of them), "
+          f"at the relay {result['result_mails_at_relay']}")
 
     def seconds(key: str) -> str:
         value = result.get(key)

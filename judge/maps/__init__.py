@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from engine.map import GameMap
-from judge.maps.render import render_png, render_svg, svg_to_pdf
+from judge.maps.render import phase_png, render_png, render_svg, svg_to_pdf, with_board
 from judge.maps.scene import Scene
 
 log = logging.getLogger(__name__)
@@ -23,10 +23,10 @@ def file_stem(scene: Scene) -> str:
 
 def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
     """The map as a PNG (what mail clients show) and as SVG."""
-    svg = render_svg(game_map, scene)
+    drawn = render_svg(game_map, scene, static=False)  # drawn once for both
     stem = file_stem(scene)
-    return ((f"{stem}.png", "image/png", render_png(game_map, scene)),
-            (f"{stem}.svg", "image/svg+xml", svg.encode("utf-8")))
+    return ((f"{stem}.png", "image/png", phase_png(game_map, drawn)),
+            (f"{stem}.svg", "image/svg+xml", with_board(game_map, drawn).encode("utf-8")))
 
 
 def attachments_or_none(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
