@@ -1,18 +1,22 @@
-"""`judge games` and `judge replay GAME` on a stored game."""
+"""`judge games`, `judge replay GAME` and `judge map GAME` on a stored game."""
 
 from __future__ import annotations
 
 import io
 import json
+import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
+from PIL import Image
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from judge import cli, games, order_entry, turns
 from judge.config import Config
 from judge.db import transaction
+from judge.maps.render import PIXELS_WIDE
 from judge.models import Game, PhaseRecord
 from judge.passwords import hash_password
 from judge.settings import parse_settings
@@ -68,3 +72,23 @@ def test_replay_agrees_then_finds_a_tampered_phase(
     assert status == 1 and "S1914M: order results differ" in text
     status, text = run(["replay", "nosuch"], monkeypatch, db_url)
     assert status == 2 and "no game called nosuch" in text
+
+
+def test_map_draws_a_stored_phase_as_png_svg_or_pdf(
+        db: Engine, db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    played_game(db)
+    png, svg, pdf = tmp_path / "now.png", tmp_path / "s1914m.svg", tmp_path / "now.PDF"
+    status, text = run(["map", "replayed", "-o", str(png)], monkeypatch, db_url)
+    assert status == 0 and text == f"{png}: replayed F1914M\n"
+    image = Image.open(png)
+    assert image.format == "PNG" and image.size[0] == PIXELS_WIDE
+    status, text = run(["map", "replayed", "s1914m", "-o", str(svg)], monkeypatch, db_url)
+    root = ET.fromstring(svg.read_bytes())
+    assert status == 0 and root.attrib["data-phase"] == "S1914M"
+    status, _ = run(["map", "replayed", "-o", str(pdf)], monkeypatch, db_url)
+    assert status == 0 and pdf.read_bytes().startswith(b"%PDF")
+    for argv, said in ((["map", "nosuch", "-o", str(png)], "no game called nosuch"),
+                       (["map", "replayed", "F1950M", "-o", str(png)], "has no phase F1950M"),
+                       (["map", "replayed", "-o", str(tmp_path / "x.gif")], "must end in")):
+        status, text = run(argv, monkeypatch, db_url)
+        assert status == 2 and said in text, text
