@@ -35,7 +35,7 @@ from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variant_file import load_variant
 from judge.maps import attachments
-from judge.maps.render import render_png, render_svg
+from judge.maps.render import render_png, render_svg, svg_to_png
 from judge.maps.scene import Scene, drawn_orders
 from parser.orders import OrderError, parse_order
 
@@ -123,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         "first_map_ms (board built)": round(first, 1),
         "svg": summary([timed(lambda s=s: render_svg(game_map, s)) for s in maps]),
         "png": summary([timed(lambda s=s: render_png(game_map, s)) for s in maps]),
+        "png, the whole SVG through cairosvg (no board layer; for comparison)": summary(
+            [timed(lambda s=s: svg_to_png(render_svg(game_map, s))) for s in maps[:50]]),
         "results mail (png + svg)": summary(
             [timed(lambda s=s: attachments(game_map, s)) for s in maps]),
     }

@@ -167,7 +167,7 @@ def build_message(mail: OutgoingMail, config: JudgeIdentity) -> tuple[str, bytes
     encoding = _body_encoding(mail.body)
     group = one_line(mail.group, 100)
     if group and not _PLAIN_NAME.fullmatch(group):
-        raise OutboxError(f"a group name may not be {group!r}")
+        group = "Players"  # a name that would need quoting is not worth losing the mail over
     if encoding == "7bit":
         plain = (_mixed_message(name, sender, to, subject, fields, mail.body, group,
                                 mail.attachments) if mail.attachments

@@ -222,9 +222,8 @@ class _Orders:
         for drawn in self.scene.orders:
             made = self.piece(drawn)
             if made is not None:
-                (marks if made.kind.startswith("order build")
-                 or made.kind.startswith(("order remove", "order disband")) else lines
-                 ).append(made)
+                over = isinstance(drawn.order, Build | Remove | Disband)
+                (marks if over else lines).append(made)
         return lines, marks
 
     def piece(self, drawn: DrawnOrder) -> Piece | None:
