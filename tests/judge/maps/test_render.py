@@ -208,3 +208,15 @@ def test_every_location_has_a_place_for_its_unit_inside_the_map() -> None:
             assert 0 < x < board.width and 0 < y < board.height, location
     assert {k for k in board.units if "/" in k} == {
         "BUL/EC", "BUL/SC", "SPA/NC", "SPA/SC", "STP/NC", "STP/SC"}
+
+
+def test_a_map_that_cannot_be_drawn_is_left_out_not_the_mail(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    import judge.maps
+
+    def broken(*_: object, **__: object) -> str:
+        raise ValueError("no artwork")
+
+    monkeypatch.setattr(judge.maps, "render_svg", broken)
+    assert judge.maps.attachments_or_none(standard(), scenes()["F1901M"]) == ()
+    assert "could not draw the map of tester F1901M" in caplog.text
