@@ -44,9 +44,10 @@ class Board:
     label_size: float = 6.0
 
 
-def _number(value: float) -> str:
+def number(value: float) -> str:
+    """A coordinate as SVG wants it: one decimal at most, no "-0"."""
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return "0" if text == "-0.0" else text[:-2] if text.endswith(".0") else text
 
 
 def path_data(paths: list[Path], art: PostScriptMap) -> str:
@@ -54,7 +55,7 @@ def path_data(paths: list[Path], art: PostScriptMap) -> str:
     x0, _, _, y1 = art.box
 
     def at(point: Point) -> str:
-        return f"{_number(point[0] - x0)} {_number(y1 - point[1])}"
+        return f"{number(point[0] - x0)} {number(y1 - point[1])}"
 
     words: list[str] = []
     for path in paths:
@@ -78,7 +79,7 @@ def area_data(shape: BaseGeometry) -> str:
             continue
         for ring in (polygon.exterior, *polygon.interiors):
             points = list(ring.coords)[:-1]
-            words.append("M" + "L".join(f"{_number(x)} {_number(y)}" for x, y in points) + "Z")
+            words.append("M" + "L".join(f"{number(x)} {number(y)}" for x, y in points) + "Z")
     return "".join(words)
 
 
@@ -89,16 +90,17 @@ def artwork_board(game_map: GameMap) -> Board:
     x0, y0, x1, y1 = art.box
     width, height = drawing.size or (x1 - x0, y1 - y0)
     layers = art.layers
+    land = path_data(list(layers["land"]), art)  # filled under, its coast stroked over
     under = (
-        f'<rect width="{_number(width)}" height="{_number(height)}" fill="{SEA}"/>'
-        f'<path d="{path_data(list(layers["land"]), art)}" fill="{LAND}"/>'
+        f'<rect width="{number(width)}" height="{number(height)}" fill="{SEA}"/>'
+        f'<path d="{land}" fill="{LAND}"/>'
     )
     over = (
         f'<path d="{path_data(list(layers["mountain"]), art)}" fill="{MOUNTAIN}"/>'
         f'<path d="{path_data(list(layers["lake"]), art)}" fill="{LAKE}"/>'
         f'<path d="{path_data(list(layers["inner_border"]), art)}" fill="none" '
         f'stroke="{BORDER}" stroke-width="0.5" stroke-dasharray="3 1.5"/>'
-        f'<path d="{path_data(list(layers["land"]), art)}" fill="none" stroke="{COAST}" '
+        f'<path d="{land}" fill="none" stroke="{COAST}" '
         f'stroke-width="0.6"/>'
         f'<path d="{path_data(list(layers["border"]), art)}" fill="none" stroke="{BORDER}" '
         f'stroke-width="1"/>'

@@ -18,8 +18,7 @@ import zlib
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
+from functools import cache, cached_property
 
 import cairocffi
 import cairosvg
@@ -44,11 +43,12 @@ from engine.orders import (
 )
 from engine.phase import Phase
 from engine.state import GameState
+from judge.mail import TEMPLATES
 from judge.maps.board import Board, artwork_board
+from judge.maps.board import number as _n  # short: it is in every coordinate written
 from judge.maps.scene import DrawnOrder, Scene
 from judge.maps.schematic import schematic_board
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 PIXELS_WIDE = 1000  # every PNG is this wide; its height follows the map's shape
 # Colours for powers whose variant file gives none, in the order the powers are listed.
 PALETTE = ("#c0392b", "#2a4d9b", "#3aa0e0", "#4a4a4a", "#2e8b3d", "#8a5bb8", "#e2b21c",
@@ -57,11 +57,6 @@ UNOWNED = "#fbf8ef"
 INK = "#1e1e1e"
 DISLODGED = "#d0021b"
 BUILT = "#ffd21f"
-
-
-def _n(value: float) -> str:
-    text = f"{value:.1f}"
-    return "0" if text == "-0.0" else text[:-2] if text.endswith(".0") else text
 
 
 def power_colours(game_map: GameMap) -> dict[str, str]:
@@ -376,23 +371,7 @@ def render_svg(game_map: GameMap, scene: Scene, *, static: bool = True) -> str:
 def with_board(game_map: GameMap, drawn: str) -> str:
     """A phase's drawing (``render_svg(..., static=False)``) with the board
     put under it: the whole map."""
-    return drawn.replace(STATIC_AT, _static_svg(game_map), 1)
-
-
-@cache
-def _static_template() -> jinja2.Template:
-    return _environment().get_template("map-board.svg.j2")
-
-
-def _static_svg(game_map: GameMap) -> str:
-    board = board_for(game_map)
-    with _LOCK:
-        found = _STATIC.get(id(board))
-    if found is None:
-        found = (board, _static_template().render(**_static_parts(game_map, board)))
-        with _LOCK:
-            _STATIC.setdefault(id(board), found)
-    return found[1]
+    return drawn.replace(STATIC_AT, _prepared(game_map).svg, 1)
 
 
 def _render_phase(game_map: GameMap, scene: Scene) -> str:
@@ -426,34 +405,8 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     )
 
 
-def _static_parts(game_map: GameMap, board: Board) -> dict[str, object]:
-    return {
-        "under": Markup(board.under), "over": Markup(board.over),
-        "labels": [(code, _n(x), _n(y), game_map.provinces[code].is_centre)
-                   for code, (x, y) in sorted(board.labels.items())],
-        "label_size": _n(board.label_size),
-    }
-
-
 def _markup(piece: Piece) -> Piece:
     return Piece(piece.kind, piece.power, piece.where, Markup(piece.markup))
-
-
-def _static_layer(game_map: GameMap) -> cairocffi.ImageSurface:
-    """The board's unchanging parts drawn once, at the PNG's scale."""
-    board = board_for(game_map)
-    with _LOCK:
-        found = _LAYERS.get(id(board))
-        if found is not None:
-            return found[1]
-    height = round(PIXELS_WIDE * board.height / board.width)
-    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
-           f'viewBox="0 0 {_n(board.width)} {_n(board.height)}" '
-           f'font-family="{FONTS}">{_static_svg(game_map)}</svg>')
-    layer = _draw(svg)
-    with _LOCK:
-        _LAYERS.setdefault(id(board), (board, layer))
-        return _LAYERS[id(board)][1]
 
 
 def _draw(svg: str) -> cairocffi.ImageSurface:
@@ -473,7 +426,7 @@ def render_png(game_map: GameMap, scene: Scene) -> bytes:
 def phase_png(game_map: GameMap, phase_svg: str) -> bytes:
     """A phase's drawing (``render_svg(..., static=False)``) as PNG, laid
     over the board's picture."""
-    layer = _static_layer(game_map)
+    layer = _prepared(game_map).layer
     drawn = _draw(phase_svg)
     picture = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, drawn.get_width(),
                                      drawn.get_height())
@@ -522,24 +475,51 @@ def svg_to_pdf(svg: str) -> bytes:
 
 # -- boards, once per variant ----------------------------------------------------
 
-_BOARDS: dict[int, tuple[object, Board]] = {}
-_LAYERS: dict[int, tuple[Board, cairocffi.ImageSurface]] = {}
-_STATIC: dict[int, tuple[Board, str]] = {}
+class _Prepared:
+    """A variant's board and what is made from it once per process: the
+    board's SVG and its picture at the PNG's scale. Built on first use."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.map = game_map
+        self.board = (artwork_board(game_map) if game_map.drawing.artwork is not None
+                      else schematic_board(game_map))
+
+    @cached_property
+    def svg(self) -> str:
+        """The sea, land, borders and names, for the top of every map."""
+        board = self.board
+        labels = [(code, _n(x), _n(y), self.map.provinces[code].is_centre)
+                  for code, (x, y) in sorted(board.labels.items())]
+        return _environment().get_template("map-board.svg.j2").render(
+            under=Markup(board.under), over=Markup(board.over), labels=labels,
+            label_size=_n(board.label_size))
+
+    @cached_property
+    def layer(self) -> cairocffi.ImageSurface:
+        """The same, drawn at the PNG's scale."""
+        board = self.board
+        height = round(PIXELS_WIDE * board.height / board.width)
+        return _draw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" '
+                     f'height="{height}" viewBox="0 0 {_n(board.width)} {_n(board.height)}" '
+                     f'font-family="{FONTS}">{self.svg}</svg>')
+
+
+_PREPARED: dict[int, tuple[object, _Prepared]] = {}
 _LOCK = threading.Lock()
 
 
-def board_for(game_map: GameMap) -> Board:
-    """The variant's board, built on first use and kept for the process.
-
-    Keyed by the map's drawing, which every copy of a variant's map (one
+def _prepared(game_map: GameMap) -> _Prepared:
+    """Keyed by the map's drawing, which every copy of a variant's map (one
     per canal opening) shares; the drawing is kept alongside so that its
-    id cannot pass to another.
-    """
+    id cannot pass to another."""
     key = id(game_map.drawing)
     with _LOCK:
-        found = _BOARDS.get(key)
+        found = _PREPARED.get(key)
         if found is None:
-            board = (artwork_board(game_map) if game_map.drawing.artwork is not None
-                     else schematic_board(game_map))
-            found = _BOARDS[key] = (game_map.drawing, board)
+            found = _PREPARED[key] = (game_map.drawing, _Prepared(game_map))
         return found[1]
+
+
+def board_for(game_map: GameMap) -> Board:
+    """The variant's board, built on first use and kept for the process."""
+    return _prepared(game_map).board

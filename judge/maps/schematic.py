@@ -14,7 +14,7 @@ import zlib
 import numpy as np
 
 from engine.map import GameMap, Point, Terrain, province_of
-from judge.maps.board import BORDER, LAND, SEA, Board, _number
+from judge.maps.board import BORDER, LAND, SEA, Board, number
 
 MARGIN = 30.0  # map units around the outermost discs
 SPACING = 70.0  # map units the layout leaves between neighbouring discs, roughly
@@ -108,26 +108,26 @@ def schematic_board(game_map: GameMap) -> Board:
     radius = max(6.0, min(18.0, nearest * 0.3))
     width, height = drawing.size or (max(xs) + MARGIN, max(ys) + MARGIN)
 
-    parts = [f'<rect width="{_number(width)}" height="{_number(height)}" fill="{PAPER}"/>']
+    parts = [f'<rect width="{number(width)}" height="{number(height)}" fill="{PAPER}"/>']
     colours = {"army": ARMY_EDGE, "fleet": FLEET_EDGE, "both": BOTH_EDGE, "border": ROCK}
     for (a, b), kind in sorted(edges.items()):
         (ax, ay), (bx, by) = places[a], places[b]
         dash = ' stroke-dasharray="4 3"' if kind == "fleet" else ""
-        parts.append(f'<line x1="{_number(ax)}" y1="{_number(ay)}" x2="{_number(bx)}" '
-                     f'y2="{_number(by)}" stroke="{colours[kind]}" stroke-width="1.5"{dash}/>')
+        parts.append(f'<line x1="{number(ax)}" y1="{number(ay)}" x2="{number(bx)}" '
+                     f'y2="{number(by)}" stroke="{colours[kind]}" stroke-width="1.5"{dash}/>')
     outlines = []
     areas: dict[str, str] = {}
     for code in codes:
         x, y = places[code]
         terrain = game_map.provinces[code].terrain
         fill = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}.get(terrain, LAND)
-        circle = f'cx="{_number(x)}" cy="{_number(y)}" r="{_number(radius)}"'
+        circle = f'cx="{number(x)}" cy="{number(y)}" r="{number(radius)}"'
         parts.append(f'<circle {circle} fill="{fill}"/>')
         outlines.append(f'<circle {circle} fill="none" stroke="{BORDER}" stroke-width="1"/>')
         if terrain in (Terrain.LAND, Terrain.COASTAL):
-            areas[code] = (f"M{_number(x - radius)} {_number(y)}"
-                           f"a{_number(radius)} {_number(radius)} 0 1 0 {_number(2 * radius)} 0"
-                           f"a{_number(radius)} {_number(radius)} 0 1 0 {_number(-2 * radius)} 0Z")
+            areas[code] = (f"M{number(x - radius)} {number(y)}"
+                           f"a{number(radius)} {number(radius)} 0 1 0 {number(2 * radius)} 0"
+                           f"a{number(radius)} {number(radius)} 0 1 0 {number(-2 * radius)} 0Z")
     units = dict(places)
     for code in codes:
         for location in game_map.locations_of(code)[1:]:
