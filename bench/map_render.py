@@ -36,7 +36,7 @@ from engine.state import GameState
 from engine.variant_file import load_variant
 from judge.maps import attachments
 from judge.maps.render import render_png, render_svg, svg_to_png
-from judge.maps.scene import Scene, drawn_orders
+from judge.maps.scene import Scene, scene_after
 from parser.orders import OrderError, parse_order
 
 
@@ -49,8 +49,7 @@ def scenes(game_map: GameMap, count: int, seed: int) -> list[Scene]:
         for _ in range(30):
             orders = phase_orders(game_map, state, rng)
             resolution = adjudicate(game_map, state, orders)
-            found.append(Scene("bench", resolution.next, state, drawn_orders(
-                (r.power, r.order, r.outcome.value) for r in resolution.results)))
+            found.append(scene_after("bench", resolution))
             state = resolution.next
             if resolution.winner or len(found) == count:
                 break

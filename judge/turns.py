@@ -26,7 +26,7 @@ from judge.mail import (
     results_body,
     to_game,
 )
-from judge.maps.scene import Scene, drawn_orders
+from judge.maps.scene import scene_after
 from judge.models import Game, Member, as_utc, utcnow
 from judge.outbox import OutgoingMail
 
@@ -72,10 +72,7 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
         ending = f"{adjudication.resolution.winner} has won the game."
     body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
                         adjudication.resolution.next, ending)
-    resolution = adjudication.resolution
-    scene = Scene(game.name, resolution.next, resolution.state, drawn_orders(
-        (r.power, r.order, r.outcome.value) for r in resolution.results))
-    files = maps.attachments_or_none(game_map, scene)
+    files = maps.attachments_or_none(game_map, scene_after(game.name, adjudication.resolution))
     if preview:
         body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)
         return [OutgoingMail(to=(game.master_address,),

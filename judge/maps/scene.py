@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.game import Resolution
 from engine.map import GameMap
 from engine.orders import Order
 from engine.outcomes import Outcome
@@ -45,6 +46,13 @@ def drawn_orders(results: Iterable[tuple[str, Order, str]]) -> tuple[DrawnOrder,
     return tuple(DrawnOrder(power, order, outcome == Outcome.SUCCEEDS.value)
                  for power, order, outcome in results
                  if outcome in (Outcome.SUCCEEDS.value, Outcome.FAILS.value, Outcome.VOID.value))
+
+
+def scene_after(game: str, resolution: Resolution) -> Scene:
+    """The map an adjudication's results go with: the new position, and
+    the orders that led to it."""
+    return Scene(game, resolution.next, resolution.state, drawn_orders(
+        (r.power, r.order, r.outcome.value) for r in resolution.results))
 
 
 def stored_results(game_map: GameMap, rows: Sequence[Mapping[str, Any]]

@@ -33,7 +33,7 @@ from judge.maps.render import (
     render_svg,
     svg_to_png,
 )
-from judge.maps.scene import Scene, drawn_orders
+from judge.maps.scene import Scene, scene_after
 from parser.orders import OrderError, parse_order
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -61,8 +61,7 @@ def scenes() -> dict[str, Scene]:
                 assert not isinstance(order, OrderError), line
                 orders.setdefault(power, []).append(order)
         resolution = adjudicate(game_map, state, orders)
-        scene = Scene("tester", resolution.next, state, drawn_orders(
-            (r.power, r.order, r.outcome.value) for r in resolution.results))
+        scene = scene_after("tester", resolution)
         found[scene.phase] = scene
         state = resolution.next
     return found
@@ -192,8 +191,7 @@ def test_removals_and_disbands_cross_out_the_unit() -> None:
     order = parse_order("REMOVE F BRE", game_map)
     assert not isinstance(order, OrderError)
     resolution = adjudicate(game_map, state, {"FRANCE": [order]})
-    scene = Scene("x", resolution.next, state, drawn_orders(
-        (r.power, r.order, r.outcome.value) for r in resolution.results))
+    scene = scene_after("x", resolution)
     drawn = classes(render_svg(game_map, scene))
     assert ("order remove", "FRANCE", "REMOVE F BRE") in drawn
     assert not any(what == "BRE" for kind, _, what in drawn if kind.startswith("unit"))
