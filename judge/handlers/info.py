@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from judge import games, turns
+from judge import games, maps, turns
 from judge.games import GameError
 from judge.handlers.common import Context, _game, _settings
 from judge.mail import (
@@ -12,6 +12,7 @@ from judge.mail import (
     phase_name,
     render,
 )
+from judge.maps.stored import stored_scene
 from judge.models import Game
 from parser import commands as c
 
@@ -116,14 +117,10 @@ MAPS_PER_MAIL = 4  # each is drawn while the mail is processed; more wait for an
 def do_map(ctx: Context, command: c.MapRequest) -> str:
     game = _game(ctx, command.game)
     phase = (command.phase or game.phase).upper()
-    record = games.phase_record(ctx.session, game, phase)
-    if record is None:
-        raise GameError(f"game {game.name} has no phase {phase}")
-    from judge import maps, snapshots
-    from judge.maps.stored import stored_scene
-    state = snapshots.loads(record.state)
+    game_map, scene = stored_scene(ctx.session, game, phase)
+    state = scene.position
     lines = [f"Position of {game.name} at the start of {phase} ({phase_name(phase)}):"]
-    for power in games.map_of(game).powers:
+    for power in game_map.powers:
         units = [str(u) for u in state.units if u.power == power]
         centres = state.centres_of(power)
         if units or centres:
@@ -135,7 +132,6 @@ def do_map(ctx: Context, command: c.MapRequest) -> str:
     if len(ctx.attachments) >= 2 * MAPS_PER_MAIL:
         lines.append(f"No map attached: one mail gets at most {MAPS_PER_MAIL} maps.")
         return "\n".join(lines)
-    game_map, scene = stored_scene(ctx.session, game, phase)
     files = maps.attachments_or_none(game_map, scene)
     if files:
         ctx.attachments.extend(files)

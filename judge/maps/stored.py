@@ -4,28 +4,26 @@ from __future__ import annotations
 
 import json
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from engine.map import GameMap
 from judge import games, snapshots
 from judge.games import GameError
 from judge.maps.scene import Scene, drawn_orders, stored_results
-from judge.models import Game
+from judge.models import Game, PhaseRecord
 
 
 def stored_scene(session: Session, game: Game, phase: str) -> tuple[GameMap, Scene]:
     """The position ``phase`` started from, with the orders of the phase
     before it (if that one was adjudicated). GameError for a phase the
     game does not have."""
-    records = games.phase_records(session, game)
-    found = [n for n, record in enumerate(records) if record.phase == phase.upper()]
-    if not found:
-        played = ", ".join(r.phase for r in records) or "none yet"
-        raise GameError(f"game {game.name} has no phase {phase.upper()} (its phases: {played})")
-    index = found[0]
+    record = games.phase_record(session, game, phase.upper())
+    if record is None:
+        raise GameError(f"game {game.name} has no phase {phase.upper()}")
     game_map = games.map_of(game)
-    position = snapshots.loads(records[index].state)
-    earlier = records[index - 1] if index > 0 else None
+    position = snapshots.loads(record.state)
+    earlier = session.exec(select(PhaseRecord).where(  # phases are numbered without gaps
+        PhaseRecord.game_id == game.id, PhaseRecord.seq == record.seq - 1)).first()
     if earlier is None or not earlier.results:
         return game_map, Scene(game.name, position)
     rows = json.loads(earlier.results).get("results", [])
