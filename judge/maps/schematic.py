@@ -29,16 +29,15 @@ ROCK = "#a9a29a"
 def _edges(game_map: GameMap) -> dict[tuple[str, str], str]:
     """Each pair of adjacent provinces, with who may cross: army, fleet or both."""
     kinds: dict[tuple[str, str], set[str]] = {}
-    for src, dsts in game_map.army_moves.items():
-        for dst in dsts:
-            kinds.setdefault(tuple(sorted((src, dst))), set()).add("army")  # type: ignore[arg-type]
-    for src, dsts in game_map.fleet_moves.items():
-        for dst in dsts:
-            a, b = sorted((province_of(src), province_of(dst)))
-            kinds.setdefault((a, b), set()).add("fleet")
-    for src, dsts in game_map.borders.items():
-        for dst in dsts:
-            kinds.setdefault(tuple(sorted((src, dst))), set())  # type: ignore[arg-type]
+    lists = (("army", game_map.army_moves), ("fleet", game_map.fleet_moves),
+             ("border", game_map.borders))  # an impassable province's: no one crosses
+    for kind, moves in lists:
+        for src, dsts in moves.items():
+            for dst in dsts:
+                a, b = sorted((province_of(src), province_of(dst)))
+                crossers = kinds.setdefault((a, b), set())
+                if kind != "border":
+                    crossers.add(kind)
     return {pair: ("both" if len(k) == 2 else next(iter(k)) if k else "border")
             for pair, k in kinds.items()}
 
