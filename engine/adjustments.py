@@ -46,7 +46,7 @@ def powers_adjusting(
     adjusting = []
     for power, centres in counts.items():
         due = centres - units.get(power, 0)
-        if due < 0 or (due > 0 and power not in state.neutral and _free_sites(
+        if due < 0 or (due > 0 and power not in state.unplayed and _free_sites(
                 game_map, state, power)):
             adjusting.append(power)
     return adjusting
@@ -101,9 +101,9 @@ def resolve_adjustments(
         given: list[Order] = [
             Remove(o.unit) if isinstance(o, Disband) else o for o in orders.get(power, ())
         ]
-        if power in state.neutral:
+        if power in state.unplayed:
             results.extend(OrderResult(power, o, Outcome.ILLEGAL,
-                                       illegal(f"{power} is neutral")) for o in given)
+                                       illegal(f"{power} is not played: it never builds")) for o in given)
             given = []
         if due > 0:
             results.extend(_builds(game_map, state, power, due, given, board))
@@ -126,7 +126,7 @@ def _builds(
 ) -> list[OrderResult]:
     results: list[OrderResult] = []
     sites = set(_free_sites(game_map, state, power))
-    allowed = min(due, len(sites)) if power not in state.neutral else 0
+    allowed = min(due, len(sites)) if power not in state.unplayed else 0
     used = 0
     for order in given:
         if isinstance(order, Waive):

@@ -38,8 +38,8 @@ def adjudicate(
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
         moved = resolve_movement(year_map, state, orders)
-        # neutral units are disbanded when dislodged, without a retreat phase
-        retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.neutral)
+        # units of unplayed powers are disbanded when dislodged, without a retreat phase
+        retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.unplayed)
         if retreating:
             return Resolution(state, moved.results, state.evolve(
                 units=moved.units, dislodged=retreating, contested=moved.contested,
@@ -122,7 +122,7 @@ def coin_toss(state: GameState) -> GameState:
     )
     return state.evolve(
         seats=seats,
-        neutral=state.neutral - {power},
+        unplayed=state.unplayed - {power},
         closed=frozenset(),
         coin_toss_power=None,
         notes=(*state.notes, f"coin toss: {power} joins {winner}"),

@@ -18,10 +18,16 @@ from functools import cached_property
 class UnitKind(StrEnum):
     ARMY = "A"
     FLEET = "F"
+    WING = "W"  # an air base: stationary, reaches every neighbour, convoys anywhere
+    EMBASSY = "E"  # a unit of the Favor map, never on the geographic board
 
     @property
     def noun(self) -> str:
-        return "army" if self is UnitKind.ARMY else "fleet"
+        return KIND_TRAITS[self].noun
+
+    @property
+    def traits(self) -> KindTraits:
+        return KIND_TRAITS[self]
 
 
 class Terrain(StrEnum):
@@ -29,6 +35,45 @@ class Terrain(StrEnum):
     COASTAL = "coastal"
     WATER = "water"
     IMPASSABLE = "impassable"
+
+
+class Reach(StrEnum):
+    """Which adjacency a kind of unit follows."""
+
+    ARMY = "army"  # land borders
+    FLEET = "fleet"  # coasts and seas, per coast
+    ANY = "any"  # every neighbouring land and sea province, coasts ignored
+    NONE = "none"  # not on the geographic board
+
+
+@dataclass(frozen=True, slots=True)
+class KindTraits:
+    """What a kind of unit may do, as data: every rule about unit kinds
+    reads this table instead of naming armies and fleets."""
+
+    kind: UnitKind
+    noun: str
+    stands_on: frozenset[Terrain]
+    reach: Reach
+    convoys_from: frozenset[Terrain]  # where a unit of this kind can convoy from
+    convoyable: bool  # may be carried by a convoy
+    stationary: bool  # its moves always bounce (a sortie)
+    convoy_jump: bool = False  # adjacent to every other unit of its kind for convoys
+
+
+_GROUND = frozenset({Terrain.LAND, Terrain.COASTAL})
+KIND_TRAITS: dict[UnitKind, KindTraits] = {
+    UnitKind.ARMY: KindTraits(UnitKind.ARMY, "army", _GROUND, Reach.ARMY, frozenset(),
+                              convoyable=True, stationary=False),
+    UnitKind.FLEET: KindTraits(UnitKind.FLEET, "fleet",
+                               frozenset({Terrain.WATER, Terrain.COASTAL}), Reach.FLEET,
+                               frozenset({Terrain.WATER}), convoyable=False, stationary=False),
+    UnitKind.WING: KindTraits(UnitKind.WING, "wing", _GROUND, Reach.ANY,
+                              frozenset({Terrain.LAND, Terrain.COASTAL}), convoyable=False,
+                              stationary=True, convoy_jump=True),
+    UnitKind.EMBASSY: KindTraits(UnitKind.EMBASSY, "embassy", frozenset(), Reach.NONE,
+                                 frozenset(), convoyable=False, stationary=False),
+}
 
 
 def province_of(location: str) -> str:
@@ -83,6 +128,21 @@ class Power:
     centres: tuple[str, ...]
     territory: tuple[str, ...] = ()  # the provinces of its country (two-player game)
     colour: str | None = None  # "#rrggbb" on maps; the judge picks one when None
+    # -- what variants change (docs/variants.md, "Powers nobody plays") --
+    ordered_by_bids: bool = False  # a neutral power steered by Diplomacy Point bids
+    stationary: bool = False  # all its units are stationary (their moves are sorties)
+    invulnerable: bool = False  # its units are disabled, never dislodged
+    captures: bool = True  # its units take supply centres they stand on
+    barred: frozenset[str] = frozenset()  # provinces its units may not enter
+    friends: tuple[str, ...] = ()  # powers it never attacks (nor helps attack)
+    partner: str | None = None  # a nuclear power whose offences and permissions it shares
+    favor_slice: str | None = None  # a nuclear power: its slice of the Favor map
+    favor: Mapping[str, int] = field(default_factory=dict)  # starting Favor per nuclear power
+    default_order: str = "hold"  # a bid-ordered unit's order when no bid wins
+
+    @property
+    def is_nuclear(self) -> bool:
+        return self.favor_slice is not None
 
 
 Point = tuple[float, float]
@@ -125,6 +185,8 @@ class GameMap:
     # (Intercontinental's colour groups); by default one power per player.
     seats: tuple[tuple[str, tuple[str, ...]], ...] = ()
     drawing: Drawing = field(default_factory=Drawing)
+    rules: str = "standard"  # the rules module (engine/variants/NAME.py) the game follows
+    kinds: tuple[UnitKind, ...] = (UnitKind.ARMY, UnitKind.FLEET)  # kinds of unit on the board
 
     # -- places -----------------------------------------------------------
 
@@ -152,14 +214,13 @@ class GameMap:
         if not self.is_location(location):
             return False
         prov = self.province(location)
-        if kind is UnitKind.ARMY:
-            return coast_of(location) is None and prov.terrain in (Terrain.LAND, Terrain.COASTAL)
-        if prov.terrain is Terrain.WATER:
+        traits = KIND_TRAITS[kind]
+        if prov.terrain not in traits.stands_on:
+            return False
+        if traits.reach is not Reach.FLEET or prov.terrain is Terrain.WATER:
             return coast_of(location) is None
-        if prov.terrain is Terrain.COASTAL:
-            # a fleet on a two-coast province must name its coast
-            return (coast_of(location) is None) == (not prov.coasts)
-        return False
+        # a fleet on a two-coast province must name its coast
+        return (coast_of(location) is None) == (not prov.coasts)
 
     # -- movement ---------------------------------------------------------
 
@@ -167,13 +228,28 @@ class GameMap:
         """Can a unit of this kind move from location src to location dst?"""
         if kind is UnitKind.ARMY:
             return province_of(dst) in self.army_moves.get(province_of(src), frozenset())
-        return dst in self.fleet_moves.get(src, frozenset())
+        if kind is UnitKind.FLEET:
+            return dst in self.fleet_moves.get(src, frozenset())
+        return province_of(dst) in self.province_neighbours(kind, src)
 
     def reaches_province(self, kind: UnitKind, src: str, province: str) -> bool:
         """Can the unit reach some location of ``province`` (coast ignored)?"""
         if kind is UnitKind.ARMY:
             return province in self.army_moves.get(province_of(src), frozenset())
-        return province in self._fleet_reach.get(src, frozenset())
+        if kind is UnitKind.FLEET:
+            return province in self._fleet_reach.get(src, frozenset())
+        return province in self.province_neighbours(kind, src)
+
+    def province_neighbours(self, kind: UnitKind, src: str) -> frozenset[str]:
+        """The provinces a unit of this kind at src can reach, coasts ignored."""
+        reach = KIND_TRAITS[kind].reach
+        if reach is Reach.ARMY:
+            return self.army_moves.get(province_of(src), frozenset())
+        if reach is Reach.FLEET:
+            return self._fleet_reach.get(src, frozenset())
+        if reach is Reach.ANY:
+            return self._province_graph.get(province_of(src), frozenset())
+        return frozenset()
 
     @cached_property
     def _fleet_reach(self) -> Mapping[str, frozenset[str]]:
@@ -186,9 +262,10 @@ class GameMap:
         return [d for d in self.fleet_moves.get(src, frozenset()) if province_of(d) == province]
 
     def neighbours(self, kind: UnitKind, src: str) -> frozenset[str]:
-        if kind is UnitKind.ARMY:
-            return self.army_moves.get(province_of(src), frozenset())
-        return self.fleet_moves.get(src, frozenset())
+        """The locations a unit of this kind at src can move to."""
+        if kind is UnitKind.FLEET:
+            return self.fleet_moves.get(src, frozenset())
+        return self.province_neighbours(kind, src)
 
     def is_water(self, province: str) -> bool:
         return province in self.water_provinces
@@ -270,6 +347,8 @@ class GameMap:
             borders=self.borders,
             seats=self.seats,
             drawing=self.drawing,
+            rules=self.rules,
+            kinds=self.kinds,
         )
 
     # -- distances (civil disorder) ----------------------------------------

@@ -34,8 +34,8 @@ def resolve_movement(
     board = Board(game_map, units, state.closed)
 
     def check(power: str, order: Order) -> CheckedMovement:
-        if power in state.neutral:
-            return None, illegal(f"{power} is neutral: its units hold")
+        if power in state.unplayed:
+            return None, illegal(f"{power} is not played: its units hold")
         return check_movement(board, power, order)
 
     order_set: OrderSet[MovementOrder] = OrderSet(orders, check)

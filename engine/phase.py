@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import total_ordering
 
 _PHASE = re.compile(r"^([SFW])(\d{4})([MRA])$")
 
@@ -21,11 +22,28 @@ class PhaseKind(StrEnum):
     ADJUSTMENT = "A"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+_SEASON_ORDER = {Season.SPRING: 0, Season.FALL: 1, Season.WINTER: 2}
+_KIND_ORDER = {PhaseKind.MOVEMENT: 0, PhaseKind.RETREAT: 1, PhaseKind.ADJUSTMENT: 2}
+
+
+@total_ordering
+@dataclass(frozen=True, slots=True)
 class Phase:
+    """A phase; phases sort in the order they are played (S1901M < S1901R <
+    F1901M < F1901R < W1901A < S1902M), not by their letters."""
+
     year: int
     season: Season
     kind: PhaseKind
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        return self.year, _SEASON_ORDER[self.season], _KIND_ORDER[self.kind]
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Phase):
+            return NotImplemented
+        return self.sort_key < other.sort_key
 
     @classmethod
     def parse(cls, text: str) -> Phase:

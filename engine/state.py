@@ -36,9 +36,11 @@ class GameState:
     owners: tuple[tuple[str, str], ...]  # (centre, power), sorted by centre
     dislodged: tuple[Dislodged, ...] = ()
     contested: frozenset[str] = frozenset()
-    # Powers whose units only hold and never build (the rulebook's neutral
-    # powers in 5- and 6-player games, the two-player game's Italy).
-    neutral: frozenset[str] = frozenset()
+    # Powers nobody plays: their units only hold and never build (the
+    # rulebook's neutral powers in 5- and 6-player games, the two-player
+    # game's Italy). Not the variants' neutral powers steered by bids: those
+    # are GameMap powers with ``ordered_by_bids``.
+    unplayed: frozenset[str] = frozenset()
     # Provinces no unit may enter (the two-player game's Italian territory).
     closed: frozenset[str] = frozenset()
     seats: tuple[Seat, ...] = ()
@@ -54,6 +56,15 @@ class GameState:
     coin_toss_power: str | None = None
     coin_toss_year: int = 0
     notes: tuple[str, ...] = field(default=())  # events worth reporting (coin tosses)
+    # -- variants' state (read by their rules modules; empty in the standard game) --
+    # Favor of each played power with each nuclear power: (power, nuclear, value).
+    favor: tuple[tuple[str, str, int], ...] = ()
+    # Where each power has built before: (power, centre), for emergent build sites.
+    built: tuple[tuple[str, str], ...] = ()
+    # Eliminated powers whose players play on in exile (bidding only).
+    exiles: frozenset[str] = frozenset()
+    # Exiles the GM has stripped of their right to bid.
+    silenced: frozenset[str] = frozenset()
 
     # -- building ---------------------------------------------------------
 
@@ -69,6 +80,8 @@ class GameState:
             for kind, loc in power.units
         )
         owners = cls.make_owners({p.name: p.centres for p in game_map.powers.values()})
+        favor = tuple(sorted((p.name, nuclear, value) for p in game_map.powers.values()
+                             for nuclear, value in p.favor.items()))
         return cls(
             variant=game_map.name,
             phase=Phase.parse(game_map.start),
@@ -77,6 +90,7 @@ class GameState:
             victory=game_map.victory,
             seats=tuple(Seat(player, powers) for player, powers in game_map.seats)
             or tuple(Seat(p, (p,)) for p in game_map.powers),
+            favor=favor,
         )
 
     def evolve(self, **changes: object) -> GameState:
@@ -99,6 +113,15 @@ class GameState:
             if unit.province == province:
                 return unit
         return None
+
+    def favor_of(self, power: str, nuclear: str) -> int:
+        """A power's Favor with a nuclear power; an exile counts as 1 (§5.3)."""
+        if power in self.exiles:
+            return 1
+        for who, whom, value in self.favor:
+            if who == power and whom == nuclear:
+                return value
+        return 1
 
     def player_of(self, power: str) -> str | None:
         for seat in self.seats:

@@ -25,6 +25,9 @@ class Unit:
     def parse(cls, power: str, text: str) -> Unit:
         """'A PAR' / 'F STP/SC' in canonical codes (data files, JSON input)."""
         parts = text.upper().replace("(", "/").replace(")", "").split()
-        if len(parts) != 2 or parts[0] not in ("A", "F"):
-            raise ValueError(f"unit {text!r} is not like 'A PAR' or 'F STP/SC'")
+        if len(parts) != 2 or parts[0] not in _LETTERS:
+            raise ValueError(f"unit {text!r} is not like 'A PAR', 'F STP/SC' or 'W ASW'")
         return cls(power, UnitKind(parts[0]), parts[1])
+
+
+_LETTERS = frozenset(kind.value for kind in UnitKind)

@@ -22,6 +22,7 @@ from engine.map import (
     GameMap,
     Power,
     Province,
+    Reach,
     SupplyCentre,
     Terrain,
     UnitKind,
@@ -119,11 +120,17 @@ class _Builder:
             self.problem(("variant",), "victory", "victory must be a positive number of centres")
             victory = 1
 
+        rules = str(header.get("rules", "standard"))
+        if not re.match(r"^[a-z0-9_]+$", rules):
+            self.problem(("variant",), "rules", f"rules {rules!r} is not a rules module's name")
+            rules = "standard"
+        kinds = self._kinds(header)
+
         provinces, army, fleet, borders = self._provinces()
         aliases = self._aliases(provinces)
         canals = self._canals(provinces, fleet)
         self._check_adjacency(provinces, army, fleet)
-        powers = self._powers(provinces, army, fleet)
+        powers = self._powers(provinces, army, fleet, kinds)
         power_aliases = self._power_aliases(powers, aliases)
         seats = self._seats(powers)
         drawing = self._drawing(provinces, fleet)
@@ -145,7 +152,20 @@ class _Builder:
             borders={p: frozenset(s) for p, s in borders.items()},
             seats=seats,
             drawing=drawing,
+            rules=rules,
+            kinds=kinds,
         )
+
+    def _kinds(self, header: Mapping[str, Any]) -> tuple[UnitKind, ...]:
+        """The kinds of unit on the board: ``kinds = ["A", "F", "W"]``."""
+        raw = header.get("kinds", ["A", "F"])
+        letters = {k.value: k for k in UnitKind if k.traits.reach is not Reach.NONE}
+        if not isinstance(raw, list) or not raw or not all(
+                isinstance(k, str) and k.upper() in letters for k in raw):
+            self.problem(("variant",), "kinds",
+                         f"kinds lists unit letters among {', '.join(sorted(letters))}")
+            return (UnitKind.ARMY, UnitKind.FLEET)
+        return tuple(dict.fromkeys(letters[k.upper()] for k in raw))
 
     def _provinces(
         self,
@@ -341,6 +361,7 @@ class _Builder:
         provinces: Mapping[str, Province],
         army: Mapping[str, set[str]],
         fleet: Mapping[str, set[str]],
+        kinds: tuple[UnitKind, ...],
     ) -> dict[str, Power]:
         raw = self.data.get("powers", {})
         powers: dict[str, Power] = {}
@@ -368,27 +389,15 @@ class _Builder:
                 if code in taken and taken[code] != name:
                     self.problem(path, "centres", f"{code} is also owned by {taken[code]}")
                 taken[code] = name
-            units: list[tuple[UnitKind, str]] = []
-            for text in entry.get("units", []):
-                parts = str(text).upper().split()
-                if len(parts) != 2 or parts[0] not in ("A", "F"):
-                    self.problem(path, "units", f"unit {text!r} is not like 'A PAR' or 'F STP/SC'")
-                    continue
-                kind, loc = UnitKind(parts[0]), parts[1]
-                if province_of(loc) not in provinces:
-                    self.problem(path, "units", f"unit {text!r}: unknown province")
-                    continue
-                standable = (loc in army if kind is UnitKind.ARMY and "/" not in loc
-                             else (loc in fleet and provinces[province_of(loc)].terrain
-                             is not Terrain.WATER) or (kind is UnitKind.FLEET and loc in fleet))
-                if not standable:
-                    self.problem(path, "units", f"a {kind.noun} cannot stand on {loc}")
-                units.append((kind, loc))
+            units = self._units(path, entry, provinces, army, fleet, kinds)
             letter = str(entry.get("letter", name[:1]))
+            if not re.match(r"^[A-Za-z]{1,3}$", letter):
+                self.problem(path, "letter", "a power's letter is 1 to 3 letters")
             colour = entry.get("colour")
             if colour is not None and not (isinstance(colour, str) and _COLOUR.match(colour)):
                 self.problem(path, "colour", f"colour {colour!r} is not like '#1f4e9c'")
                 colour = None
+            territory = "territory" in entry
             powers[name] = Power(
                 name=name,
                 adjective=str(entry.get("adjective", name.title())),
@@ -396,8 +405,10 @@ class _Builder:
                 home=tuple(home),
                 units=tuple(units),
                 centres=tuple(centres),
-                territory=tuple(self._code_list(path, entry, "territory") or home),
+                territory=tuple(self._code_list(path, entry, "territory")
+                                if territory else home),
                 colour=colour,
+                **self._traits(path, entry, provinces),
             )
         letters: dict[str, str] = {}
         for power in powers.values():
@@ -405,6 +416,7 @@ class _Builder:
                 self.problem(("powers", power.name), "letter",
                              f"letter {power.letter} is also {letters[power.letter]}'s")
             letters[power.letter] = power.name
+        self._check_relations(powers)
         occupied: dict[str, str] = {}
         for power in powers.values():
             for _, loc in power.units:
@@ -414,6 +426,102 @@ class _Builder:
                                  f"{where} already holds a unit of {occupied[where]}")
                 occupied[where] = power.name
         return powers
+
+    def _units(self, path: tuple[str, ...], entry: Mapping[str, Any],
+               provinces: Mapping[str, Province], army: Mapping[str, set[str]],
+               fleet: Mapping[str, set[str]], kinds: tuple[UnitKind, ...]
+               ) -> list[tuple[UnitKind, str]]:
+        letters = {k.value: k for k in kinds}
+        shape = " or ".join(f"'{k.value} {'STP/SC' if k is UnitKind.FLEET else 'PAR'}'"
+                            for k in kinds)
+        units: list[tuple[UnitKind, str]] = []
+        for text in entry.get("units", []):
+            parts = str(text).upper().split()
+            if len(parts) != 2 or parts[0] not in letters:
+                self.problem(path, "units", f"unit {text!r} is not like {shape}")
+                continue
+            kind, loc = letters[parts[0]], parts[1]
+            if province_of(loc) not in provinces:
+                self.problem(path, "units", f"unit {text!r}: unknown province")
+                continue
+            prov = provinces[province_of(loc)]
+            if kind.traits.reach is Reach.FLEET:
+                standable = loc in fleet
+            else:
+                standable = "/" not in loc and prov.terrain in kind.traits.stands_on
+            if not standable:
+                self.problem(path, "units", f"a {kind.noun} cannot stand on {loc}")
+            units.append((kind, loc))
+        return units
+
+    def _traits(self, path: tuple[str, ...], entry: Mapping[str, Any],
+                provinces: Mapping[str, Province]) -> dict[str, Any]:
+        """The keys by which a variant's powers differ from standard ones."""
+        traits: dict[str, Any] = {}
+        ordered_by = entry.get("ordered_by", "player")
+        if ordered_by not in ("player", "bids"):
+            self.problem(path, "ordered_by", "ordered_by is 'player' or 'bids'")
+        traits["ordered_by_bids"] = ordered_by == "bids"
+        for key, default in (("stationary", False), ("invulnerable", False),
+                             ("captures", True)):
+            value = entry.get(key, default)
+            if not isinstance(value, bool):
+                self.problem(path, key, f"{key} is true or false")
+                value = default
+            traits[key] = value
+        barred = self._code_list(path, entry, "barred")
+        for code in barred:
+            if code not in provinces:
+                self.problem(path, "barred", f"unknown province {code}")
+        traits["barred"] = frozenset(barred)
+        friends = entry.get("friends", [])
+        if not isinstance(friends, list) or not all(isinstance(f, str) for f in friends):
+            self.problem(path, "friends", "friends is a list of power names")
+            friends = []
+        traits["friends"] = tuple(friends)
+        partner = entry.get("partner")
+        if partner is not None and not isinstance(partner, str):
+            self.problem(path, "partner", "partner is a power's name")
+            partner = None
+        traits["partner"] = partner
+        favor_slice = entry.get("slice")
+        if favor_slice is not None and not (isinstance(favor_slice, str)
+                                            and re.match(r"^[A-Z]$", favor_slice)):
+            self.problem(path, "slice", "a Favor slice is one upper-case letter")
+            favor_slice = None
+        traits["favor_slice"] = favor_slice
+        favor = entry.get("favor", {})
+        if not isinstance(favor, dict) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 5
+                for v in favor.values()):
+            self.problem(path, "favor", "favor is a table NUCLEAR_POWER = 0..5")
+            favor = {}
+        traits["favor"] = dict(favor)
+        default_order = entry.get("default_order", "hold")
+        if default_order not in ("hold", "support-partner"):
+            self.problem(path, "default_order", "default_order is 'hold' or 'support-partner'")
+            default_order = "hold"
+        traits["default_order"] = default_order
+        if traits["ordered_by_bids"] and favor:
+            self.problem(path, "favor", "only powers that players play have Favor")
+        return traits
+
+    def _check_relations(self, powers: Mapping[str, Power]) -> None:
+        """Names of other powers in friends, partner and favor must exist;
+        favor is given for exactly the nuclear powers."""
+        nuclear = {p.name for p in powers.values() if p.is_nuclear}
+        for power in powers.values():
+            path = ("powers", power.name)
+            for other in (*power.friends, *([power.partner] if power.partner else [])):
+                if other not in powers:
+                    self.problem(path, None, f"unknown power {other!r}")
+            if not power.ordered_by_bids and nuclear and set(power.favor) != nuclear:
+                self.problem(path, "favor",
+                             f"favor must give a value for each of {', '.join(sorted(nuclear))}")
+            if power.is_nuclear and not power.ordered_by_bids:
+                self.problem(path, "slice", "a nuclear power is ordered by bids")
+            if power.default_order == "support-partner" and len(power.units) != 2:
+                self.problem(path, "default_order", "support-partner needs exactly two units")
 
     def _drawing(self, provinces: Mapping[str, Province],
                  fleet: Mapping[str, set[str]]) -> Drawing:
@@ -472,8 +580,9 @@ class _Builder:
         Without it every power is a seat of its own.
         """
         raw = self.data.get("seats")
+        played = [p for p, power in powers.items() if not power.ordered_by_bids]
         if raw is None:
-            return tuple((p, (p,)) for p in powers)
+            return tuple((p, (p,)) for p in played)
         if not isinstance(raw, dict):
             self.problem(("seats",), None, "seats must be a table: NAME = [POWER, ...]")
             return ()
@@ -491,7 +600,7 @@ class _Builder:
                 else:
                     seated[power] = name
             seats.append((name, tuple(str(m) for m in members)))
-        for power in powers:
+        for power in played:
             if power not in seated:
                 self.problem(("seats",), None, f"{power} is in no seat")
         return tuple(seats)
@@ -509,8 +618,11 @@ class _Builder:
                     self.problem(("powers", name), "aliases",
                                  f"alias {spelling!r} already means {result[key]}")
                 elif key in province_aliases:
-                    self.problem(("powers", name), "aliases",
-                                 f"alias {spelling!r} is also a province ({province_aliases[key]})")
+                    # a neutral power is never named in orders, and is often
+                    # named after its one province (Hungary): the province wins
+                    if not power.ordered_by_bids:
+                        self.problem(("powers", name), "aliases", f"alias {spelling!r} is also "
+                                     f"a province ({province_aliases[key]})")
                 else:
                     result[key] = name
         return result

@@ -45,10 +45,10 @@ def setup(game_map: GameMap, players: int, seed: int = 0) -> GameState:
         raise ValueError("the standard game is for 2 to 7 players")
     seatings = SEATINGS[players]
     seated = {p for seat in seatings for p in seat}
-    neutral = frozenset(p for p in game_map.powers if p not in seated)
+    unplayed = frozenset(p for p in game_map.powers if p not in seated)
     state = GameState.initial(game_map).evolve(
         seats=tuple(Seat(seat_name(s), s) for s in seatings),
-        neutral=neutral,
+        unplayed=unplayed,
         seed=seed,
     )
     if players == 2:

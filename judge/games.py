@@ -199,7 +199,7 @@ def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:
         powers = {d.unit.power for d in state.dislodged}
     else:
         powers = set(powers_adjusting(game_map, state))
-    return sorted(p for p in powers if p not in state.neutral)
+    return sorted(p for p in powers if p not in state.unplayed)
 
 
 def missing_powers(session: Session, game: Game, game_map: GameMap,

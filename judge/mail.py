@@ -137,7 +137,7 @@ def adjustment_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]
     for power in game_map.powers:
         units = len(state.units_of(power))
         due = counts.get(power, 0) - units
-        if power in state.neutral or due == 0:
+        if power in state.unplayed or due == 0:
             continue
         text = f"builds {due}" if due > 0 else f"removes {-due}"
         rows.append({"power": power, "centres": counts.get(power, 0), "units": units,

@@ -1,7 +1,7 @@
 """A game's position as JSON, for the phase records in the database.
 
 Unlike the CLI's phase JSON (judge/phase_json.py), a snapshot keeps every
-field of :class:`engine.state.GameState` (seats, neutral powers, the coin
+field of :class:`engine.state.GameState` (seats, unplayed powers, the coin
 toss...), so a stored game can be resumed or replayed exactly.
 """
 
@@ -25,8 +25,15 @@ def _read_unit(data: list[str]) -> Unit:
     return Unit(power, UnitKind(kind), location)
 
 
+# Version 1 (no "version" key): the standard game's fields, unplayed powers
+# under "neutral". Version 2 adds the variants' fields (favor, built, exiles,
+# silenced) and names unplayed powers "unplayed".
+VERSION = 2
+
+
 def state_to_dict(state: GameState) -> dict[str, Any]:
     return {
+        "version": VERSION,
         "variant": state.variant,
         "phase": str(state.phase),
         "units": [_unit(u) for u in state.units],
@@ -37,7 +44,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
             for d in state.dislodged
         ],
         "contested": sorted(state.contested),
-        "neutral": sorted(state.neutral),
+        "unplayed": sorted(state.unplayed),
         "closed": sorted(state.closed),
         "seats": [{"player": s.player, "powers": list(s.powers)} for s in state.seats],
         "victory": state.victory,
@@ -47,10 +54,18 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "coin_toss_power": state.coin_toss_power,
         "coin_toss_year": state.coin_toss_year,
         "notes": list(state.notes),
+        "favor": [list(f) for f in state.favor],
+        "built": [list(b) for b in state.built],
+        "exiles": sorted(state.exiles),
+        "silenced": sorted(state.silenced),
     }
 
 
 def state_from_dict(data: dict[str, Any]) -> GameState:
+    version = int(data.get("version", 1))
+    if version > VERSION:
+        raise ValueError(f"snapshot version {version} is newer than this judge ({VERSION})")
+    unplayed = data["neutral"] if version == 1 else data["unplayed"]
     return GameState(
         variant=data["variant"],
         phase=Phase.parse(data["phase"]),
@@ -62,7 +77,7 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             for d in data["dislodged"]
         ),
         contested=frozenset(data["contested"]),
-        neutral=frozenset(data["neutral"]),
+        unplayed=frozenset(unplayed),
         closed=frozenset(data["closed"]),
         seats=tuple(Seat(s["player"], tuple(s["powers"])) for s in data["seats"]),
         victory=int(data["victory"]),
@@ -72,6 +87,10 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
         coin_toss_power=data["coin_toss_power"],
         coin_toss_year=int(data["coin_toss_year"]),
         notes=tuple(data["notes"]),
+        favor=tuple((p, n, int(v)) for p, n, v in data.get("favor", ())),
+        built=tuple((p, c) for p, c in data.get("built", ())),
+        exiles=frozenset(data.get("exiles", ())),
+        silenced=frozenset(data.get("silenced", ())),
     )
 
 

@@ -321,7 +321,7 @@ def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
     for power in game_map.powers:
         units = len(state.units_of(power))
         centres = counts.get(power, 0)
-        neutral = " (neutral)" if power in state.neutral else ""
+        neutral = " (neutral)" if power in state.unplayed else ""
         texts[power] = (f"{power.title()}{neutral}: {centres} centre{'s' * (centres != 1)}, "
                         f"{units} unit{'s' * (units != 1)}")
     # a character of the legend's font is about half a line wide

@@ -22,7 +22,7 @@ DATA = tomllib.loads((Path(__file__).parent / "data" / "ways_to_play.toml").read
 def test_setup(case: dict[str, Any]) -> None:
     state = setup(load_variant("standard"), case["players"], seed=1)
     assert [s.player for s in state.seats] == case["seats"]
-    assert state.neutral == frozenset(case["neutral"])
+    assert state.unplayed == frozenset(case["neutral"])
     assert str(state.phase) == case["phase"]
     assert state.victory == case["victory"]
     assert state.victory_by_player == case.get("by_player", False)
@@ -72,7 +72,7 @@ def test_game(game: dict[str, Any]) -> None:
         if "expect_closed" in phase:
             assert state.closed == frozenset(phase["expect_closed"])
         if "expect_neutral" in phase:
-            assert state.neutral == frozenset(phase["expect_neutral"])
+            assert state.unplayed == frozenset(phase["expect_neutral"])
 
 
 def test_two_player_coin_toss_is_reproducible_and_joins_a_side() -> None:
@@ -88,7 +88,7 @@ def test_two_player_coin_toss_is_reproducible_and_joins_a_side() -> None:
         seat = next(s for s in state.seats if "ITALY" in s.powers)
         winners.add(seat.player)
         assert str(state.phase) == "S1915M"
-        assert "ITALY" not in state.neutral
+        assert "ITALY" not in state.unplayed
     assert winners == {"ENGLAND/FRANCE/RUSSIA", "AUSTRIA/GERMANY/TURKEY"}
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from engine.variant_file import load_variant
@@ -13,3 +15,18 @@ from judge import snapshots
 def test_round_trip(players: int) -> None:
     state = setup(load_variant("standard"), players, seed=11)
     assert snapshots.loads(snapshots.dumps(state)) == state
+
+
+def test_version_1_snapshot_still_loads() -> None:
+    """A five-player game stored before snapshots had a version (its
+    unplayed powers under "neutral") loads, and writes back as version 2."""
+    text = (Path(__file__).parent / "data" / "snapshot_v1.json").read_text(encoding="utf-8")
+    state = snapshots.loads(text)
+    assert state == setup(load_variant("standard"), 5, seed=3)
+    assert state.unplayed == frozenset({"GERMANY", "ITALY"})
+    assert '"version":2' in snapshots.dumps(state)
+
+
+def test_newer_snapshot_is_refused() -> None:
+    with pytest.raises(ValueError, match="newer"):
+        snapshots.loads('{"version": 99}')
