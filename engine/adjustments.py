@@ -102,8 +102,8 @@ def resolve_adjustments(
             Remove(o.unit) if isinstance(o, Disband) else o for o in orders.get(power, ())
         ]
         if power in state.unplayed:
-            results.extend(OrderResult(power, o, Outcome.ILLEGAL,
-                                       illegal(f"{power} is not played: it never builds")) for o in given)
+            results.extend(OrderResult(power, o, Outcome.ILLEGAL, illegal(
+                f"{power} is not played: it never builds")) for o in given)
             given = []
         if due > 0:
             results.extend(_builds(game_map, state, power, due, given, board))
