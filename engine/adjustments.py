@@ -10,44 +10,50 @@ from engine.orders import Build, Disband, Order, Remove, UnitRef, Waive
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
 from engine.state import GameState
 from engine.units import Unit
+from engine.variants import rules_for
 
 
 @dataclass(frozen=True, slots=True)
 class AdjustmentResult:
     results: tuple[OrderResult, ...]
     units: tuple[Unit, ...]
+    built: tuple[Unit, ...] = ()  # the units built this winter, neutral ones included
 
 
 def centre_counts(game_map: GameMap, state: GameState) -> dict[str, int]:
-    """Supply centres each power owns, each counted at its value."""
-    counts = dict.fromkeys(game_map.powers, 0)
-    provinces = game_map.provinces
-    for centre, power in state.owners:
-        info = provinces[centre].centre
-        counts[power] = counts.get(power, 0) + (info.value if info is not None else 0)
-    return counts
+    """Each power's score: its supply centres at their values (the rules'
+    scores: effective victory points in Dissolution)."""
+    return rules_for(game_map).scores(game_map, state)
 
 
-def adjustment_due(game_map: GameMap, state: GameState, power: str) -> int:
+def adjustment_due(game_map: GameMap, state: GameState, power: str,
+                   scores: Mapping[str, int] | None = None) -> int:
     """Builds (positive) or removals (negative) a power must make this winter."""
-    return centre_counts(game_map, state).get(power, 0) - len(state.units_of(power))
+    rules = rules_for(game_map)
+    if not rules.builds(game_map.powers[power], state):
+        return 0
+    if scores is None:
+        scores = rules.scores(game_map, state)
+    return rules.allowance(game_map, state, power, scores) - len(state.units_of(power))
 
 
 def powers_adjusting(
     game_map: GameMap, state: GameState, counts: Mapping[str, int] | None = None
 ) -> list[str]:
     """The powers that must remove, or may build somewhere, this winter;
-    ``counts``: centre_counts, if known."""
+    ``counts``: the rules' scores, if known."""
+    rules = rules_for(game_map)
     units = dict.fromkeys(game_map.powers, 0)
     for unit in state.units:
         units[unit.power] = units.get(unit.power, 0) + 1
     if counts is None:
-        counts = centre_counts(game_map, state)
+        counts = rules.scores(game_map, state)
     adjusting = []
-    for power, centres in counts.items():
-        due = centres - units.get(power, 0)
-        if due < 0 or (due > 0 and power not in state.unplayed and _free_sites(
-                game_map, state, power)):
+    for power in game_map.powers:
+        if not rules.builds(game_map.powers[power], state):
+            continue
+        due = rules.allowance(game_map, state, power, counts) - units.get(power, 0)
+        if due < 0 or (due > 0 and _free_sites(game_map, state, power)):
             adjusting.append(power)
     return adjusting
 
@@ -55,14 +61,15 @@ def powers_adjusting(
 def needs_adjustments(
     game_map: GameMap, state: GameState, counts: Mapping[str, int] | None = None
 ) -> bool:
-    """Whether some power must build or remove; ``counts``: centre_counts, if known."""
+    """Whether some power must build or remove; ``counts``: the scores, if known."""
     return bool(powers_adjusting(game_map, state, counts))
 
 
 def _free_sites(game_map: GameMap, state: GameState, power: str) -> list[str]:
     owned = set(state.centres_of(power))
     occupied = {u.province for u in state.units}
-    return [c for c in game_map.powers[power].home if c in owned and c not in occupied]
+    sites = rules_for(game_map).build_sites(game_map, state, power)
+    return sorted(c for c in sites if c in owned and c not in occupied)
 
 
 def _build_unit(game_map: GameMap, power: str, order: Build) -> Unit | Reason:
@@ -92,11 +99,13 @@ def _build_unit(game_map: GameMap, power: str, order: Build) -> Unit | Reason:
 def resolve_adjustments(
     game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
 ) -> AdjustmentResult:
+    rules = rules_for(game_map)
+    scores = rules.scores(game_map, state)
     results: list[OrderResult] = []
     board = list(state.units)
     powers = list(game_map.powers)
     for power in powers:
-        due = adjustment_due(game_map, state, power)
+        due = adjustment_due(game_map, state, power, scores)
         # njudge players write "disband" for a winter removal
         given: list[Order] = [
             Remove(o.unit) if isinstance(o, Disband) else o for o in orders.get(power, ())
@@ -105,8 +114,12 @@ def resolve_adjustments(
             results.extend(OrderResult(power, o, Outcome.ILLEGAL, illegal(
                 f"{power} is not played: it never builds")) for o in given)
             given = []
+        if not rules.builds(game_map.powers[power], state) and given:
+            results.extend(OrderResult(power, o, Outcome.ILLEGAL, illegal(
+                f"{power} never builds or removes")) for o in given)
+            given = []
         if due > 0:
-            results.extend(_builds(game_map, state, power, due, given, board))
+            results.extend(_builds(game_map, state, power, due, given, board, scores))
         elif due < 0:
             results.extend(_removals(game_map, state, power, -due, given, board))
         else:
@@ -117,14 +130,24 @@ def resolve_adjustments(
         if power not in game_map.powers:
             results.extend(OrderResult(power, o, Outcome.ILLEGAL,
                                        illegal(f"unknown power {power}")) for o in power_orders)
-    return AdjustmentResult(tuple(results), tuple(board))
+    occupied = {u.province for u in board}
+    for unit in rules.neutral_builds(game_map, state):
+        if unit.province not in occupied:
+            board.append(unit)
+            results.append(OrderResult(unit.power, Build(unit.location, unit.kind),
+                                       Outcome.SUCCEEDS))
+    before = set(state.units)
+    return AdjustmentResult(tuple(results), tuple(board),
+                            tuple(u for u in board if u not in before))
 
 
 def _builds(
     game_map: GameMap, state: GameState, power: str, due: int, given: list[Order],
-    board: list[Unit],
+    board: list[Unit], scores: Mapping[str, int],
 ) -> list[OrderResult]:
+    rules = rules_for(game_map)
     results: list[OrderResult] = []
+    eligible = rules.build_sites(game_map, state, power)
     sites = set(_free_sites(game_map, state, power))
     allowed = min(due, len(sites)) if power not in state.unplayed else 0
     used = 0
@@ -146,14 +169,16 @@ def _builds(
             results.append(OrderResult(power, order, Outcome.ILLEGAL, unit))
             continue
         canonical = Build(unit.location, unit.kind)
-        if unit.province not in game_map.powers[power].home:
-            why = f"{unit.province} is not a home supply centre of {power}"
+        if unit.province not in eligible:
+            why = (f"{unit.province} is not a home supply centre of {power}"
+                   if eligible == set(game_map.powers[power].home)
+                   else f"{unit.province} is not a build site of {power}")
         elif unit.province not in state.centres_of(power):
             why = f"{power} does not own {unit.province}"
         elif unit.province not in sites:
             why = f"{unit.province} is occupied"
         else:
-            why = ""
+            why = rules.build_refusal(game_map, state, power, unit, scores, board)
         if why:
             results.append(OrderResult(power, canonical, Outcome.ILLEGAL, illegal(why)))
             continue

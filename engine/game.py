@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from engine.adjustments import centre_counts, needs_adjustments, resolve_adjustments
+from engine.adjustments import needs_adjustments, resolve_adjustments
+from engine.bids import Bid, BidResult
 from engine.map import GameMap
 from engine.movement import resolve_movement
-from engine.orders import Order
-from engine.outcomes import OrderResult
+from engine.orders import Disband, Order, UnitRef
+from engine.outcomes import OrderResult, Outcome, Reason, Why
 from engine.phase import PhaseKind, Season
 from engine.retreats import resolve_retreats
+from engine.rules import Rules, Violation
 from engine.state import GameState, Seat
 from engine.units import Unit
+from engine.variants import rules_for
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,47 +32,64 @@ class Resolution:
     results: tuple[OrderResult, ...]
     next: GameState
     winner: str | None = None  # the winning power (or player, where players win)
+    bids: tuple[BidResult, ...] = ()  # every bid's fate: secret until the game ends
+    violations: tuple[Violation, ...] = ()  # offences against nuclear powers
 
 
 def adjudicate(
-    game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]]
+    game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
+    bids: Mapping[str, Sequence[Bid]] | None = None,
 ) -> Resolution:
-    year_map = game_map.with_canals_for(state.phase.year)
+    """Resolve one phase. ``bids``: each power's Diplomacy Point bids, in
+    variants whose neutral units are steered by them."""
+    rules = rules_for(game_map)
+    phase_map = rules.map_for(game_map, state)
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        moved = resolve_movement(year_map, state, orders)
-        # units of unplayed powers are disbanded when dislodged, without a retreat phase
-        retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.unplayed)
+        moved = resolve_movement(phase_map, state, orders, rules, bids)
+        # unplayed and stationary units are disbanded when dislodged, without
+        # a retreat phase
+        retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.unplayed
+                           and rules.may_retreat(phase_map, d.unit))
         if retreating:
             return Resolution(state, moved.results, state.evolve(
                 units=moved.units, dislodged=retreating, contested=moved.contested,
-                phase=state.phase.retreat()))
-        return _end_of_season(year_map, state, moved.results, moved.units)
+                phase=state.phase.retreat()), bids=moved.bids, violations=moved.violations)
+        resolution = _end_of_season(phase_map, rules, state, moved.results, moved.units)
+        return replace(resolution, bids=moved.bids, violations=moved.violations)
     if kind is PhaseKind.RETREAT:
-        retreated = resolve_retreats(year_map, state, orders)
-        return _end_of_season(year_map, state, retreated.results, retreated.units)
-    adjusted = resolve_adjustments(year_map, state, orders)
+        retreated = resolve_retreats(phase_map, state, orders)
+        return _end_of_season(phase_map, rules, state, retreated.results, retreated.units)
+    adjusted = resolve_adjustments(phase_map, state, orders)
     after = state.evolve(units=adjusted.units, phase=state.phase.following_movement())
+    after = rules.after_adjustments(phase_map, after, adjusted.built)
     return Resolution(state, adjusted.results, after)
 
 
 def _end_of_season(
-    game_map: GameMap, state: GameState, results: tuple[OrderResult, ...],
+    game_map: GameMap, rules: Rules, state: GameState, results: tuple[OrderResult, ...],
     units: tuple[Unit, ...],
 ) -> Resolution:
     """The board after a season's movement and retreats: on to the next phase."""
     phase = state.phase
+    destroyed = rules.retaliation(game_map, state, units)
+    if destroyed:
+        units = tuple(u for u in units if u not in destroyed)
+        results = (*results, *(
+            OrderResult(u.power, Disband(UnitRef(u.location, u.kind)), Outcome.SUCCEEDS,
+                        Reason(Why.RETALIATION)) for u in destroyed))
     if phase.season is Season.SPRING:
         return Resolution(state, results, state.evolve(
             units=units, dislodged=(), contested=frozenset(),
             phase=phase.following_movement()))
     after = state.evolve(units=units, dislodged=(), contested=frozenset(),
-                         owners=take_centres(state.owners, units, game_map))
+                         owners=take_centres(state.owners, units, game_map, rules))
     if after.coin_toss_power and after.coin_toss_year == phase.year:
         after = coin_toss(after)
-    counts = centre_counts(game_map, after)
-    winner = victor(game_map, after, counts)
-    if needs_adjustments(game_map, after, counts):
+    scores = rules.scores(game_map, after)
+    winner = rules.victor(game_map, after, scores)
+    after = rules.end_of_year(game_map, after, scores)
+    if rules.always_winter or needs_adjustments(game_map, after):
         after = after.evolve(phase=phase.adjustment())
     else:
         after = after.evolve(phase=phase.following_movement())
@@ -77,12 +97,15 @@ def _end_of_season(
 
 
 def take_centres(
-    owners: tuple[tuple[str, str], ...], units: Sequence[Unit], game_map: GameMap
+    owners: tuple[tuple[str, str], ...], units: Sequence[Unit], game_map: GameMap,
+    rules: Rules | None = None,
 ) -> tuple[tuple[str, str], ...]:
-    """After Fall, a supply centre belongs to the power whose unit stands on it."""
+    """After Fall, a supply centre belongs to the power whose unit stands on
+    it (unless that power's units never capture: the US Navy)."""
+    rules = rules or rules_for(game_map)
     owner = dict(owners)
     for unit in units:
-        if unit.province in game_map.supply_centres:
+        if unit.province in game_map.supply_centres and rules.captures(game_map, unit):
             owner[unit.province] = unit.power
     return tuple(sorted(owner.items()))
 
@@ -90,20 +113,13 @@ def take_centres(
 def victor(
     game_map: GameMap, state: GameState, counts: Mapping[str, int] | None = None
 ) -> str | None:
-    """The power (or, when players win, the player) holding enough centres.
+    """The power (or, when players win, the player) that has won.
 
-    ``counts``: the powers' centre counts (centre_counts), when already known.
+    ``counts``: the powers' scores (rules.scores), when already known.
     """
-    if counts is None:
-        counts = centre_counts(game_map, state)
-    tallies: Mapping[str, int] = counts
-    if state.victory_by_player:
-        tallies = {seat.player: sum(counts.get(p, 0) for p in seat.powers)
-                   for seat in state.seats}
-    best = max(tallies.items(), key=lambda kv: kv[1], default=None)
-    if best is not None and best[1] >= state.victory:
-        return best[0]
-    return None
+    rules = rules_for(game_map)
+    return rules.victor(game_map, state, counts if counts is not None
+                        else rules.scores(game_map, state))
 
 
 def coin_toss(state: GameState) -> GameState:

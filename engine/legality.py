@@ -9,9 +9,10 @@ where only one is possible) or an illegal :class:`Reason`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import pairwise
 from typing import Any
 
-from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
+from engine.map import GameMap, Reach, Terrain, UnitKind, coast_of, province_of
 from engine.orders import (
     Convoy,
     Disband,
@@ -35,10 +36,15 @@ CheckedMovement = tuple[MovementOrder, None] | tuple[None, Reason]
 class Board:
     """The units on the board by province, with the questions legality asks."""
 
-    def __init__(self, game_map: GameMap, units: Mapping[str, Unit], closed: frozenset[str]):
+    def __init__(self, game_map: GameMap, units: Mapping[str, Unit], closed: frozenset[str],
+                 binding_paths: bool = False):
         self.map = game_map
         self.units = units
         self.closed = closed
+        # Dissolution §3.10: a convoyed army names its whole path, and only that path counts
+        self.binding_paths = binding_paths
+        self.barred = {name: power.barred for name, power in game_map.powers.items()
+                       if power.barred}
         waters = game_map.water_provinces
         self.fleet_waters = frozenset(
             p for p, u in units.items() if u.kind is UnitKind.FLEET and p in waters
@@ -128,6 +134,9 @@ class Board:
         cannot also be one of the convoying fleets (DATC 6.D.31).
         """
         game_map = self.map
+        barred = self.barred.get(unit.power)
+        if barred and province_of(dest) in barred:
+            return None, f"{unit.power} may not enter {province_of(dest)}"
         # the common case first: a plain move to a neighbour
         if unit.kind is UnitKind.ARMY:
             if dest in game_map.army_moves[unit.province] and dest not in self.closed:
@@ -140,9 +149,15 @@ class Board:
         target = province_of(dest)
         if target == unit.province:
             return None, "a unit cannot move to its own province"
-        if target in self.closed:
+        if target in self.closed or target in self.barred.get(unit.power, ()):
             return None, f"{game_map.provinces[target].name} may not be entered"
         terrain = game_map.provinces[target].terrain
+        if unit.kind.traits.reach is Reach.ANY:  # a wing: every neighbour, coasts ignored
+            if fleet_convoyed:
+                return None, "only armies can be convoyed"
+            if game_map.reaches_province(unit.kind, unit.location, target):
+                return target, None
+            return None, f"{unit.location} cannot reach {target}"
         if unit.kind is UnitKind.ARMY:
             if fleet_convoyed:
                 return None, "only armies can be convoyed"
@@ -191,6 +206,8 @@ def _check_hold(board: Board, unit: Unit, me: UnitRef, order: Hold) -> CheckedMo
 
 def _check_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMovement:
     dest = order.dest
+    if board.binding_paths:
+        return _check_binding_move(board, unit, me, order)
     if not order.via_convoy and not order.path and not board.closed and (
         dest in board.map.army_moves[unit.province] if unit.kind is UnitKind.ARMY
         else dest in board.map.fleet_moves[unit.location]
@@ -204,6 +221,72 @@ def _check_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMo
     if me is order.unit and target == dest and convoyed == order.via_convoy:
         return order, None
     return Move(me, target, convoyed, order.path), None
+
+
+def _check_binding_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMovement:
+    """A move where a convoy must name its path (Dissolution §3.10)."""
+    if not order.path:
+        target, why = board.move_target(unit, order.dest)
+        if target is not None and not order.via_convoy:
+            return (order if me is order.unit and target == order.dest
+                    else Move(me, target)), None
+        if not unit.kind.traits.convoyable:
+            return None, illegal(why or f"a {unit.kind.noun} cannot be convoyed")
+        return None, illegal(f"a convoyed move must name its convoy path, every convoying "
+                             f"unit in order: {unit} - X - ... - {province_of(order.dest)}")
+    if not unit.kind.traits.convoyable:
+        return None, illegal(f"a {unit.kind.noun} cannot be convoyed")
+    dest = province_of(order.dest)
+    why = convoy_path_fault(board, unit, order.path, dest)
+    if why:
+        return None, illegal(why)
+    if me is order.unit and dest == order.dest and not order.via_convoy:
+        return order, None
+    return Move(me, dest, False, order.path), None
+
+
+def convoy_path_fault(board: Board, army: Unit, path: tuple[str, ...], dest: str) -> str:
+    """Why an army cannot be convoyed along ``path`` to ``dest``, or ''.
+
+    Each place on the path must hold a unit that can convoy there (a fleet
+    at sea, a wing anywhere); each must reach the next, the first the
+    army's province and the last the destination; a wing reaches every
+    other wing (§3.3), so a path may end on a wing's province.
+    """
+    game_map = board.map
+    if not game_map.is_location(dest) or not game_map.can_stand(army.kind, dest):
+        return f"an army cannot be convoyed to {dest}"
+    if dest in board.closed or dest in board.barred.get(army.power, ()):
+        return f"{game_map.provinces[dest].name} may not be entered"
+    if len(set(path)) != len(path) or army.province in path or dest in path:
+        return "a convoy path names each place once, and not the army's own or its destination"
+    carriers: list[Unit] = []
+    for place in path:
+        carrier = board.units.get(place)
+        if carrier is None:
+            return f"no unit in {place} to convoy"
+        terrain = game_map.provinces[place].terrain
+        if terrain not in carrier.kind.traits.convoys_from:
+            return f"the {carrier.kind.noun} in {place} cannot convoy"
+        carriers.append(carrier)
+
+    def link(a: Unit, b: Unit) -> bool:
+        if a.kind is b.kind and a.kind.traits.convoy_jump:
+            return True
+        return (game_map.reaches_province(a.kind, a.location, b.province)
+                or game_map.reaches_province(b.kind, b.location, a.province))
+
+    first, last = carriers[0], carriers[-1]
+    if not game_map.reaches_province(first.kind, first.location, army.province):
+        return f"{first.province} does not reach {army.province}"
+    for a, b in pairwise(carriers):
+        if not link(a, b):
+            return f"{a.province} does not reach {b.province}"
+    at_dest = board.units.get(dest)
+    if not (game_map.reaches_province(last.kind, last.location, dest)
+            or (at_dest is not None and link(last, at_dest))):
+        return f"{last.province} does not reach {dest}"
+    return ""
 
 
 def _supported(board: Board, unit: Unit, order: SupportHold | SupportMove | Convoy
@@ -268,22 +351,28 @@ def _check_support_move(board: Board, unit: Unit, me: UnitRef,
 
 
 def _check_convoy(board: Board, unit: Unit, me: UnitRef, order: Convoy) -> CheckedMovement:
-    if unit.kind is not UnitKind.FLEET or not board.map.is_water(unit.province):
-        return None, illegal("only a fleet at sea can convoy")
+    if board.map.provinces[unit.province].terrain not in unit.kind.traits.convoys_from:
+        kinds = [k for k in board.map.kinds if k.traits.convoys_from]
+        if kinds == [UnitKind.FLEET]:
+            return None, illegal("only a fleet at sea can convoy")
+        return None, illegal(f"a {unit.kind.noun} in {unit.province} cannot convoy")
     found = _supported(board, unit, order)
     if isinstance(found, Reason):
         return None, found
     target_unit, target = found
-    if target_unit.kind is not UnitKind.ARMY:
+    if not target_unit.kind.traits.convoyable:
         return None, illegal("only armies can be convoyed")
     dest_prov = province_of(order.dest)
     if not board.map.is_location(dest_prov):
         return None, illegal(f"{order.dest} is not on the map")
-    if dest_prov == target_unit.province or not board.map.is_coastal(dest_prov):
+    reachable = (board.map.can_stand(target_unit.kind, dest_prov) if board.binding_paths
+                 else board.map.is_coastal(dest_prov))
+    if dest_prov == target_unit.province or not reachable:
         return None, illegal(f"an army cannot be convoyed to {dest_prov}")
     if dest_prov in board.closed:
         return None, illegal(f"{dest_prov} may not be entered")
-    if not board.on_some_route(unit.province, target_unit.province, dest_prov):
+    if not board.binding_paths and not board.on_some_route(
+            unit.province, target_unit.province, dest_prov):
         return None, illegal(f"{unit.province} cannot be part of any convoy route from "
                              f"{target_unit.province} to {dest_prov}")
     if me is order.unit and target is order.target and dest_prov == order.dest:

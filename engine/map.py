@@ -248,7 +248,7 @@ class GameMap:
         if reach is Reach.FLEET:
             return self._fleet_reach.get(src, frozenset())
         if reach is Reach.ANY:
-            return self._province_graph.get(province_of(src), frozenset())
+            return self.province_graph.get(province_of(src), frozenset())
         return frozenset()
 
     @cached_property
@@ -359,7 +359,7 @@ class GameMap:
         Units may cross land and water alike (2023 rulebook, DATC 4.D.8),
         so the graph is the union of army and fleet adjacency by province.
         """
-        graph = self._province_graph
+        graph = self.province_graph
         dist: dict[str, int] = {}
         queue: deque[str] = deque()
         for t in targets:
@@ -374,7 +374,7 @@ class GameMap:
         return dist
 
     @cached_property
-    def _province_graph(self) -> Mapping[str, frozenset[str]]:
+    def province_graph(self) -> Mapping[str, frozenset[str]]:
         graph: dict[str, set[str]] = {p: set() for p in self.provinces}
         for src, dsts in self.army_moves.items():
             graph[src].update(dsts)

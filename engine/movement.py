@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from engine.legality import Board, CheckedMovement, check_movement
+from engine.bids import Bid, BidResult
+from engine.legality import CheckedMovement
 from engine.map import GameMap, UnitKind, province_of
 from engine.order_sets import OrderSet
 from engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
 from engine.resolver import MovementResolver
+from engine.rules import STANDARD, Rules, Violation
 from engine.state import Dislodged, GameState
 from engine.units import Unit
 
@@ -21,6 +23,8 @@ class MovementResult:
     units: tuple[Unit, ...]  # the units still on the board
     dislodged: tuple[Dislodged, ...]
     contested: frozenset[str]
+    bids: tuple[BidResult, ...] = ()  # every bid and its fate (for the GM's eyes)
+    violations: tuple[Violation, ...] = ()
 
 
 def _same_player(state: GameState) -> dict[str, str]:
@@ -28,18 +32,26 @@ def _same_player(state: GameState) -> dict[str, str]:
 
 
 def resolve_movement(
-    game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]]
+    game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
+    rules: Rules = STANDARD, bids: Mapping[str, Sequence[Bid]] | None = None,
 ) -> MovementResult:
     units = {u.province: u for u in state.units}
-    board = Board(game_map, units, state.closed)
+    board = rules.board(game_map, state, units)
+    by_bids = {name for name, power in game_map.powers.items() if power.ordered_by_bids}
 
     def check(power: str, order: Order) -> CheckedMovement:
         if power in state.unplayed:
             return None, illegal(f"{power} is not played: its units hold")
-        return check_movement(board, power, order)
+        if power in by_bids:
+            return None, illegal(f"{power} is neutral: its orders come from bids")
+        if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
+            return None, illegal("not a movement-phase order")
+        return rules.check_movement(board, state, power, order)
 
     order_set: OrderSet[MovementOrder] = OrderSet(orders, check)
     chosen = order_set.chosen
+    neutral = rules.neutral_orders(game_map, state, board, dict(chosen), bids or {})
+    chosen.update(neutral.orders)
     for prov, unit in units.items():
         if prov not in chosen:
             chosen[prov] = Hold(board.ref(unit))
@@ -48,6 +60,7 @@ def resolve_movement(
     resolver = MovementResolver(
         game_map, units, chosen,
         lambda a, b: players.get(a, a) == players.get(b, b),
+        rules.combat(game_map, units),
     )
     resolver.run()
 
@@ -61,7 +74,9 @@ def resolve_movement(
             results.append(_judge(resolver, prov, chosen[prov], unit.power,
                                   dislodgers.get(prov)))
 
-    return _after(game_map, state, units, chosen, resolver, dislodgers, tuple(results))
+    moved = _after(game_map, state, units, chosen, resolver, dislodgers, tuple(results), rules)
+    return replace(moved, bids=neutral.bids,
+                   violations=rules.violations(game_map, state, resolver, chosen))
 
 
 def _judge(
@@ -70,7 +85,7 @@ def _judge(
 ) -> OrderResult:
     kind = type(order)
     if kind is Move:
-        if resolver.succeeded(prov):
+        if resolver.relocates(prov):
             return OrderResult(power, order, Outcome.SUCCEEDS)
         return OrderResult(power, order, Outcome.FAILS, resolver.move_failure(prov))
     if kind is not Hold and prov not in resolver.matched:
@@ -81,6 +96,9 @@ def _judge(
             in resolver.moves else ""))
     if dislodger is not None:
         return OrderResult(power, order, Outcome.FAILS, Reason(Why.DISLODGED, (dislodger,)))
+    disabler = resolver.disabled_by(prov) if resolver.attackers.get(prov) else None
+    if disabler is not None:
+        return OrderResult(power, order, Outcome.FAILS, Reason(Why.DISABLED, (disabler,)))
     if kind is Convoy:
         if prov in resolver.paradox_held:
             return OrderResult(power, order, Outcome.FAILS, Reason(Why.PARADOX))
@@ -102,12 +120,13 @@ def _after(
     resolver: MovementResolver,
     dislodgers: Mapping[str, str | None],
     results: tuple[OrderResult, ...],
+    rules: Rules,
 ) -> MovementResult:
     board: list[Unit] = []
     dislodged: list[tuple[Unit, str]] = []
     for prov, unit in units.items():
         order = chosen[prov]
-        if isinstance(order, Move) and resolver.succeeded(prov):
+        if isinstance(order, Move) and resolver.relocates(prov):
             board.append(Unit(unit.power, unit.kind, order.dest))
             continue
         attacker = dislodgers.get(prov)
@@ -120,8 +139,10 @@ def _after(
     out: list[Dislodged] = []
     for unit, attacker in dislodged:
         by_convoy = attacker in resolver.convoyed
-        out.append(Dislodged(unit, attacker, by_convoy, retreat_options(
-            game_map, unit, attacker, by_convoy, occupied, contested, state.closed)))
+        barred = rules.retreat_barred(game_map, state, unit)
+        options = retreat_options(game_map, unit, attacker, by_convoy, occupied, contested,
+                                  barred) if rules.may_retreat(game_map, unit) else ()
+        out.append(Dislodged(unit, attacker, by_convoy, options))
     return MovementResult(results, tuple(board), tuple(out), contested)
 
 
@@ -139,7 +160,7 @@ def retreat_options(
     options = []
     for loc in sorted(game_map.neighbours(unit.kind, unit.location)):
         prov = province_of(loc)
-        if unit.kind is UnitKind.ARMY and not game_map.can_stand(UnitKind.ARMY, prov):
+        if unit.kind is not UnitKind.FLEET and not game_map.can_stand(unit.kind, prov):
             continue
         if prov in occupied or prov in contested or prov in closed:
             continue

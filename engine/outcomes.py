@@ -35,6 +35,11 @@ class Why(StrEnum):
     RETREAT_CLASH = "retreat clash"  # two retreats to one province
     TOO_MANY = "too many"  # builds/removes beyond the allowance
     CIVIL_DISORDER = "civil disorder"  # removed by the civil disorder rule
+    SORTIE = "sortie"  # a stationary unit's move: never moves (Dissolution §3.7)
+    DISABLES = "disables"  # prevailed on an invulnerable unit: disabled it (§3.8)
+    DISABLED = "disabled"  # the unit was disabled: its support or convoy is void (§3.9)
+    CRISS_CROSS = "criss-cross"  # lost the head-to-head of two convoyed attacks (§3.11.1)
+    RETALIATION = "retaliation"  # destroyed in a nuclear power's territory at zero Favor
     ILLEGAL = "illegal"
 
 
@@ -62,11 +67,12 @@ class Reason:
             case Why.CUT:
                 return f"support cut by the unit from {who}"
             case Why.NO_CONVOY:
-                return "no convoy route"
+                return f"no convoy route: {who} did not convoy" if who else "no convoy route"
             case Why.DISRUPTED:
                 return "convoy disrupted" + (f": {who} dislodged" if who else "")
             case Why.PARADOX:
-                return "convoy paradox (Szykman rule): the convoy does not take place"
+                return self.detail or \
+                    "convoy paradox (Szykman rule): the convoy does not take place"
             case Why.NOT_MATCHED:
                 if self.detail:
                     return self.detail
@@ -78,6 +84,17 @@ class Reason:
                 return self.detail or "more orders than the power may give"
             case Why.CIVIL_DISORDER:
                 return "removed by the civil disorder rule"
+            case Why.SORTIE:
+                disabled = f"; disabled the unit in {who}" if who else ""
+                return f"a sortie: a stationary unit never moves{disabled}{odds}"
+            case Why.DISABLES:
+                return f"the invulnerable unit in {who} stays: disabled{odds}"
+            case Why.DISABLED:
+                return f"disabled by the unit from {who}: its support or convoy is void"
+            case Why.RETALIATION:
+                return "destroyed by nuclear retaliation: zero Favor in that territory"
+            case Why.CRISS_CROSS:
+                return f"criss-cross convoys: beaten by the convoyed attack from {who}{odds}"
             case Why.ILLEGAL:
                 return self.detail
         return self.why.value

@@ -13,6 +13,22 @@ guess mattered:
   fleets in it hold. Any other cycle is circular movement: all its moves
   succeed.
 
+Variants add three things (engine/rules.py names them):
+
+* stationary units (wings, neutral armies) never leave their province: an
+  attack of theirs that prevails is a *sortie*, and the unit it would have
+  dislodged is *disabled* instead; invulnerable units are disabled, never
+  dislodged. So a move's decision says whether the attack *prevails*;
+  :meth:`relocates` says whether the unit actually moves, and a prevailing
+  attack that does not move its unit disables the defender. A disabled unit
+  gives no support and no convoy, as a dislodged one.
+* binding convoy paths: the army names every convoying unit, in order, and
+  only those carry it.
+* the Dissolution paradox rule: two convoyed attacks on each other's
+  convoying units are compared head to head (the stronger completes, equal
+  ones both fail); any other paradox turns the paradoxical convoyed armies
+  into holds one at a time, in alphabetical order of their provinces.
+
 Input orders must already be legal and canonical (see engine.legality):
 illegal orders reach here as holds.
 """
@@ -21,11 +37,31 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Convoy, Move, MovementOrder, SupportHold, SupportMove
 from engine.outcomes import Reason, Why
 from engine.units import Unit
+
+
+class ParadoxRule(StrEnum):
+    SZYKMAN = "szykman"  # DATC: the convoying fleets of the paradox hold
+    CRISS_CROSS = "criss-cross"  # Dissolution §3.11: head to head, then armies hold in turn
+
+
+@dataclass(frozen=True, slots=True)
+class Combat:
+    """What a variant changes in combat, by province of the unit concerned."""
+
+    stationary: frozenset[str] = frozenset()
+    invulnerable: frozenset[str] = frozenset()
+    binding_paths: bool = False  # an army's named convoy path is the only route
+    paradox: ParadoxRule = ParadoxRule.SZYKMAN
+
+
+STANDARD_COMBAT = Combat()
 
 
 class MovementResolver:
@@ -35,10 +71,14 @@ class MovementResolver:
         units: Mapping[str, Unit],
         orders: Mapping[str, MovementOrder],
         same_player: Callable[[str, str], bool],
+        combat: Combat = STANDARD_COMBAT,
     ) -> None:
         self.map = game_map
         self.units = units
         self.orders = orders
+        self.combat = combat
+        self.stationary = combat.stationary
+        self.invulnerable = combat.invulnerable
         self.moves: dict[str, str] = {}  # origin province -> destination province
         self.move_dest_loc: dict[str, str] = {}
         self.attackers: dict[str, list[str]] = {}  # destination -> origins
@@ -49,6 +89,9 @@ class MovementResolver:
         self.convoyers: dict[str, list[str]] = {}  # army origin -> matching convoy fleets
         self.matched: set[str] = set()  # supports and convoys whose order was given
         self.paradox_held: set[str] = set()  # convoying fleets held by the Szykman rule
+        self.paradox_armies: set[str] = set()  # convoyed armies turned into holds (Dissolution)
+        self.criss_cross: dict[str, str] = {}  # army origin -> the rival convoyed army
+        self._relocating: set[str] = set()
         self.known: dict[str, bool] = {}  # settled decisions
         self.guesses: dict[str, bool] = {}  # decisions being worked out, and their guess
         self.deps: list[str] = []
@@ -73,12 +116,19 @@ class MovementResolver:
             elif kind is SupportHold or kind is SupportMove:
                 assert isinstance(order, (SupportHold, SupportMove))
                 supports.append((prov, order))
+        binding = self.combat.binding_paths
         for prov, convoy in convoys:
             army = province_of(convoy.target.location)
-            if self.moves.get(army) == province_of(convoy.dest):
-                self.convoyers.setdefault(army, []).append(prov)
+            if self.moves.get(army) != province_of(convoy.dest):
+                continue
+            move = self.orders[army]
+            assert isinstance(move, Move)
+            if binding and prov not in move.path:
+                continue  # §3.10: only the units the army names carry it
+            self.convoyers.setdefault(army, []).append(prov)
         # DATC 4.A.3: a move that is not adjacent goes by convoy; an adjacent
         # one only with 'via convoy' or a convoying fleet of the army's player.
+        # With binding paths, exactly the moves that name a path go by convoy.
         army_moves = self.map.army_moves
         for prov, dest in self.moves.items():
             unit = self.units[prov]
@@ -86,7 +136,10 @@ class MovementResolver:
                 continue
             order = self.orders[prov]
             assert isinstance(order, Move)
-            if order.via_convoy or dest not in army_moves[prov] or any(
+            if binding:
+                if order.path:
+                    self.convoyed.add(prov)
+            elif order.via_convoy or dest not in army_moves[prov] or any(
                 same_player(self.units[f].power, unit.power) for f in self.convoyers.get(prov, ())
             ):
                 self.convoyed.add(prov)
@@ -164,6 +217,9 @@ class MovementResolver:
         cycle = self.deps[first:]
         fleets = [p for p in cycle if isinstance(self.orders[p], Convoy)]
         self._forget(first)
+        if fleets and self.combat.paradox is ParadoxRule.CRISS_CROSS:
+            self._dissolution_paradox(cycle)
+            return
         if fleets:
             self.paradox_held.update(fleets)  # Szykman: the convoying fleets hold
             return
@@ -171,23 +227,60 @@ class MovementResolver:
             if prov in self.moves:
                 self._settle(prov, True)
 
+    def _dissolution_paradox(self, cycle: list[str]) -> None:
+        """§3.11: two convoyed attacks on each other's convoying units are a
+        criss-cross, compared head to head; otherwise the paradoxical army
+        first in alphabetical order of its province holds, and the rest is
+        adjudicated again (another paradox comes back here)."""
+        in_cycle = set(cycle)
+        armies = sorted(
+            army for army, carriers in self.convoyers.items()
+            if army in self.convoyed and army not in self.paradox_armies
+            and (army in in_cycle or in_cycle.intersection(carriers)))
+        for a in armies:
+            for b in armies:
+                if a < b and self.moves[a] in self.convoyers[b] \
+                        and self.moves[b] in self.convoyers[a]:
+                    self.criss_cross[a] = b
+                    self.criss_cross[b] = a
+                    return
+        if armies:
+            self.paradox_armies.add(armies[0])
+        else:  # a paradox without a convoyed army: its convoys hold, as Szykman
+            self.paradox_held.update(p for p in cycle if isinstance(self.orders[p], Convoy))
+
     def _adjudicate(self, prov: str) -> bool:
         order = self.orders[prov]
         if isinstance(order, Move):
             return self._move_succeeds(prov)
         if isinstance(order, Convoy):
-            return prov not in self.paradox_held and not self._dislodged(prov)
+            return prov not in self.paradox_held and not self._beaten(prov)
         return self._support_given(prov)
 
     # -- the decisions ------------------------------------------------------
 
-    def _dislodged(self, prov: str) -> bool:
+    def _beaten(self, prov: str) -> bool:
+        """Is the (not moving) unit in prov dislodged or disabled?"""
         return any(self.resolve(a) for a in self.attackers.get(prov, ()))
+
+    def relocates(self, prov: str) -> bool:
+        """Does the unit in prov leave it? Its attack must prevail, the unit
+        must not be stationary, and the defender must not stay invulnerable."""
+        if prov not in self.moves or prov in self.stationary or not self.resolve(prov):
+            return False
+        dest = self.moves[prov]
+        if dest not in self.invulnerable or dest in self._relocating:
+            return True
+        self._relocating.add(prov)  # a circle of invulnerable movers: all move
+        try:
+            return self.relocates(dest) and self.head_to_head.get(prov) != dest
+        finally:
+            self._relocating.discard(prov)
 
     def _support_given(self, prov: str) -> bool:
         if prov not in self.matched:
             return False
-        return self.cut_by(prov) is None and not self._dislodged(prov)
+        return self.cut_by(prov) is None and not self._beaten(prov)
 
     def cut_by(self, prov: str) -> str | None:
         """The unit (by province) whose attack cuts the support from prov, if any.
@@ -211,12 +304,18 @@ class MovementResolver:
         """Does the move from prov have a way to its destination?"""
         if prov not in self.convoyed:
             return True
+        if prov in self.paradox_armies:
+            return False
         return self._convoy_route(prov, lambda fleet: self.resolve(fleet))
 
     def _convoy_route(self, prov: str, usable: Callable[[str], bool]) -> bool:
         fleets = self.convoyers.get(prov)
         if not fleets:
             return False
+        if self.combat.binding_paths:
+            move = self.orders[prov]
+            assert isinstance(move, Move)
+            return all(p in fleets for p in move.path) and all(usable(p) for p in move.path)
         dest = self.moves[prov]
         waters = self.map.water_neighbours
         available = set(fleets)
@@ -246,14 +345,14 @@ class MovementResolver:
                 count += 1
         return count
 
-    def attack_strength(self, prov: str) -> int:
-        if prov in self.convoyed and not self.path(prov):
+    def attack_strength(self, prov: str, assume_path: bool = False) -> int:
+        if prov in self.convoyed and not assume_path and not self.path(prov):
             return 0
         dest = self.moves[prov]
         supporters = self.move_support.get(prov)
         defender = self.units.get(dest)
         if defender is not None and not (
-            dest in self.moves and prov not in self.head_to_head and self.resolve(dest)
+            prov not in self.head_to_head and self.relocates(dest)
         ):
             # the defender stays: no power helps dislodge its own unit
             if defender.power == self.units[prov].power:
@@ -265,7 +364,7 @@ class MovementResolver:
         if dest not in self.units:
             return 0
         if dest in self.moves:
-            return 0 if self.resolve(dest) else 1
+            return 0 if self.relocates(dest) else 1
         supporters = self.hold_support.get(dest)
         return 1 + self._support_count(supporters) if supporters else 1
 
@@ -276,13 +375,28 @@ class MovementResolver:
     def prevent_strength(self, prov: str) -> int:
         if prov in self.convoyed and not self.path(prov):
             return 0
+        if self._lost_criss_cross(prov):
+            return 0
         opponent = self.head_to_head.get(prov)
         if opponent is not None and self.resolve(opponent):
             return 0  # it lost the head-to-head battle (DATC 4.A.7)
         supporters = self.move_support.get(prov)
         return 1 + self._support_count(supporters) if supporters else 1
 
+    def criss_cross_strengths(self, prov: str) -> tuple[int, int]:
+        """This convoyed attack and its criss-cross rival's, both convoys assumed to hold."""
+        return (self.attack_strength(prov, assume_path=True),
+                self.attack_strength(self.criss_cross[prov], assume_path=True))
+
+    def _lost_criss_cross(self, prov: str) -> bool:
+        if prov not in self.criss_cross:
+            return False
+        mine, theirs = self.criss_cross_strengths(prov)
+        return mine <= theirs
+
     def _move_succeeds(self, prov: str) -> bool:
+        if self._lost_criss_cross(prov):
+            return False
         attack = self.attack_strength(prov)
         if attack == 0:
             return False
@@ -309,22 +423,48 @@ class MovementResolver:
 
     def dislodged_by(self, prov: str) -> str | None:
         """The province of the unit that dislodged the unit in prov, if any."""
-        if prov in self.moves and self.resolve(prov):
+        if self.relocates(prov):
             return None
         for attacker in self.attackers.get(prov, ()):
-            if self.resolve(attacker):
+            if self.relocates(attacker):
+                return attacker
+        return None
+
+    def disabled_by(self, prov: str) -> str | None:
+        """The province of the unit whose prevailing attack disabled the unit
+        in prov (a sortie, or an attack on an invulnerable unit), if any."""
+        if self.relocates(prov):
+            return None
+        for attacker in self.attackers.get(prov, ()):
+            if self.resolve(attacker) and not self.relocates(attacker):
                 return attacker
         return None
 
     def move_failure(self, prov: str) -> Reason:
-        """Why the move from prov failed (ask only about failed moves)."""
+        """Why the move from prov did not take its unit there (ask only about
+        those): a sortie or a disabling attack prevailed without moving."""
         dest = self.moves[prov]
+        if self.resolve(prov):
+            strength = self.attack_strength(prov)
+            against = self.hold_strength(dest) if dest in self.units else 0
+            disabled = (dest,) if dest in self.units and not self.relocates(dest) else ()
+            why = Why.SORTIE if prov in self.stationary else Why.DISABLES
+            return Reason(why, disabled, strength, against)
+        if prov in self.paradox_armies:
+            return Reason(Why.PARADOX, detail="convoy paradox: the army holds (§3.11.2)")
+        if prov in self.criss_cross and self._lost_criss_cross(prov):
+            mine, theirs = self.criss_cross_strengths(prov)
+            return Reason(Why.CRISS_CROSS, (self.criss_cross[prov],), mine, theirs)
         if not self.path(prov):
             fleets = self.convoyers.get(prov, [])
             if any(f in self.paradox_held for f in fleets):
                 return Reason(Why.PARADOX)
             if fleets and self._convoy_route(prov, lambda _: True):
                 return Reason(Why.DISRUPTED, tuple(f for f in fleets if not self.resolve(f)))
+            move = self.orders[prov]
+            if self.combat.binding_paths and isinstance(move, Move):
+                missing = tuple(p for p in move.path if p not in fleets)
+                return Reason(Why.NO_CONVOY, missing)
             return Reason(Why.NO_CONVOY)
         attack = self.attack_strength(prov)
         defender = self.units.get(dest)
@@ -348,9 +488,9 @@ class MovementResolver:
         """Provinces a standoff left empty: no retreat may enter them."""
         result: set[str] = set()
         for dest, origins in self.attackers.items():
-            if any(self.resolve(o) for o in origins):
+            if any(self.relocates(o) for o in origins):
                 continue
-            stays = dest in self.units and not (dest in self.moves and self.resolve(dest))
+            stays = dest in self.units and not self.relocates(dest)
             if stays:
                 continue
             if any(self.prevent_strength(o) > 0 for o in origins):

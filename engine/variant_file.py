@@ -121,8 +121,9 @@ class _Builder:
             victory = 1
 
         rules = str(header.get("rules", "standard"))
-        if not re.match(r"^[a-z0-9_]+$", rules):
-            self.problem(("variant",), "rules", f"rules {rules!r} is not a rules module's name")
+        if not re.match(r"^[a-z0-9_]+$", rules) or not _rules_module_exists(rules):
+            self.problem(("variant",), "rules",
+                         f"rules {rules!r}: no such rules module in engine/variants/")
             rules = "standard"
         kinds = self._kinds(header)
 
@@ -652,6 +653,12 @@ class _Builder:
             if code not in seen:
                 self.problem(("provinces", code), None,
                              f"{code} cannot be reached from {playable[0]}")
+
+
+def _rules_module_exists(name: str) -> bool:
+    from engine.variants import rules_module_exists  # the registry imports the engine
+
+    return rules_module_exists(name)
 
 
 def parse_variant(text: str, source: str = "variant") -> GameMap:

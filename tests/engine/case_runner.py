@@ -11,16 +11,19 @@ from typing import Any
 
 import pytest
 
-from engine.game import adjudicate
-from engine.map import GameMap
+from engine.bids import Bid
+from engine.game import Resolution, adjudicate
+from engine.map import GameMap, province_of
 from engine.movement import retreat_options
-from engine.orders import Order
+from engine.orders import Build, Order, Waive
 from engine.outcomes import Reason
 from engine.phase import Phase
 from engine.state import Dislodged, GameState
 from engine.units import Unit
 from engine.variant_file import load_variant
+from engine.variants import rules_for
 from parser import OrderError, parse_order
+from parser.bids import parse_bid
 
 
 def load_cases(folder: Path, pattern: str = "*.toml") -> list[Any]:
@@ -36,14 +39,35 @@ def _units(raw: dict[str, list[str]]) -> tuple[Unit, ...]:
 
 
 def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
-    phase = Phase.parse(case.get("phase", "S1901M"))
+    phase = Phase.parse(case.get("phase", game_map.start))
     units = _units(case.get("units", {}))
+    owners = GameState.make_owners(case.get("centres", {}))
+    opening = GameState.initial(game_map)
+    if case.get("from_start"):
+        # the opening position; `units` and `centres` replace those of the powers they name
+        gone = set(case.get("remove", []))
+        named = set(case.get("units", {}))
+        units = tuple(u for u in opening.units if u.power not in named
+                      and u.province not in gone) + units
+        centres = case.get("centres", {})
+        owners = tuple(sorted(
+            [(c, p) for c, p in opening.owners if p not in centres
+             and c not in {x for cs in centres.values() for x in cs}]
+            + [(c, p) for p, cs in centres.items() for c in cs]))
+    favor = dict(((p, n), v) for p, n, v in opening.favor)
+    for power, values in case.get("favor", {}).items():
+        favor.update(((power, n), v) for n, v in values.items())
     state = GameState(
-        variant="standard",
+        variant=game_map.name,
         phase=phase,
         units=units,
-        owners=GameState.make_owners(case.get("centres", {})),
+        owners=owners,
         cd_distance=case.get("cd_distance", "owned"),
+        victory=game_map.victory,
+        seats=opening.seats,
+        favor=tuple(sorted((p, n, v) for (p, n), v in favor.items())),
+        built=tuple((b.split()[0], b.split()[1]) for b in case.get("built", [])),
+        exiles=frozenset(case.get("exiles", [])),
     )
     dislodged = []
     for power, entries in case.get("dislodged", {}).items():
@@ -97,9 +121,61 @@ def _board(units: tuple[Unit, ...]) -> dict[str, set[str]]:
     return board
 
 
+def _bids(game_map: GameMap, raw: dict[str, list[str]]) -> tuple[
+        dict[str, list[Bid]], list[tuple[str, str, str, str]]]:
+    bids: dict[str, list[Bid]] = {}
+    expected: list[tuple[str, str, str, str]] = []
+    for power, lines in raw.items():
+        for line in lines:
+            text, fate, *why = (part.strip() for part in line.split("|"))
+            bid = parse_bid(text, game_map)
+            assert not isinstance(bid, OrderError), f"{text!r}: {bid}"
+            bids.setdefault(power, []).append(bid)
+            expected.append((power, text, fate, why[0] if why else ""))
+    return bids, expected
+
+
+def _check_bids(resolution: Resolution, expected: list[tuple[str, str, str, str]]) -> None:
+    got = list(resolution.bids)
+    assert len(got) == len(expected), [r.describe() for r in got]
+    for (power, text, fate, why), result in zip(expected, got, strict=True):
+        assert result.bidder == power
+        assert ("counted" if result.counted else "ignored") == fate, (text, result.describe())
+        assert why in result.why, (text, result.why)
+
+
+def _check_neutral(resolution: Resolution, game_map: GameMap, lines: list[str]) -> None:
+    """Each line: the order a neutral unit was given, its outcome and reason."""
+    given = {province_of(r.order.unit.location): r for r in resolution.results
+             if game_map.powers[r.power].ordered_by_bids and hasattr(r.order, "unit")}
+    for line in lines:
+        text, outcome, *why = (part.strip() for part in line.split("|"))
+        order = parse_order(text, game_map)
+        assert not isinstance(order, OrderError), f"{text!r}: {order}"
+        assert not isinstance(order, Waive | Build)
+        result = given.get(province_of(order.unit.location))
+        assert result is not None, f"no neutral unit ordered in {order.unit.location}"
+        assert _same_order(result.order, order), f"{text!r}: given {result.order}"
+        assert result.outcome.value == outcome, (text, result.outcome.value, result.reason)
+        if why:
+            assert reason_code(result.reason) == why[0], (text, result.reason)
+
+
+def _same_order(given: Order, written: Order) -> bool:
+    """Written orders may leave out unit kinds; compare the canonical texts loosely."""
+    def norm(order: Order) -> str:
+        return " ".join(w for w in str(order).split() if w not in ("A", "F", "W"))
+    return norm(given) == norm(written)
+
+
 def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> GameState:
     orders, expected = _orders(game_map, step.get("orders", {}))
-    resolution = adjudicate(game_map, state, orders)
+    bids, expected_bids = _bids(game_map, step.get("bids", {}))
+    resolution = adjudicate(game_map, state, orders, bids)
+    if expected_bids:
+        _check_bids(resolution, expected_bids)
+    if "neutral" in step:
+        _check_neutral(resolution, game_map, step["neutral"])
     for power, wanted in expected.items():
         got = [r for r in resolution.results if r.power == power][: len(wanted)]
         for (text, outcome, *why), result in zip(wanted, got, strict=True):
@@ -123,11 +199,36 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
         }
         got_dislodged = {(d.unit.power, str(d.unit), d.attacker) for d in following.dislodged}
         assert got_dislodged == want_dislodged
+    if "violations" in expect:
+        got_violations = sorted(f"{v.power} {v.nuclear} {v.kind}"
+                                for v in resolution.violations)
+        assert got_violations == sorted(expect["violations"])
+    if "retreats" in expect:
+        options = {str(d.unit): sorted(d.retreats) for d in following.dislodged}
+        assert options == {u: sorted(r) for u, r in expect["retreats"].items()}
+    if "centres" in expect:
+        want_centres = {(c, p) for p, cs in expect["centres"].items() for c in cs}
+        assert {pair for pair in following.owners if pair[1] in expect["centres"]} \
+            == want_centres
+    if "scores" in expect:
+        scores = rules_for(game_map).scores(game_map, following)
+        assert {p: scores.get(p, 0) for p in expect["scores"]} == expect["scores"]
+    if "allowance" in expect:
+        rules = rules_for(game_map)
+        scores = rules.scores(game_map, following)
+        assert {p: rules.allowance(game_map, following, p, scores)
+                for p in expect["allowance"]} == expect["allowance"]
+    if "winner" in expect:
+        assert (resolution.winner or "") == expect["winner"]
+    if "exiles" in expect:
+        assert following.exiles == frozenset(expect["exiles"])
+    if "phase" in expect:
+        assert str(following.phase) == expect["phase"]
     return following
 
 
 def run_case(case: dict[str, Any]) -> None:
-    game_map = load_variant("standard")
+    game_map = load_variant(case.get("variant", "standard"))
     state = _check_phase(game_map, _start(game_map, case), case)
     for step in case.get("then", []):
         if "phase" in step:

@@ -1,0 +1,106 @@
+"""Diplomacy Point bids: how players steer the units of neutral powers.
+
+Shared by the variants that use DP (Dissolution §5, Intercontinental). A
+player writes ``2: A Aus S War - Pra`` beside their orders: two points for
+that order of the neutral army in Austria. At adjudication every bid is
+checked (the variant's rules say what makes one illegal or too costly);
+for each neutral unit the legal order with the most points wins; a tie, or
+no bid, gives the unit its default order. Bids are secret: results show
+only the orders neutral units were given; :class:`BidResult` keeps what
+each bid did for the game master and for the end of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.map import province_of
+from engine.orders import MovementOrder
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    points: int
+    order: MovementOrder
+
+    def __str__(self) -> str:
+        return f"{self.points}: {self.order}"
+
+
+@dataclass(frozen=True, slots=True)
+class BidResult:
+    """A bid and what became of it: counted, or ignored and why."""
+
+    bidder: str  # the power whose player bid
+    bid: Bid
+    counted: bool
+    why: str = ""  # why the bid was ignored
+    order: MovementOrder | None = None  # the order as the engine reads it
+
+    def describe(self) -> str:
+        fate = "counted" if self.counted else f"ignored: {self.why}"
+        return f"{self.bidder} {self.bid}: {fate}"
+
+
+def winning_orders(counted: Iterable[BidResult]) -> dict[str, MovementOrder]:
+    """Per unit (by province), the order with strictly the most points.
+
+    Orders are compared in their canonical form; a unit whose best orders
+    tie is absent (it takes its default order).
+    """
+    totals: dict[str, dict[str, int]] = {}
+    orders: dict[str, MovementOrder] = {}
+    for result in counted:
+        order = result.order
+        assert order is not None
+        unit = province_of(order.unit.location)
+        key = str(order)
+        orders[key] = order
+        per_unit = totals.setdefault(unit, {})
+        per_unit[key] = per_unit.get(key, 0) + result.bid.points
+    winners: dict[str, MovementOrder] = {}
+    for unit, per_order in totals.items():
+        ranked = sorted(per_order.values(), reverse=True)
+        if len(ranked) > 1 and ranked[0] == ranked[1]:
+            continue  # a tie: the default order
+        best = max(per_order, key=lambda k: per_order[k])
+        winners[unit] = orders[best]
+    return winners
+
+
+def spend(results: list[BidResult], budget: int, caps: Mapping[str, int],
+          cap_of: Mapping[str, str]) -> list[BidResult]:
+    """Take the legal bids in the order written while they fit the budget
+    and each cap; the rest are ignored with the reason.
+
+    ``caps``: points a group of units may receive in total (a nuclear
+    power's units: the bidder's Favor with it); ``cap_of``: the group of a
+    unit (by province), for the units that have one.
+    """
+    out: list[BidResult] = []
+    spent = 0
+    per_cap: dict[str, int] = {}
+    for result in results:
+        if not result.counted:
+            out.append(result)
+            continue
+        points = result.bid.points
+        assert result.order is not None
+        group = cap_of.get(province_of(result.order.unit.location))
+        if spent + points > budget:
+            out.append(_ignored(result, f"over budget: {spent} of {budget} DP already bid"))
+            continue
+        if group is not None and per_cap.get(group, 0) + points > caps.get(group, 0):
+            out.append(_ignored(result, f"over the cap of {caps.get(group, 0)} DP for "
+                                        f"{group}'s units (the bidder's Favor with {group})"))
+            continue
+        spent += points
+        if group is not None:
+            per_cap[group] = per_cap.get(group, 0) + points
+        out.append(result)
+    return out
+
+
+def _ignored(result: BidResult, why: str) -> BidResult:
+    return BidResult(result.bidder, result.bid, False, why, result.order)

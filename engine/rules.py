@@ -1,0 +1,195 @@
+"""The rules of a game as one object: each method is a point where a variant
+may differ from the standard game, named after what the rules change.
+
+:class:`Rules` is the standard game (2000 rulebook, DATC 3.0). A variant
+whose rules differ has a module ``engine/variants/NAME.py`` that subclasses
+it, overrides the hooks it needs and exposes the instance as ``RULES``; its
+variant file selects it with ``rules = "NAME"``. Nothing else in the engine
+or the judge asks which variant is being played.
+
+A phase is a pipeline of these hooks (engine/game.py): the map in force; the
+neutral-orders stage (bids in, the neutral units' orders out) once the
+players' orders are checked; resolution with the variant's combat traits;
+what follows movement (violations); retreats (where a unit may not go, and
+retaliation); the end of the year (ownership, scores, victory, elimination);
+adjustments (allowance, build sites and limits); and the phase sequence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from engine.bids import Bid, BidResult
+from engine.legality import Board, CheckedMovement, check_movement
+from engine.map import GameMap, Power
+from engine.orders import MovementOrder
+from engine.resolver import Combat, MovementResolver, ParadoxRule
+from engine.state import GameState
+from engine.units import Unit
+
+
+@dataclass(frozen=True, slots=True)
+class NeutralOrders:
+    """The neutral-orders stage's answer: an order per bid-ordered unit (by
+    province) and the fate of every bid, for the GM's eyes only."""
+
+    orders: Mapping[str, MovementOrder] = field(default_factory=dict)
+    bids: tuple[BidResult, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """An offence against a nuclear power found after movement (Dissolution §11.6)."""
+
+    power: str  # the offending player's power
+    nuclear: str  # the nuclear power offended
+    kind: str  # "disabled", "attacked from territory", "dislodged without permission"
+    unit: str  # the offending unit, as 'A KHK'
+    target: str  # the province attacked or dislodged in
+    via: str | None = None  # the nuclear power whose violation this one follows (NATO -> US)
+
+    def describe(self) -> str:
+        what = {
+            "disabled": f"{self.unit} disabled the unit in {self.target}",
+            "attacked from territory": f"{self.unit} attacked {self.target} from "
+                                       f"{self.nuclear}'s territory",
+            "dislodged without permission": f"{self.unit} dislodged the unit in "
+                                            f"{self.target} without permission",
+        }.get(self.kind, self.kind)
+        also = f" (counts against {self.nuclear} as an offence against {self.via})" \
+            if self.via else ""
+        return f"{self.power} against {self.nuclear}: {what}{also}"
+
+
+class Rules:
+    """The standard game. Variants subclass and override."""
+
+    name = "standard"
+    binding_paths = False  # must a convoyed army name its path, which binds it?
+    paradox = ParadoxRule.SZYKMAN
+    always_winter = False  # a winter phase every year, with or without adjustments
+
+    # -- the map in force ---------------------------------------------------
+
+    def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
+        """The board as it stands in this phase (canals open by year)."""
+        return game_map.with_canals_for(state.phase.year)
+
+    # -- unit traits -----------------------------------------------------------
+
+    def stationary(self, game_map: GameMap, unit: Unit) -> bool:
+        power = game_map.powers.get(unit.power)
+        return unit.kind.traits.stationary or (power is not None and power.stationary)
+
+    def invulnerable(self, game_map: GameMap, unit: Unit) -> bool:
+        power = game_map.powers.get(unit.power)
+        return power is not None and power.invulnerable
+
+    def combat(self, game_map: GameMap, units: Mapping[str, Unit]) -> Combat:
+        return Combat(
+            stationary=frozenset(p for p, u in units.items() if self.stationary(game_map, u)),
+            invulnerable=frozenset(p for p, u in units.items()
+                                   if self.invulnerable(game_map, u)),
+            binding_paths=self.binding_paths,
+            paradox=self.paradox,
+        )
+
+    # -- orders -----------------------------------------------------------------
+
+    def board(self, game_map: GameMap, state: GameState, units: Mapping[str, Unit]) -> Board:
+        return Board(game_map, units, state.closed, self.binding_paths)
+
+    def check_movement(self, board: Board, state: GameState, power: str,
+                       order: MovementOrder) -> CheckedMovement:
+        return check_movement(board, power, order)
+
+    def neutral_orders(self, game_map: GameMap, state: GameState, board: Board,
+                       chosen: Mapping[str, MovementOrder],
+                       bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
+        """Orders for the units of bid-ordered powers. The standard game has none."""
+        return NeutralOrders()
+
+    # -- after movement ---------------------------------------------------------
+
+    def violations(self, game_map: GameMap, state: GameState, resolver: MovementResolver,
+                   chosen: Mapping[str, MovementOrder]) -> tuple[Violation, ...]:
+        return ()
+
+    def retreat_barred(self, game_map: GameMap, state: GameState, unit: Unit) -> frozenset[str]:
+        """Provinces this dislodged unit may not retreat into (besides the usual ones)."""
+        return state.closed
+
+    def may_retreat(self, game_map: GameMap, unit: Unit) -> bool:
+        """Whether a dislodged unit retreats at all (stationary and unplayed ones do not)."""
+        return not self.stationary(game_map, unit)
+
+    def retaliation(self, game_map: GameMap, state: GameState,
+                    units: Sequence[Unit]) -> tuple[Unit, ...]:
+        """Units destroyed at the end of a spring or autumn's retreats."""
+        return ()
+
+    # -- the end of the year ------------------------------------------------------
+
+    def captures(self, game_map: GameMap, unit: Unit) -> bool:
+        power = game_map.powers.get(unit.power)
+        return power is None or power.captures
+
+    def scores(self, game_map: GameMap, state: GameState) -> dict[str, int]:
+        """Each power's score: its supply centres, each at its value."""
+        counts = dict.fromkeys(game_map.powers, 0)
+        provinces = game_map.provinces
+        for centre, power in state.owners:
+            info = provinces[centre].centre
+            counts[power] = counts.get(power, 0) + (info.value if info is not None else 0)
+        return counts
+
+    def allowance(self, game_map: GameMap, state: GameState, power: str,
+                  scores: Mapping[str, int]) -> int:
+        """How many units a power may keep: one per supply centre."""
+        return scores.get(power, 0)
+
+    def victor(self, game_map: GameMap, state: GameState,
+               scores: Mapping[str, int]) -> str | None:
+        """The power (or, when players win, the player) holding enough centres."""
+        tallies: Mapping[str, int] = scores
+        if state.victory_by_player:
+            tallies = {seat.player: sum(scores.get(p, 0) for p in seat.powers)
+                       for seat in state.seats}
+        best = max(tallies.items(), key=lambda kv: kv[1], default=None)
+        if best is not None and best[1] >= state.victory:
+            return best[0]
+        return None
+
+    def end_of_year(self, game_map: GameMap, state: GameState,
+                    scores: Mapping[str, int]) -> GameState:
+        """The state after the year's centres are counted (elimination and the like)."""
+        return state
+
+    # -- adjustments --------------------------------------------------------------
+
+    def builds(self, power: Power, state: GameState) -> bool:
+        """Whether the power adjusts at all (unplayed and nuclear powers never do)."""
+        return power.name not in state.unplayed
+
+    def build_sites(self, game_map: GameMap, state: GameState, power: str) -> set[str]:
+        """Every supply centre the power may build in, were it owned and empty."""
+        return set(game_map.powers[power].home)
+
+    def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
+                      scores: Mapping[str, int], board: Sequence[Unit]) -> str:
+        """Why this build is not allowed beyond the site rules, or ''.
+        ``board``: the units as they stand, this winter's builds so far included."""
+        return ""
+
+    def neutral_builds(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:
+        """Units neutral powers rebuild on their own in winter."""
+        return ()
+
+    def after_adjustments(self, game_map: GameMap, state: GameState,
+                          built: Sequence[Unit]) -> GameState:
+        """Remember what the adjustments leave behind (build history and the like)."""
+        return state
+
+
+STANDARD = Rules()

@@ -1,0 +1,180 @@
+"""Dissolution's rules (W. Alex Ronke's variant, v2.1, CC BY-SA 4.0):
+what differs from the standard game, as overrides of the rules hooks.
+
+Section numbers (§) are those of the rule text. The map, the powers and
+their traits (stationary, invulnerable, bids, Favor) are data in
+``engine/variants/dissolution.toml``; this module holds only the rules:
+
+* combat (§3.7-§3.11): stationary units, invulnerable units, binding convoy
+  paths and the criss-cross paradox rule, set as class attributes and
+  carried out by the resolver;
+* the neutral-orders stage: Diplomacy Point bids (neutral.py);
+* after movement: violations against nuclear powers (violations.py), zero
+  Favor retreats and nuclear retaliation;
+* the end of the year: victory points less US Navy occupation, the
+  27-point win with a strict lead, elimination into exile;
+* adjustments: half the victory points rounded up, emergent build sites,
+  one wing at most and only from 12 points, neutral minors rebuilding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.bids import Bid
+from engine.legality import Board
+from engine.map import GameMap, Power, UnitKind
+from engine.orders import MovementOrder
+from engine.resolver import MovementResolver, ParadoxRule
+from engine.rules import NeutralOrders, Rules, Violation
+from engine.state import GameState
+from engine.units import Unit
+from engine.variants.dissolution.neutral import neutral_orders
+from engine.variants.dissolution.violations import find_violations
+
+WING_MINIMUM_VP = 12  # §4.4
+
+
+class DissolutionRules(Rules):
+    name = "dissolution"
+    binding_paths = True  # §3.10.1
+    paradox = ParadoxRule.CRISS_CROSS  # §3.11
+    always_winter = True  # §2.2: Winter is a season of its own
+
+    # -- the neutral-orders stage and what follows movement --------------------
+
+    def neutral_orders(self, game_map: GameMap, state: GameState, board: Board,
+                       chosen: Mapping[str, MovementOrder],
+                       bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
+        return neutral_orders(self, game_map, state, board, chosen, bids)
+
+    def violations(self, game_map: GameMap, state: GameState, resolver: MovementResolver,
+                   chosen: Mapping[str, MovementOrder]) -> tuple[Violation, ...]:
+        return find_violations(game_map, resolver, chosen)
+
+    def retreat_barred(self, game_map: GameMap, state: GameState, unit: Unit) -> frozenset[str]:
+        """§11.4.2: no retreat into a nuclear power's territory at zero Favor."""
+        return state.closed | frozenset(
+            prov for nuclear in zero_favor(game_map, state, unit.power)
+            for prov in game_map.powers[nuclear].territory)
+
+    def retaliation(self, game_map: GameMap, state: GameState,
+                    units: Sequence[Unit]) -> tuple[Unit, ...]:
+        """§11.4.2: a player's units in the territory of a nuclear power with
+        which it has zero Favor are destroyed in the Spring and Autumn retreats."""
+        destroyed = []
+        for unit in units:
+            for nuclear in zero_favor(game_map, state, unit.power):
+                if unit.province in game_map.powers[nuclear].territory:
+                    destroyed.append(unit)
+                    break
+        return tuple(destroyed)
+
+    # -- the end of the year -----------------------------------------------------
+
+    def scores(self, game_map: GameMap, state: GameState) -> dict[str, int]:
+        """Effective victory points (§1.4, §4.6): the centres' values, less
+        those of centres a unit that never captures (the US Navy) stands on."""
+        blocked = {u.province for u in state.units if not self.captures(game_map, u)}
+        counts = dict.fromkeys(game_map.powers, 0)
+        for centre, power in state.owners:
+            info = game_map.provinces[centre].centre
+            if info is not None and centre not in blocked:
+                counts[power] = counts.get(power, 0) + info.value
+        return counts
+
+    def victor(self, game_map: GameMap, state: GameState,
+               scores: Mapping[str, int]) -> str | None:
+        """§1.5: at least 27 points and strictly more than any other player."""
+        tallies = sorted(((scores.get(p, 0), p) for p in played(game_map)
+                          if p not in state.exiles), reverse=True)
+        if not tallies or tallies[0][0] < state.victory:
+            return None
+        if len(tallies) > 1 and tallies[1][0] == tallies[0][0]:
+            return None  # a tie at the top: play on
+        return tallies[0][1]
+
+    def end_of_year(self, game_map: GameMap, state: GameState,
+                    scores: Mapping[str, int]) -> GameState:
+        """§2.1.5: a player who controls no supply centre is eliminated and
+        plays on in exile; one whose centres are all occupied by the US Navy
+        (zero points, some centres) is not (§4.6.2)."""
+        owning = {power for _, power in state.owners}
+        out = frozenset(p for p in played(game_map) if p not in owning)
+        if out <= state.exiles:
+            return state
+        return state.evolve(exiles=state.exiles | out,
+                            favor=tuple(f for f in state.favor if f[0] not in out))
+
+    # -- adjustments ----------------------------------------------------------------
+
+    def builds(self, power: Power, state: GameState) -> bool:
+        return not power.ordered_by_bids and power.name not in state.unplayed
+
+    def allowance(self, game_map: GameMap, state: GameState, power: str,
+                  scores: Mapping[str, int]) -> int:
+        """§4.2: half the effective victory points, rounded up."""
+        return (scores.get(power, 0) + 1) // 2
+
+    def build_sites(self, game_map: GameMap, state: GameState, power: str) -> set[str]:
+        """§4.3 emergent builds: home centres, centres next to a home centre,
+        and centres next to any centre built in before."""
+        near = game_map.province_graph
+        centres = game_map.supply_centres
+        home = set(game_map.powers[power].home)
+        built = {c for p, c in state.built if p == power}
+        sites = set(home)
+        for origin in home | built:
+            sites.update(c for c in near.get(origin, ()) if c in centres)
+        return sites
+
+    def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
+                      scores: Mapping[str, int], board: Sequence[Unit]) -> str:
+        """§4.4: one wing at a time, built only with 12 points or more."""
+        if unit.kind is not UnitKind.WING:
+            return ""
+        if any(u.power == power and u.kind is UnitKind.WING for u in board):
+            return f"{power} already has a wing (one at a time, §4.4)"
+        if scores.get(power, 0) < WING_MINIMUM_VP:
+            return (f"a wing needs {WING_MINIMUM_VP} victory points; {power} has "
+                    f"{scores.get(power, 0)} (§4.4)")
+        return ""
+
+    def neutral_builds(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:
+        """§4.5: a minor power rebuilds an army on each home centre that is
+        empty and that no player owns; nuclear powers never build."""
+        owner = state.owner_of
+        occupied = {u.province for u in state.units}
+        out = []
+        for power in game_map.powers.values():
+            if not power.ordered_by_bids or power.is_nuclear:
+                continue
+            for centre in power.home:
+                if centre not in occupied and owner.get(centre, power.name) == power.name:
+                    out.append(Unit(power.name, UnitKind.ARMY, centre))
+        return tuple(out)
+
+    def after_adjustments(self, game_map: GameMap, state: GameState,
+                          built: Sequence[Unit]) -> GameState:
+        """Remember where players built, for the emergent build sites."""
+        new = {(u.power, u.province) for u in built
+               if not game_map.powers[u.power].ordered_by_bids}
+        if not new - set(state.built):
+            return state
+        return state.evolve(built=tuple(sorted(set(state.built) | new)))
+
+
+def played(game_map: GameMap) -> list[str]:
+    """The powers players play (not steered by bids)."""
+    return [name for name, power in game_map.powers.items() if not power.ordered_by_bids]
+
+
+def zero_favor(game_map: GameMap, state: GameState, power: str) -> list[str]:
+    """The nuclear powers with which a played power has zero Favor."""
+    if power not in game_map.powers or game_map.powers[power].ordered_by_bids:
+        return []
+    return [n for n, p in game_map.powers.items()
+            if p.is_nuclear and state.favor_of(power, n) == 0]
+
+
+RULES = DissolutionRules()

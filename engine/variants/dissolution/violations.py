@@ -1,0 +1,82 @@
+"""Dissolution §11.6: offences against nuclear powers, found after movement.
+
+Three kinds, each counted once per event:
+
+* disabling a nuclear unit (§11.6.1): the attacking player, not its helpers;
+* attacking a nuclear unit from that power's territory (§11.6.2), whatever
+  the attack's outcome (a disabling attack from there is two offences);
+* dislodging any unit in a land province within or next to a nuclear
+  power's territory without that power's permission (§11.6.3): one of its
+  units ordered support for that very move (cut or void still counts), or
+  convoyed the army along the path it used.
+
+The US Navy's permission counts for NATO, and an offence against NATO
+counts against the US Navy too (§11.6.4): the US Navy's variant data names
+NATO as its ``partner``. Djibouti holds a NATO wing but is not NATO
+territory, so it makes no neighbour need permission (§11.6.5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.map import GameMap, Terrain
+from engine.orders import MovementOrder
+from engine.resolver import MovementResolver
+from engine.rules import Violation
+
+DISABLED = "disabled"
+FROM_TERRITORY = "attacked from territory"
+NO_PERMISSION = "dislodged without permission"
+
+
+def find_violations(game_map: GameMap, resolver: MovementResolver,
+                    chosen: Mapping[str, MovementOrder]) -> tuple[Violation, ...]:
+    powers = game_map.powers
+    nuclear = [p for p in powers.values() if p.is_nuclear]
+    territory_of = {prov: p.name for p in nuclear for prov in p.territory}
+    found: list[Violation] = []
+    for origin, dest in resolver.moves.items():
+        attacker = resolver.units[origin]
+        if powers[attacker.power].ordered_by_bids:
+            continue  # only players offend
+        unit = str(attacker)
+        target = resolver.units.get(dest)
+        if target is not None and powers[target.power].is_nuclear:
+            if territory_of.get(origin) == target.power:
+                found.append(Violation(attacker.power, target.power, FROM_TERRITORY, unit, dest))
+            if resolver.disabled_by(dest) == origin:
+                found.append(Violation(attacker.power, target.power, DISABLED, unit, dest))
+        if target is None or resolver.dislodged_by(dest) != origin:
+            continue
+        if game_map.provinces[dest].terrain is Terrain.WATER:
+            continue
+        near = game_map.province_graph.get(dest, frozenset()) | {dest}
+        for power in nuclear:
+            if near.isdisjoint(power.territory):
+                continue
+            if not _permitted(game_map, resolver, power.name, origin):
+                found.append(Violation(attacker.power, power.name, NO_PERMISSION, unit, dest))
+    return tuple(_with_partners(game_map, found))
+
+
+def _permitted(game_map: GameMap, resolver: MovementResolver, nuclear: str,
+               origin: str) -> bool:
+    """Did a unit of the nuclear power (or of a partner of it) order support
+    for this move, or convoy it along the path it took?"""
+    granting = {nuclear} | {p.name for p in game_map.powers.values() if p.partner == nuclear}
+    helpers = [*resolver.move_support.get(origin, ()),
+               *(resolver.convoyers.get(origin, ()) if origin in resolver.convoyed else ())]
+    return any(resolver.units[h].power in granting for h in helpers)
+
+
+def _with_partners(game_map: GameMap, found: list[Violation]) -> list[Violation]:
+    """§11.6.4: every offence against a power also offends its partners."""
+    out: list[Violation] = []
+    for violation in found:
+        out.append(violation)
+        for partner in game_map.powers.values():
+            if partner.partner == violation.nuclear:
+                out.append(Violation(violation.power, partner.name, violation.kind,
+                                     violation.unit, violation.target, via=violation.nuclear))
+    return out
