@@ -145,6 +145,20 @@ class Power:
         return self.favor_slice is not None
 
 
+@dataclass(frozen=True, slots=True)
+class WayToPlay:
+    """How the variant is played by fewer players than it has seats: who
+    plays which powers (powers in no seat are not played), and what else
+    changes (the rulebook's two-player game)."""
+
+    seats: tuple[tuple[str, ...], ...]
+    start: str | None = None  # another first phase
+    victory: int | None = None  # another victory condition
+    victory_by_player: bool = False  # centres counted per player, not per power
+    coin_toss: str | None = None  # an unplayed power whose territory is closed until
+    # the end of the first Fall, when it joins a player by a coin toss
+
+
 Point = tuple[float, float]
 
 
@@ -185,6 +199,7 @@ class GameMap:
     # (Intercontinental's colour groups); by default one power per player.
     seats: tuple[tuple[str, tuple[str, ...]], ...] = ()
     drawing: Drawing = field(default_factory=Drawing)
+    ways_to_play: Mapping[int, WayToPlay] = field(default_factory=dict)  # by players
     rules: str = "standard"  # the rules module (engine/variants/NAME.py) the game follows
     kinds: tuple[UnitKind, ...] = (UnitKind.ARMY, UnitKind.FLEET)  # kinds of unit on the board
 
@@ -347,6 +362,7 @@ class GameMap:
             borders=self.borders,
             seats=self.seats,
             drawing=self.drawing,
+            ways_to_play=self.ways_to_play,
             rules=self.rules,
             kinds=self.kinds,
         )

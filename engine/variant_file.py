@@ -26,6 +26,7 @@ from engine.map import (
     SupplyCentre,
     Terrain,
     UnitKind,
+    WayToPlay,
     coast_of,
     province_of,
 )
@@ -134,6 +135,7 @@ class _Builder:
         powers = self._powers(provinces, army, fleet, kinds)
         power_aliases = self._power_aliases(powers, aliases)
         seats = self._seats(powers)
+        ways_to_play = self._ways_to_play(powers)
         drawing = self._drawing(provinces, fleet)
         self._check_reachable(provinces, army, fleet)
         if self.problems:
@@ -153,6 +155,7 @@ class _Builder:
             borders={p: frozenset(s) for p, s in borders.items()},
             seats=seats,
             drawing=drawing,
+            ways_to_play=ways_to_play,
             rules=rules,
             kinds=kinds,
         )
@@ -605,6 +608,44 @@ class _Builder:
             if power not in seated:
                 self.problem(("seats",), None, f"{power} is in no seat")
         return tuple(seats)
+
+    def _ways_to_play(self, powers: Mapping[str, Power]) -> dict[int, WayToPlay]:
+        """The optional [ways_to_play.N] tables: seatings for N players."""
+        raw = self.data.get("ways_to_play", {})
+        ways: dict[int, WayToPlay] = {}
+        if not isinstance(raw, dict):
+            self.problem(("ways_to_play",), None, "ways_to_play must be a table of tables")
+            return ways
+        for number, entry in raw.items():
+            path = ("ways_to_play", number)
+            if not number.isdigit() or not isinstance(entry, dict):
+                self.problem(path, None, "a way to play is [ways_to_play.N], N players")
+                continue
+            seats = entry.get("seats", [])
+            if not isinstance(seats, list) or len(seats) != int(number) or not all(
+                    isinstance(s, list) and s and all(p in powers for p in s) for s in seats):
+                self.problem(path, "seats", f"seats lists {number} seats of known powers")
+                continue
+            seated = [p for s in seats for p in s]
+            if len(set(seated)) != len(seated):
+                self.problem(path, "seats", "a power sits in one seat only")
+            start = entry.get("start")
+            if start is not None and not (isinstance(start, str) and _PHASE.match(start)):
+                self.problem(path, "start", f"start phase {start!r} is not like S1901M")
+                start = None
+            victory = entry.get("victory")
+            if victory is not None and not (isinstance(victory, int) and victory > 0):
+                self.problem(path, "victory", "victory is a positive number")
+                victory = None
+            coin_toss = entry.get("coin_toss")
+            if coin_toss is not None and (coin_toss not in powers or coin_toss in seated):
+                self.problem(path, "coin_toss", "coin_toss names a power in no seat")
+                coin_toss = None
+            ways[int(number)] = WayToPlay(
+                seats=tuple(tuple(s) for s in seats), start=start, victory=victory,
+                victory_by_player=bool(entry.get("victory_by_player", False)),
+                coin_toss=coin_toss)
+        return ways
 
     def _power_aliases(
         self, powers: Mapping[str, Power], province_aliases: Mapping[str, str]

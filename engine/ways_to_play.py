@@ -1,9 +1,11 @@
-"""The 2000 rulebook's ways to play the standard game with 2 to 7 players.
+"""Playing a variant with fewer players than it has seats: the 2000
+rulebook's ways to play the standard game with 2 to 6 players, and any
+variant file's ``[ways_to_play.N]`` tables.
 
 A *player* controls one or more *powers*; units, supply centres and
-adjustments always belong to a power. Powers that nobody plays are neutral:
-their units hold (without supporting each other), may be supported by
-anyone, are disbanded when dislodged, and never build.
+adjustments always belong to a power. Powers that nobody plays are
+unplayed: their units hold (without supporting each other), may be
+supported by anyone, are disbanded when dislodged, and never build.
 """
 
 from __future__ import annotations
@@ -12,53 +14,47 @@ from engine.map import GameMap
 from engine.phase import Phase
 from engine.state import GameState, Seat
 
-# Who plays what, by number of players (the rulebook's "Alternate way to play").
-SEATINGS: dict[int, tuple[tuple[str, ...], ...]] = {
-    7: (("AUSTRIA",), ("ENGLAND",), ("FRANCE",), ("GERMANY",), ("ITALY",), ("RUSSIA",),
-        ("TURKEY",)),
-    6: (("AUSTRIA",), ("ENGLAND",), ("FRANCE",), ("GERMANY",), ("RUSSIA",), ("TURKEY",)),
-    5: (("AUSTRIA",), ("ENGLAND",), ("FRANCE",), ("RUSSIA",), ("TURKEY",)),
-    4: (("ENGLAND",), ("AUSTRIA", "FRANCE"), ("GERMANY", "TURKEY"), ("ITALY", "RUSSIA")),
-    3: (("ENGLAND", "GERMANY", "AUSTRIA"), ("RUSSIA", "ITALY"), ("FRANCE", "TURKEY")),
-    2: (("ENGLAND", "FRANCE", "RUSSIA"), ("AUSTRIA", "GERMANY", "TURKEY")),
-}
-
-TWO_PLAYER_START = "S1914M"
-TWO_PLAYER_VICTORY = 24
-TWO_PLAYER_NEUTRAL = "ITALY"
-
 
 def seat_name(powers: tuple[str, ...]) -> str:
     """A seat is named by its powers: 'AUSTRIA/FRANCE'."""
     return "/".join(powers)
 
 
+def player_counts(game_map: GameMap) -> list[int]:
+    """The numbers of players the variant can be played by."""
+    full = len(GameState.initial(game_map).seats)
+    return sorted({full, *game_map.ways_to_play})
+
+
 def setup(game_map: GameMap, players: int, seed: int = 0) -> GameState:
-    """The opening position of a standard game for ``players`` players.
+    """The opening position for ``players`` players.
 
     ``seed`` fixes the two-player game's coin toss so that a game can be
     replayed exactly.
     """
-    if game_map.name != "standard":
-        raise ValueError("the rulebook's ways to play are for the standard map")
-    if players not in SEATINGS:
-        raise ValueError("the standard game is for 2 to 7 players")
-    seatings = SEATINGS[players]
-    seated = {p for seat in seatings for p in seat}
-    unplayed = frozenset(p for p in game_map.powers if p not in seated)
-    state = GameState.initial(game_map).evolve(
-        seats=tuple(Seat(seat_name(s), s) for s in seatings),
-        unplayed=unplayed,
-        seed=seed,
+    state = GameState.initial(game_map).evolve(seed=seed)
+    way = game_map.ways_to_play.get(players)
+    if way is None:
+        if players == len(state.seats):
+            return state
+        counts = ", ".join(str(n) for n in player_counts(game_map))
+        raise ValueError(f"{game_map.title} is played by {counts} players, not {players}")
+    seated = {p for seat in way.seats for p in seat}
+    state = state.evolve(
+        seats=tuple(Seat(seat_name(s), s) for s in way.seats),
+        unplayed=frozenset(p for p in game_map.powers if p not in seated
+                           and not game_map.powers[p].ordered_by_bids),
     )
-    if players == 2:
-        territory = frozenset(game_map.powers[TWO_PLAYER_NEUTRAL].territory)
+    if way.start is not None:
+        state = state.evolve(phase=Phase.parse(way.start))
+    if way.victory is not None:
+        state = state.evolve(victory=way.victory)
+    if way.victory_by_player:
+        state = state.evolve(victory_by_player=True)
+    if way.coin_toss is not None:
         state = state.evolve(
-            phase=Phase.parse(TWO_PLAYER_START),
-            closed=territory,
-            victory=TWO_PLAYER_VICTORY,
-            victory_by_player=True,
-            coin_toss_power=TWO_PLAYER_NEUTRAL,
-            coin_toss_year=Phase.parse(TWO_PLAYER_START).year,
+            closed=frozenset(game_map.powers[way.coin_toss].territory),
+            coin_toss_power=way.coin_toss,
+            coin_toss_year=state.phase.year,
         )
     return state

@@ -27,7 +27,7 @@ from engine.orders import Order
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variant_file import load_variant
-from engine.ways_to_play import setup
+from engine.ways_to_play import player_counts, setup
 from judge import snapshots
 from judge.db import run
 from judge.models import Game, Member, OrderRecord, PhaseRecord, utcnow
@@ -194,7 +194,9 @@ def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:
     """The powers that have something to order in this phase."""
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        powers = {u.power for u in state.units}
+        # neutral powers steered by bids are not ordered by a player
+        powers = {u.power for u in state.units
+                  if not game_map.powers[u.power].ordered_by_bids}
     elif kind is PhaseKind.RETREAT:
         powers = {d.unit.power for d in state.dislodged}
     else:
@@ -231,13 +233,18 @@ def create_game(session: Session, name: str, master_hash: str, master_address: s
 
 
 def seat_names(game: Game) -> list[str]:
-    """The seats a game offers: one per player, each one or more powers."""
+    """The seats a game offers: one per player, each one or more powers
+    (the variant's ways to play say who plays what with fewer players)."""
+    return ["/".join(seat.powers) for seat in opening(game).seats]
+
+
+def opening(game: Game) -> GameState:
+    """The game's opening position for its number of players."""
     game_map = map_of(game)
     settings = settings_of(game)
-    if game_map.name == "standard":
-        state = setup(game_map, settings.players, game.seed)
-        return ["/".join(seat.powers) for seat in state.seats]
-    return list(game_map.powers)
+    players = settings.players if settings.players in player_counts(game_map) \
+        else len(GameState.initial(game_map).seats)
+    return setup(game_map, players, game.seed)
 
 
 def resolve_power(game: Game, text: str) -> str | None:
@@ -341,8 +348,10 @@ def shrink_to_players(session: Session, game: Game) -> None:
     players = members(session, game, "player")
     if len(players) < 2:
         raise GameError(f"game {game.name} needs at least 2 players to start")
-    if game.variant != "standard":
-        raise GameError(f"game {game.name} starts when all {len(seat_names(game))} "
+    if len(players) not in player_counts(map_of(game)):
+        counts = ", ".join(str(n) for n in player_counts(map_of(game)))
+        raise GameError(f"game {game.name} is played by {counts} players, not "
+                        f"{len(players)}: it starts when all {len(seat_names(game))} "
                         "seats are taken")
     settings = replace(settings_of(game), players=len(players))
     game.settings = settings.to_json()
@@ -374,12 +383,8 @@ def start(session: Session, game: Game, now: datetime | None = None) -> GameStat
         if not member.power:
             member.power = free.pop()
             session.add(member)
-    game_map = map_of(game)
     settings = settings_of(game)
-    if game_map.name == "standard":
-        state = setup(game_map, settings.players, game.seed)
-    else:
-        state = GameState.initial(game_map)
+    state = opening(game)
     if dict(settings.rules).get("cd_distance"):
         state = state.evolve(cd_distance=dict(settings.rules)["cd_distance"])
     game.status = "active"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.bids import Bid
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
 from engine.movement import retreat_options
@@ -18,6 +19,7 @@ from engine.state import Dislodged, GameState
 from engine.units import Unit
 from engine.variant_file import load_variant, normalise_name
 from parser import OrderError, parse_order
+from parser.bids import parse_bid
 
 
 class PhaseInputError(ValueError):
@@ -25,6 +27,8 @@ class PhaseInputError(ValueError):
 
 
 def _power(game_map: GameMap, name: Any, key: str) -> str:
+    if str(name).upper() in game_map.powers:
+        return str(name).upper()
     power = game_map.power_aliases.get(normalise_name(str(name)))
     if power is None:
         raise PhaseInputError(f"{key}: unknown power {name!r}")
@@ -42,8 +46,10 @@ def _location(game_map: GameMap, text: str, key: str) -> str:
 
 def _unit(game_map: GameMap, power: str, text: Any, key: str) -> Unit:
     parts = str(text).split(None, 1)
-    if len(parts) != 2 or parts[0].upper() not in ("A", "F"):
-        raise PhaseInputError(f"{key}: unit {text!r} is not like 'A PAR' or 'F STP/SC'")
+    letters = [k.value for k in game_map.kinds]
+    if len(parts) != 2 or parts[0].upper() not in letters:
+        raise PhaseInputError(f"{key}: unit {text!r} is not a kind ({', '.join(letters)}) "
+                              "and a place, like 'A PAR'")
     unit = Unit.parse(power, f"{parts[0]} {_location(game_map, parts[1], key)}")
     if not game_map.can_stand(unit.kind, unit.location):
         raise PhaseInputError(f"{key}: a {unit.kind.noun} cannot stand on {unit.location}")
@@ -94,6 +100,7 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
             by_convoy = bool(info.get("by_convoy", False))
             dislodged.append(Dislodged(unit, attacker, by_convoy, retreat_options(
                 game_map, unit, attacker, by_convoy, occupied, contested, frozenset())))
+    opening = GameState.initial(game_map)
     state = GameState(
         variant=game_map.name,
         phase=phase,
@@ -102,8 +109,41 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         dislodged=tuple(dislodged),
         contested=contested,
         victory=game_map.victory,
+        seats=opening.seats,
+        favor=_favor(game_map, data, opening),
+        built=tuple(sorted((_power(game_map, name, "built"),
+                            _location(game_map, str(c), f"built.{name}"))
+                           for name, cs in _dict(data, "built").items() for c in cs)),
+        exiles=frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles")),
+        silenced=frozenset(_power(game_map, p, "silenced") for p in _list(data, "silenced")),
     )
     return game_map, state
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise PhaseInputError(f"{key} must be a list")
+    return value
+
+
+def _favor(game_map: GameMap, data: Mapping[str, Any],
+           opening: GameState) -> tuple[tuple[str, str, int], ...]:
+    """Favor per played power and nuclear power: the variant's starting
+    values, replaced by those given."""
+    favor = {(p, n): v for p, n, v in opening.favor}
+    for name, values in _dict(data, "favor").items():
+        power = _power(game_map, name, "favor")
+        if not isinstance(values, dict):
+            raise PhaseInputError(f"favor.{power} must be an object: NUCLEAR: value")
+        for nuclear_name, value in values.items():
+            nuclear = _power(game_map, nuclear_name, f"favor.{power}")
+            if not game_map.powers[nuclear].is_nuclear:
+                raise PhaseInputError(f"favor.{power}: {nuclear} is not a nuclear power")
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 5:
+                raise PhaseInputError(f"favor.{power}.{nuclear}: a Favor value is 0 to 5")
+            favor[power, nuclear] = value
+    return tuple(sorted((p, n, v) for (p, n), v in favor.items()))
 
 
 def read_orders(
@@ -126,6 +166,23 @@ def read_orders(
     return orders, unreadable
 
 
+def read_bids(game_map: GameMap, data: Mapping[str, Any]
+              ) -> tuple[dict[str, list[Bid]], list[dict[str, Any]]]:
+    """Parse the "bids" key: each power's Diplomacy Point bids, '2: A Aus S War - Pra'."""
+    bids: dict[str, list[Bid]] = {}
+    unreadable: list[dict[str, Any]] = []
+    for name, texts in _dict(data, "bids").items():
+        power = _power(game_map, name, "bids")
+        for text in [texts] if isinstance(texts, str) else texts:
+            parsed = parse_bid(str(text), game_map)
+            if isinstance(parsed, OrderError):
+                unreadable.append({"bidder": power, "bid": str(text), "counted": False,
+                                   "why": f"unreadable: {parsed}"})
+            else:
+                bids.setdefault(power, []).append(parsed)
+    return bids, unreadable
+
+
 def _units_json(units: tuple[Unit, ...]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for unit in units:
@@ -143,7 +200,7 @@ def write_state(state: GameState) -> dict[str, Any]:
         if d.by_convoy:
             entry["by_convoy"] = True
         dislodged.setdefault(d.unit.power, {})[str(d.unit)] = entry
-    return {
+    out: dict[str, Any] = {
         "variant": state.variant,
         "phase": str(state.phase),
         "units": _units_json(state.units),
@@ -151,10 +208,26 @@ def write_state(state: GameState) -> dict[str, Any]:
         "dislodged": dislodged,
         "contested": sorted(state.contested),
     }
+    if state.favor:
+        favor: dict[str, dict[str, int]] = {}
+        for power, nuclear, value in state.favor:
+            favor.setdefault(power, {})[nuclear] = value
+        out["favor"] = favor
+    if state.built:
+        built: dict[str, list[str]] = {}
+        for power, centre in state.built:
+            built.setdefault(power, []).append(centre)
+        out["built"] = built
+    if state.exiles:
+        out["exiles"] = sorted(state.exiles)
+    if state.silenced:
+        out["silenced"] = sorted(state.silenced)
+    return out
 
 
 def write_resolution(
-    resolution: Resolution, unreadable: list[dict[str, Any]] | None = None
+    resolution: Resolution, unreadable: list[dict[str, Any]] | None = None,
+    unreadable_bids: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     results = list(unreadable or [])
     for result in resolution.results:
@@ -170,6 +243,17 @@ def write_resolution(
         "results": results,
         "next": write_state(resolution.next),
     }
+    bids = list(unreadable_bids or [])
+    bids.extend({"bidder": b.bidder, "bid": str(b.bid), "counted": b.counted,
+                 **({"order": str(b.order)} if b.order is not None else {}),
+                 **({"why": b.why} if b.why else {})} for b in resolution.bids)
+    if bids:
+        out["bids"] = bids  # for the GM's eyes: bids are secret until the game ends
+    if resolution.violations:
+        out["violations"] = [
+            {"power": v.power, "nuclear": v.nuclear, "kind": v.kind, "unit": v.unit,
+             "target": v.target, **({"via": v.via} if v.via else {}), "text": v.describe()}
+            for v in resolution.violations]
     if resolution.winner:
         out["winner"] = resolution.winner
     return out
@@ -178,4 +262,6 @@ def write_resolution(
 def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
     game_map, state = read_state(data)
     orders, unreadable = read_orders(game_map, data)
-    return write_resolution(adjudicate(game_map, state, orders), unreadable)
+    bids, unreadable_bids = read_bids(game_map, data)
+    return write_resolution(adjudicate(game_map, state, orders, bids), unreadable,
+                            unreadable_bids)

@@ -39,8 +39,6 @@ from engine.orders import (
     Waive,
 )
 
-_KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET}
-
 
 class CanonicalReader:
     def __init__(self, game_map: GameMap, keywords: frozenset[str]) -> None:
@@ -54,6 +52,7 @@ class CanonicalReader:
             for coast in province.coasts:
                 places[f"{code}/{coast}"] = f"{code}/{coast}"
         self.places: Mapping[str, str] = places
+        self.kinds: Mapping[str, UnitKind] = {k.value: k for k in game_map.kinds}
 
     def read(self, text: str) -> Order | None:
         words = text.upper().split()
@@ -88,7 +87,7 @@ class CanonicalReader:
         return self.places.get(word)
 
     def _unit(self, words: list[str], at: int) -> tuple[UnitRef | None, int]:
-        kind = _KINDS.get(words[at]) if at < len(words) else None
+        kind = self.kinds.get(words[at]) if at < len(words) else None
         if kind is not None:
             at += 1
         place = self._place(words[at]) if at < len(words) else None
@@ -127,7 +126,7 @@ class CanonicalReader:
         return SupportMove(unit, target, dest) if verb == "S" else Convoy(unit, target, dest)
 
     def _build(self, words: list[str]) -> Build | None:
-        kind = _KINDS.get(words[0]) if words else None
+        kind = self.kinds.get(words[0]) if words else None
         rest = words[1:] if kind is not None else words
         if len(rest) != 1:
             return None

@@ -60,9 +60,17 @@ from engine.orders import (
 )
 from parser.names import COAST_WORDS, NameMatch, Places, Powers
 
-_KIND_WORDS = {
-    "a": UnitKind.ARMY, "army": UnitKind.ARMY, "f": UnitKind.FLEET, "fleet": UnitKind.FLEET,
+# the words for every kind of unit on the geographic board; a map reads those of its kinds
+_ALL_KIND_WORDS = {
+    word: kind for kind in UnitKind if kind.traits.stands_on
+    for word in (kind.value.lower(), kind.noun)
 }
+_KIND_WORDS = {w: k for w, k in _ALL_KIND_WORDS.items() if k in (UnitKind.ARMY, UnitKind.FLEET)}
+
+
+def kind_words(game_map: GameMap) -> dict[str, UnitKind]:
+    """The words naming the map's kinds of unit: 'a', 'army', 'w', 'wing'..."""
+    return {w: k for w, k in _ALL_KIND_WORDS.items() if k in game_map.kinds}
 _HOLD = ("h", "hold", "holds", "stand", "stands")
 _SUPPORT = ("s", "sup", "supp", "support", "supports")
 _CONVOY = ("c", "convoy", "convoys", "transport", "transports")
@@ -77,7 +85,7 @@ _OPERATORS = ("-->", "->", "--", "=>", "-", "\u2013", "\u2014", "\u2192", ">", "
 
 KEYWORDS: frozenset[str] = frozenset(
     {
-        *_KIND_WORDS, *_HOLD, *_SUPPORT, *_CONVOY, *_MOVE, *_RETREAT, *_DISBAND,
+        *_ALL_KIND_WORDS, *_HOLD, *_SUPPORT, *_CONVOY, *_MOVE, *_RETREAT, *_DISBAND,
         *_REMOVE, *_BUILD, *_WAIVE, *_VIA, "w",
     }
 )
@@ -196,12 +204,13 @@ class _Route(pp.Token):
 class _Unit(pp.Token):
     """[nationality] [kind] place, as a UnitRef. Nationality only if ``powers``."""
 
-    _KIND = re.compile(_words(*_KIND_WORDS), re.IGNORECASE)
-
-    def __init__(self, places: Places, powers: Powers | None) -> None:
+    def __init__(self, places: Places, powers: Powers | None,
+                 kinds: Mapping[str, UnitKind] = _KIND_WORDS) -> None:
         super().__init__()
         self._places = places
         self._powers = powers
+        self._kinds = dict(kinds)
+        self._KIND = re.compile(_words(*kinds), re.IGNORECASE)
         self.mayIndexError = False
         self.set_name("unit")
 
@@ -217,7 +226,7 @@ class _Unit(pp.Token):
                 after = _skip_space(instring, kind.end())
                 found = self._places.match(instring, after)
                 if found is not None:
-                    unit = UnitRef(found.value, _KIND_WORDS[kind.group().lower()])
+                    unit = UnitRef(found.value, self._kinds[kind.group().lower()])
                     return found.end, unit
             found = self._places.match(instring, start)
             if found is not None:
@@ -335,13 +344,14 @@ def build_grammar(game_map: GameMap) -> pp.ParserElement:
     places = Places(game_map.provinces, game_map.aliases, KEYWORDS)
     powers = Powers(game_map.power_aliases)
 
+    kinds = kind_words(game_map)
     place = _Place(places)
     route = _Route(places)
-    unit = _Unit(places, None)
-    other_unit = _Unit(places, powers)
+    unit = _Unit(places, None, kinds)
+    other_unit = _Unit(places, powers, kinds)
     prefix = PowerPrefix(powers, power_letters(game_map), places)
     move = _Pattern(_operators(), "move")
-    kind = _Pattern(_words(*_KIND_WORDS), "unit type", convert=lambda w: _KIND_WORDS[w.lower()])
+    kind = _Pattern(_words(*kinds), "unit type", convert=lambda w: kinds[w.lower()])
 
     # Every tail but a bare route starts with a keyword: one look tells which.
     keyword_tail = pp.FollowedBy(
