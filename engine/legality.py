@@ -68,6 +68,8 @@ class Board:
         ``without``: a water province whose fleet may not be used.
         """
         src, dst = province_of(src), province_of(dst)
+        if self.binding_paths:
+            return src != dst and self._carried(src, dst, without)
         if not (self.map.is_coastal(src) and self.map.is_coastal(dst)) or src == dst:
             return False
         if without not in self.fleet_waters:
@@ -79,6 +81,30 @@ class Board:
             shores = self._shores[key] = self.map.convoy_shores(src, usable)
         return dst in shores
 
+
+    def _carried(self, src: str, dst: str, without: str | None) -> bool:
+        """With binding paths: could some chain of units now able to convoy
+        (fleets at sea, wings) carry an army from src to dst?"""
+        army = self.units.get(src)
+        if army is None or not self.map.can_stand(army.kind, dst):
+            return False
+        carriers = [u for p, u in self.units.items()
+                    if p not in (src, dst, without)
+                    and self.map.provinces[p].terrain in u.kind.traits.convoys_from]
+        queue = [c for c in carriers
+                 if self.map.reaches_province(c.kind, c.location, src)]
+        seen = {c.province for c in queue}
+        at_dst = self.units.get(dst)
+        while queue:
+            carrier = queue.pop()
+            if self.map.reaches_province(carrier.kind, carrier.location, dst) or (
+                    at_dst is not None and _linked(self.map, carrier, at_dst)):
+                return True
+            for other in carriers:
+                if other.province not in seen and _linked(self.map, carrier, other):
+                    seen.add(other.province)
+                    queue.append(other)
+        return False
 
     def on_some_route(self, water: str, src: str, dst: str) -> bool:
         """Is the fleet in ``water`` necessary to some convoy from src to dst?"""
@@ -271,10 +297,7 @@ def convoy_path_fault(board: Board, army: Unit, path: tuple[str, ...], dest: str
         carriers.append(carrier)
 
     def link(a: Unit, b: Unit) -> bool:
-        if a.kind is b.kind and a.kind.traits.convoy_jump:
-            return True
-        return (game_map.reaches_province(a.kind, a.location, b.province)
-                or game_map.reaches_province(b.kind, b.location, a.province))
+        return _linked(game_map, a, b)
 
     first, last = carriers[0], carriers[-1]
     if not game_map.reaches_province(first.kind, first.location, army.province):
@@ -287,6 +310,15 @@ def convoy_path_fault(board: Board, army: Unit, path: tuple[str, ...], dest: str
             or (at_dest is not None and link(last, at_dest))):
         return f"{last.province} does not reach {dest}"
     return ""
+
+
+def _linked(game_map: GameMap, a: Unit, b: Unit) -> bool:
+    """Can two convoying units pass an army between them? A wing reaches
+    every other wing (§3.3); otherwise one must reach the other's province."""
+    if a.kind is b.kind and a.kind.traits.convoy_jump:
+        return True
+    return (game_map.reaches_province(a.kind, a.location, b.province)
+            or game_map.reaches_province(b.kind, b.location, a.province))
 
 
 def _supported(board: Board, unit: Unit, order: SupportHold | SupportMove | Convoy

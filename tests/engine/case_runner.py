@@ -188,7 +188,14 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
                 assert reason_code(result.reason) == why[0], (text, reason)
     expect = step.get("expect", {})
     following = resolution.next
-    if "units" in expect:
+    if "units" in expect and step.get("from_start"):
+        # from the opening: the powers listed are compared, the others unchanged
+        board, before = _board(following.units), _board(state.units)
+        for power in set(board) | set(before) | set(expect["units"]):
+            want_units = set(expect["units"][power]) if power in expect["units"] \
+                else before.get(power, set())
+            assert board.get(power, set()) == want_units, power
+    elif "units" in expect:
         want = {p: set(u) for p, u in expect["units"].items() if u}
         assert _board(following.units) == want
     if state.phase.kind.value == "M":
@@ -231,6 +238,7 @@ def run_case(case: dict[str, Any]) -> None:
     game_map = load_variant(case.get("variant", "standard"))
     state = _check_phase(game_map, _start(game_map, case), case)
     for step in case.get("then", []):
+        step = {"from_start": case.get("from_start", False), **step}
         if "phase" in step:
             assert str(state.phase) == step["phase"]
         state = _check_phase(game_map, state, step)
