@@ -1,5 +1,5 @@
 """Dissolution's worked examples and the project's own cases for its rules
-(tests/engine/variants/dissolution/data/*.toml), run by the DATC case runner."""
+(tests/engine/variants/dissolution/data/cases/*.toml), run by the DATC case runner."""
 
 from __future__ import annotations
 
@@ -11,6 +11,6 @@ import pytest
 from tests.engine.case_runner import load_cases, run_case
 
 
-@pytest.mark.parametrize("case", load_cases(Path(__file__).parent / "data"))
+@pytest.mark.parametrize("case", load_cases(Path(__file__).parent / "data" / "cases"))
 def test_case(case: dict[str, Any]) -> None:
     run_case(case)

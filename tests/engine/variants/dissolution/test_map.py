@@ -1,5 +1,5 @@
 """The Dissolution map, engine/variants/dissolution.toml: every geography fact
-its rule text states or implies (tests/engine/data/dissolution_geography.toml,
+its rule text states or implies (tests/engine/variants/dissolution/data/geography.toml,
 one test per fact), and the map's own consistency.
 
 The map's adjacency is a reconstruction (the official map exists only as
@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 MAP_FILE = ROOT / "engine" / "variants" / "dissolution.toml"
-FACTS_FILE = Path(__file__).parent / "data" / "dissolution_geography.toml"
+FACTS_FILE = Path(__file__).parent / "data" / "geography.toml"
 
 MAP: dict[str, Any] = tomllib.loads(MAP_FILE.read_text(encoding="utf-8"))
 FACTS: dict[str, Any] = tomllib.loads(FACTS_FILE.read_text(encoding="utf-8"))
