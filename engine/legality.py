@@ -252,12 +252,16 @@ def _check_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMo
 def _check_binding_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMovement:
     """A move where a convoy must name its path (Dissolution §3.10)."""
     if not order.path:
-        target, why = board.move_target(unit, order.dest)
+        adjacent = unit.kind is not UnitKind.ARMY or board.map.adjacent(
+            UnitKind.ARMY, unit.location, order.dest)
+        target, why = board.move_target(unit, order.dest) if adjacent else (None, "")
         if target is not None and not order.via_convoy:
             return (order if me is order.unit and target == order.dest
                     else Move(me, target)), None
         if not unit.kind.traits.convoyable:
             return None, illegal(why or f"a {unit.kind.noun} cannot be convoyed")
+        if why:
+            return None, illegal(why)
         return None, illegal(f"a convoyed move must name its convoy path, every convoying "
                              f"unit in order: {unit} - X - ... - {province_of(order.dest)}")
     if not unit.kind.traits.convoyable:

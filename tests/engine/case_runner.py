@@ -68,6 +68,7 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
         favor=tuple(sorted((p, n, v) for (p, n), v in favor.items())),
         built=tuple((b.split()[0], b.split()[1]) for b in case.get("built", [])),
         exiles=frozenset(case.get("exiles", [])),
+        silenced=frozenset(case.get("silenced", [])),
     )
     dislodged = []
     for power, entries in case.get("dislodged", {}).items():
@@ -195,6 +196,10 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
             want_units = set(expect["units"][power]) if power in expect["units"] \
                 else before.get(power, set())
             assert board.get(power, set()) == want_units, power
+    elif "units" in expect and expect.get("partial"):  # only the powers listed
+        board = _board(following.units)
+        for power, units in expect["units"].items():
+            assert board.get(power, set()) == set(units), power
     elif "units" in expect:
         want = {p: set(u) for p, u in expect["units"].items() if u}
         assert _board(following.units) == want
@@ -227,6 +232,8 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
                 for p in expect["allowance"]} == expect["allowance"]
     if "winner" in expect:
         assert (resolution.winner or "") == expect["winner"]
+    if "built" in expect:
+        assert sorted(f"{p} {c}" for p, c in following.built) == sorted(expect["built"])
     if "exiles" in expect:
         assert following.exiles == frozenset(expect["exiles"])
     if "phase" in expect:
