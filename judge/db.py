@@ -39,9 +39,14 @@ def _outbox_due_index(conn: Connection) -> None:
 # Step N takes a database at version N-1 to version N. Append new steps;
 # never change one that has shipped. A new database is created from the
 # models as they are now and stamped with the last version directly.
+def _bid_records(conn: Connection) -> None:
+    SQLModel.metadata.tables["bid_record"].create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
+    _bid_records,  # 3: Diplomacy Point bids, a record per power and phase
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -21,6 +21,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine.adjustments import powers_adjusting
+from engine.bids import Bid
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
 from engine.orders import Order
@@ -30,9 +31,10 @@ from engine.variant_file import load_variant
 from engine.ways_to_play import player_counts, setup
 from judge import snapshots
 from judge.db import run
-from judge.models import Game, Member, OrderRecord, PhaseRecord, utcnow
+from judge.models import BidRecord, Game, Member, OrderRecord, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
 from parser import OrderError, parse_order
+from parser.bids import parse_bid
 
 MASTER = "MASTER"
 
@@ -168,6 +170,33 @@ _REPLACE_ORDERS = update(_ORDER_TABLE).where(_ORDER_TABLE.c.id == bindparam("row
 _ADD_ORDERS = insert(_ORDER_TABLE).values(
     game_id=bindparam("game"), phase=bindparam("phase"), power=bindparam("power"),
     orders=bindparam("orders"), submitted_at=bindparam("at"))
+
+
+def file_bids(session: Session, game: Game, power: str, texts: list[str]) -> None:
+    """Put a power's Diplomacy Point bids for the current phase on file,
+    replacing what it had; an empty list takes them off file."""
+    row = session.exec(select(BidRecord).where(
+        BidRecord.game_id == game.id, BidRecord.phase == game.phase,
+        BidRecord.power == power)).first()
+    if not texts:
+        if row is not None:
+            session.delete(row)
+    elif row is not None:
+        row.bids = json.dumps(texts)
+        row.submitted_at = utcnow()
+        session.add(row)
+    else:
+        session.add(BidRecord(game_id=game.id or 0, phase=game.phase, power=power,
+                              bids=json.dumps(texts)))
+    session.flush()
+
+
+def bids_on_file(session: Session, game: Game, phase: str | None = None
+                 ) -> dict[str, list[str]]:
+    """Each power's bids on file for the phase (the current one by default)."""
+    rows = session.exec(select(BidRecord).where(
+        BidRecord.game_id == game.id, BidRecord.phase == (phase or game.phase))).all()
+    return {row.power: list(json.loads(row.bids)) for row in rows}
 
 
 def _orders_changed(session: Session) -> bool:
@@ -417,10 +446,11 @@ class Adjudication:
     resolution: Resolution
     unreadable: tuple[tuple[str, str, str], ...]  # (power, order, why) stored text not read
     late: tuple[str, ...]  # powers that had no orders on file
+    unreadable_bids: tuple[tuple[str, str, str], ...] = ()  # (power, bid, why)
 
 
 def adjudicate_phase(session: Session, game: Game) -> Adjudication:
-    """The current phase resolved from the orders on file (nothing stored)."""
+    """The current phase resolved from the orders and bids on file (nothing stored)."""
     game_map = map_of(game)
     state = current_state(session, game)
     texts = orders_on_file(session, game)
@@ -433,8 +463,19 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
                 unreadable.append((power, line, parsed.message))
             else:
                 orders.setdefault(power, []).append(parsed)
+    bids: dict[str, list[Bid]] = {}
+    unreadable_bids: list[tuple[str, str, str]] = []
+    if state.phase.kind is PhaseKind.MOVEMENT:
+        for power, lines in bids_on_file(session, game).items():
+            for line in lines:
+                bid = parse_bid(line, game_map)
+                if isinstance(bid, OrderError):
+                    unreadable_bids.append((power, line, bid.message))
+                else:
+                    bids.setdefault(power, []).append(bid)
     late = tuple(p for p in powers_to_order(game_map, state) if p not in texts)
-    return Adjudication(adjudicate(game_map, state, orders), tuple(unreadable), late)
+    return Adjudication(adjudicate(game_map, state, orders, bids), tuple(unreadable), late,
+                        tuple(unreadable_bids))
 
 
 def advance(session: Session, game: Game, adjudication: Adjudication,
@@ -472,6 +513,14 @@ def results_json(adjudication: Adjudication) -> dict[str, object]:
         "unreadable": [list(u) for u in adjudication.unreadable],
         "late": list(adjudication.late),
         "winner": adjudication.resolution.winner,
+        # secret until the game ends: never shown with the results
+        "bids": [{"bidder": b.bidder, "bid": str(b.bid), "counted": b.counted, "why": b.why}
+                 for b in adjudication.resolution.bids]
+        + [{"bidder": p, "bid": text, "counted": False, "why": f"unreadable: {why}"}
+           for p, text, why in adjudication.unreadable_bids],
+        "violations": [{"power": v.power, "nuclear": v.nuclear, "kind": v.kind, "unit": v.unit,
+                        "target": v.target, "via": v.via, "text": v.describe()}
+                       for v in adjudication.resolution.violations],
     }
 
 
@@ -498,6 +547,9 @@ def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
             for row in session.exec(select(OrderRecord).where(
                     OrderRecord.game_id == game.id, OrderRecord.phase == record.phase)).all():
                 session.delete(row)
+            for bid_row in session.exec(select(BidRecord).where(
+                    BidRecord.game_id == game.id, BidRecord.phase == record.phase)).all():
+                session.delete(bid_row)
         if record.seq > target.seq:
             session.delete(record)
     target.results = ""

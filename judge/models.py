@@ -141,6 +141,20 @@ class OrderRecord(SQLModel, table=True):
     submitted_at: datetime = Field(default_factory=utcnow)
 
 
+class BidRecord(SQLModel, table=True):
+    """One power's Diplomacy Point bids for one phase, in the order written
+    (replaced as a whole by each new submission). Secret until the game ends."""
+
+    __tablename__ = "bid_record"
+    __table_args__ = (UniqueConstraint("game_id", "phase", "power"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    phase: str = Field(max_length=16)
+    power: str = Field(max_length=32)
+    bids: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of lines
+    submitted_at: datetime = Field(default_factory=utcnow)
+
+
 class Press(SQLModel, table=True):
     __tablename__ = "press"
     id: int | None = Field(default=None, primary_key=True)

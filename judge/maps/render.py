@@ -95,10 +95,17 @@ class _Geometry:
 
 def _unit_shape(kind: UnitKind, x: float, y: float, size: float, fill: str,
                 extra: str = "") -> str:
-    """An army is a disc; a fleet a hull under a sail."""
+    """An army is a disc; a fleet a hull under a sail; a wing a chevron."""
     if kind is UnitKind.ARMY:
         return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.46)}" fill="{fill}" '
                 f'stroke="{INK}" stroke-width="{_n(size * 0.07)}"{extra}/>')
+    if kind is UnitKind.WING:
+        # a paper plane seen from above; its own point lies inside it
+        w, tip, back, notch = size * 0.7, y - size * 0.6, y + size * 0.4, y + size * 0.1
+        chevron = (f"M{_n(x)} {_n(tip)}L{_n(x + w)} {_n(back)}L{_n(x)} {_n(notch)}"
+                   f"L{_n(x - w)} {_n(back)}Z")
+        return (f'<path d="{chevron}" fill="{fill}" stroke="{INK}" '
+                f'stroke-width="{_n(size * 0.07)}" stroke-linejoin="round"{extra}/>')
     # the hull holds the unit's own point, so a pixel there is the power's colour
     w, top, h = size * 0.72, y - size * 0.16, size * 0.38
     hull = (f"M{_n(x - w)} {_n(top)}L{_n(x + w)} {_n(top)}L{_n(x + w * 0.62)} {_n(top + h)}"

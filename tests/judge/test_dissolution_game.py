@@ -1,0 +1,98 @@
+"""A Dissolution game in the judge: seats from the variant file, orders and
+Diplomacy Point bids on file, adjudicated at the deadline; the bids are kept
+for the end of the game and never mailed with the results."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+from engine.variant_file import load_variant
+from judge import games, turns
+from judge.config import Config
+from judge.db import transaction
+from judge.models import BidRecord, Game
+from judge.passwords import hash_password
+from judge.settings import GameSettings
+
+START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+PLAYED = ["EGYPT", "ETHIOPIA", "IRAN", "KAZAKHSTAN", "PAKISTAN", "POLAND", "ROMANIA",
+          "SAUDI_ARABIA", "UKRAINE", "YUGOSLAVIA"]
+
+
+def _started(db: Engine) -> int:
+    secret = hash_password("pw")
+    with transaction(db) as session:
+        game = games.create_game(session, "dissol", secret, "gm@x.test",
+                                 GameSettings(variant="dissolution"))
+        assert sorted(games.seat_names(game)) == PLAYED  # neutral powers sit nowhere
+        for power in PLAYED:
+            games.join(session, game, f"{power.lower()}@x.test", secret, power)
+        state = games.start(session, game, START)
+        assert str(state.phase) == "S1992M"
+        assert game.id is not None
+        return game.id
+
+
+def test_seats_are_the_ten_played_powers(db: Engine) -> None:
+    game_id = _started(db)
+    with transaction(db) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        state = games.current_state(session, game)
+        game_map = load_variant("dissolution")
+        # nobody is waited for on behalf of a neutral power
+        assert games.powers_to_order(game_map, state) == PLAYED
+        assert games.missing_powers(session, game, game_map, state) == PLAYED
+
+
+def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
+    game_id = _started(db)
+    config = Config(address="judge@judge.test")
+    with transaction(db) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        games.file_orders(session, game, "UKRAINE", ["A Khk - Mos"])
+        games.file_bids(session, game, "POLAND", ["1: A Blr S Khk - Mos", "1: A Aus H"])
+        games.file_bids(session, game, "POLAND", ["1: A Blr S Khk - Mos"])  # replaces
+        games.file_bids(session, game, "ROMANIA", ["2: W Ram - Aus", "1: A Nowhere H"])
+        assert games.bids_on_file(session, game) == {
+            "POLAND": ["1: A Blr S Khk - Mos"], "ROMANIA": ["2: W Ram - Aus", "1: A Nowhere H"]}
+        mails = turns.process(session, game, config, START)
+        assert game.phase == "F1992M"
+        record = games.phase_record(session, game, "S1992M")
+        assert record is not None
+        stored = json.loads(record.results)
+    rows = {r["order"]: r for r in stored["results"]}
+    assert rows["A KHK - MOS"]["outcome"] == "fails"
+    assert rows["A MOS H"]["reason"].startswith("disabled by the unit from KHK")
+    assert rows["A BLR S A KHK - MOS"]["outcome"] == "succeeds"  # the bid won
+    assert stored["violations"][0]["kind"] == "disabled"
+    assert {(v["power"], v["nuclear"]) for v in stored["violations"]} == {("UKRAINE", "RUSSIA")}
+    fates = {b["bid"]: b for b in stored["bids"]}
+    assert fates["1: A BLR S KHK - MOS"]["counted"]
+    assert not fates["2: W RAM - AUS"]["counted"]  # Romania's NATO Favor caps it at 1
+    assert fates["1: A Nowhere H"]["why"].startswith("unreadable")
+    results = [m for m in mails if m.kind == "results"]
+    assert results and all("A BLR S A KHK - MOS" in m.body for m in results)
+    assert {name.rsplit(".", 1)[1] for m in results for name, _, _ in m.attachments} \
+        == {"png", "svg"}  # the schematic map of the next phase
+    for mail in mails:  # what players and the list see: the neutral order, never a bid
+        assert "1: A BLR" not in mail.body and "W RAM - AUS" not in mail.body
+        assert " DP" not in mail.body and "bid" not in mail.body.lower()
+
+def test_rollback_takes_the_bids_off_file(db: Engine) -> None:
+    game_id = _started(db)
+    config = Config(address="judge@judge.test")
+    with transaction(db) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        games.file_bids(session, game, "POLAND", ["1: A Blr H"])
+        turns.process(session, game, config, START)
+        games.rollback(session, game, None)
+        assert game.phase == "S1992M"
+        assert games.bids_on_file(session, game) == {}
+        assert session.exec(select(BidRecord)).all() == []
