@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.adjustments import needs_adjustments, resolve_adjustments
 from engine.bids import Bid, BidResult
@@ -55,8 +55,8 @@ def adjudicate(
             return Resolution(state, moved.results, state.evolve(
                 units=moved.units, dislodged=retreating, contested=moved.contested,
                 phase=state.phase.retreat()), bids=moved.bids, violations=moved.violations)
-        resolution = _end_of_season(phase_map, rules, state, moved.results, moved.units)
-        return replace(resolution, bids=moved.bids, violations=moved.violations)
+        return _end_of_season(phase_map, rules, state, moved.results, moved.units,
+                              moved.bids, moved.violations)
     if kind is PhaseKind.RETREAT:
         retreated = resolve_retreats(phase_map, state, orders)
         return _end_of_season(phase_map, rules, state, retreated.results, retreated.units)
@@ -68,7 +68,8 @@ def adjudicate(
 
 def _end_of_season(
     game_map: GameMap, rules: Rules, state: GameState, results: tuple[OrderResult, ...],
-    units: tuple[Unit, ...],
+    units: tuple[Unit, ...], bids: tuple[BidResult, ...] = (),
+    violations: tuple[Violation, ...] = (),
 ) -> Resolution:
     """The board after a season's movement and retreats: on to the next phase."""
     phase = state.phase
@@ -81,7 +82,7 @@ def _end_of_season(
     if phase.season is Season.SPRING:
         return Resolution(state, results, state.evolve(
             units=units, dislodged=(), contested=frozenset(),
-            phase=phase.following_movement()))
+            phase=phase.following_movement()), None, bids, violations)
     after = state.evolve(units=units, dislodged=(), contested=frozenset(),
                          owners=take_centres(state.owners, units, game_map, rules))
     if after.coin_toss_power and after.coin_toss_year == phase.year:
@@ -93,7 +94,7 @@ def _end_of_season(
         after = after.evolve(phase=phase.adjustment())
     else:
         after = after.evolve(phase=phase.following_movement())
-    return Resolution(state, results, after, winner)
+    return Resolution(state, results, after, winner, bids, violations)
 
 
 def take_centres(
@@ -104,8 +105,9 @@ def take_centres(
     it (unless that power's units never capture: the US Navy)."""
     rules = rules or rules_for(game_map)
     owner = dict(owners)
+    centres = game_map.supply_centres
     for unit in units:
-        if unit.province in game_map.supply_centres and rules.captures(game_map, unit):
+        if unit.province in centres and rules.captures(game_map, unit):
             owner[unit.province] = unit.power
     return tuple(sorted(owner.items()))
 

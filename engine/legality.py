@@ -43,8 +43,7 @@ class Board:
         self.closed = closed
         # Dissolution §3.10: a convoyed army names its whole path, and only that path counts
         self.binding_paths = binding_paths
-        self.barred = {name: power.barred for name, power in game_map.powers.items()
-                       if power.barred}
+        self.barred = game_map.barred
         waters = game_map.water_provinces
         self.fleet_waters = frozenset(
             p for p, u in units.items() if u.kind is UnitKind.FLEET and p in waters
@@ -167,7 +166,8 @@ class Board:
         if unit.kind is UnitKind.ARMY:
             if dest in game_map.army_moves[unit.province] and dest not in self.closed:
                 return dest, None
-        elif not fleet_convoyed and dest in game_map.fleet_moves[unit.location] \
+        elif unit.kind is UnitKind.FLEET and not fleet_convoyed \
+                and dest in game_map.fleet_moves[unit.location] \
                 and province_of(dest) not in self.closed:
             return dest, None
         if not game_map.is_location(dest):
@@ -234,9 +234,9 @@ def _check_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMo
     dest = order.dest
     if board.binding_paths:
         return _check_binding_move(board, unit, me, order)
-    if not order.via_convoy and not order.path and not board.closed and (
+    if not order.via_convoy and not order.path and not board.closed and not board.barred and (
         dest in board.map.army_moves[unit.province] if unit.kind is UnitKind.ARMY
-        else dest in board.map.fleet_moves[unit.location]
+        else dest in board.map.fleet_moves.get(unit.location, ())
     ):
         # the common case, a plain move to a neighbour, needs no more checks
         return (order if me is order.unit else Move(me, dest)), None

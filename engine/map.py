@@ -221,6 +221,22 @@ class GameMap:
         return (province, *(f"{province}/{c}" for c in prov.coasts))
 
     @cached_property
+    def bid_powers(self) -> frozenset[str]:
+        """The neutral powers whose units obey Diplomacy Point bids."""
+        return frozenset(n for n, p in self.powers.items() if p.ordered_by_bids)
+
+    @cached_property
+    def barred(self) -> Mapping[str, frozenset[str]]:
+        """Power -> the provinces its units may not enter, for powers with any."""
+        return {n: p.barred for n, p in self.powers.items() if p.barred}
+
+    @cached_property
+    def has_special_units(self) -> bool:
+        """Are some units stationary or invulnerable (by kind or by power)?"""
+        return any(KIND_TRAITS[k].stationary for k in self.kinds) or any(
+            p.stationary or p.invulnerable for p in self.powers.values())
+
+    @cached_property
     def supply_centres(self) -> frozenset[str]:
         return frozenset(p.code for p in self.provinces.values() if p.centre is not None)
 

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.bids import Bid, BidResult
-from engine.legality import CheckedMovement
+from engine.legality import CheckedMovement, check_movement
 from engine.map import GameMap, UnitKind, province_of
 from engine.order_sets import OrderSet
 from engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
 from engine.resolver import MovementResolver
-from engine.rules import STANDARD, Rules, Violation
+from engine.rules import STANDARD, NeutralOrders, Rules, Violation
 from engine.state import Dislodged, GameState
 from engine.units import Unit
 
@@ -37,20 +37,19 @@ def resolve_movement(
 ) -> MovementResult:
     units = {u.province: u for u in state.units}
     board = rules.board(game_map, state, units)
-    by_bids = {name for name, power in game_map.powers.items() if power.ordered_by_bids}
+    by_bids = game_map.bid_powers
 
     def check(power: str, order: Order) -> CheckedMovement:
         if power in state.unplayed:
             return None, illegal(f"{power} is not played: its units hold")
         if power in by_bids:
             return None, illegal(f"{power} is neutral: its orders come from bids")
-        if not isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy)):
-            return None, illegal("not a movement-phase order")
-        return rules.check_movement(board, state, power, order)
+        return check_movement(board, power, order)
 
     order_set: OrderSet[MovementOrder] = OrderSet(orders, check)
     chosen = order_set.chosen
-    neutral = rules.neutral_orders(game_map, state, board, dict(chosen), bids or {})
+    neutral = rules.neutral_orders(game_map, state, board, dict(chosen), bids or {}) \
+        if by_bids else _NO_NEUTRALS
     chosen.update(neutral.orders)
     for prov, unit in units.items():
         if prov not in chosen:
@@ -74,9 +73,8 @@ def resolve_movement(
             results.append(_judge(resolver, prov, chosen[prov], unit.power,
                                   dislodgers.get(prov)))
 
-    moved = _after(game_map, state, units, chosen, resolver, dislodgers, tuple(results), rules)
-    return replace(moved, bids=neutral.bids,
-                   violations=rules.violations(game_map, state, resolver, chosen))
+    return _after(game_map, state, units, chosen, resolver, dislodgers, tuple(results), rules,
+                  neutral.bids, rules.violations(game_map, state, resolver, chosen))
 
 
 def _judge(
@@ -96,7 +94,8 @@ def _judge(
             in resolver.moves else ""))
     if dislodger is not None:
         return OrderResult(power, order, Outcome.FAILS, Reason(Why.DISLODGED, (dislodger,)))
-    disabler = resolver.disabled_by(prov) if resolver.attackers.get(prov) else None
+    disabler = resolver.disabled_by(prov) \
+        if resolver.can_disable and resolver.attackers.get(prov) else None
     if disabler is not None:
         return OrderResult(power, order, Outcome.FAILS, Reason(Why.DISABLED, (disabler,)))
     if kind is Convoy:
@@ -110,6 +109,7 @@ def _judge(
 
 
 _NOT_CONVOYED = "the army does not go by convoy"
+_NO_NEUTRALS = NeutralOrders()
 
 
 def _after(
@@ -121,6 +121,8 @@ def _after(
     dislodgers: Mapping[str, str | None],
     results: tuple[OrderResult, ...],
     rules: Rules,
+    bids: tuple[BidResult, ...],
+    violations: tuple[Violation, ...],
 ) -> MovementResult:
     board: list[Unit] = []
     dislodged: list[tuple[Unit, str]] = []
@@ -143,7 +145,7 @@ def _after(
         options = retreat_options(game_map, unit, attacker, by_convoy, occupied, contested,
                                   barred) if rules.may_retreat(game_map, unit) else ()
         out.append(Dislodged(unit, attacker, by_convoy, options))
-    return MovementResult(results, tuple(board), tuple(out), contested)
+    return MovementResult(results, tuple(board), tuple(out), contested, bids, violations)
 
 
 def retreat_options(

@@ -79,6 +79,10 @@ class MovementResolver:
         self.combat = combat
         self.stationary = combat.stationary
         self.invulnerable = combat.invulnerable
+        # without stationary or invulnerable units, every prevailing move
+        # relocates and nothing is ever disabled
+        self._plain = not combat.stationary and not combat.invulnerable
+        self.can_disable = not self._plain
         self.moves: dict[str, str] = {}  # origin province -> destination province
         self.move_dest_loc: dict[str, str] = {}
         self.attackers: dict[str, list[str]] = {}  # destination -> origins
@@ -96,6 +100,9 @@ class MovementResolver:
         self.guesses: dict[str, bool] = {}  # decisions being worked out, and their guess
         self.deps: list[str] = []
         self._index(same_player)
+        if self._plain:
+            moves, resolve = self.moves, self.resolve
+            self.relocates = lambda prov: prov in moves and resolve(prov)  # type: ignore[method-assign]
 
     # -- preparing ---------------------------------------------------------
 
@@ -265,7 +272,9 @@ class MovementResolver:
 
     def relocates(self, prov: str) -> bool:
         """Does the unit in prov leave it? Its attack must prevail, the unit
-        must not be stationary, and the defender must not stay invulnerable."""
+        must not be stationary, and the defender must not stay invulnerable.
+        (Without stationary or invulnerable units, __init__ puts a shortcut
+        in its place.)"""
         if prov not in self.moves or prov in self.stationary or not self.resolve(prov):
             return False
         dest = self.moves[prov]
@@ -364,7 +373,8 @@ class MovementResolver:
         if dest not in self.units:
             return 0
         if dest in self.moves:
-            return 0 if self.relocates(dest) else 1
+            left = self.resolve(dest) if self._plain else self.relocates(dest)
+            return 0 if left else 1
         supporters = self.hold_support.get(dest)
         return 1 + self._support_count(supporters) if supporters else 1
 

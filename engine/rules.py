@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from engine.bids import Bid, BidResult
-from engine.legality import Board, CheckedMovement, check_movement
+from engine.legality import Board
 from engine.map import GameMap, Power
 from engine.orders import MovementOrder
 from engine.resolver import Combat, MovementResolver, ParadoxRule
@@ -87,6 +88,8 @@ class Rules:
         return power is not None and power.invulnerable
 
     def combat(self, game_map: GameMap, units: Mapping[str, Unit]) -> Combat:
+        if not game_map.has_special_units:
+            return self._plain_combat
         return Combat(
             stationary=frozenset(p for p, u in units.items() if self.stationary(game_map, u)),
             invulnerable=frozenset(p for p, u in units.items()
@@ -95,14 +98,15 @@ class Rules:
             paradox=self.paradox,
         )
 
+    @cached_property
+    def _plain_combat(self) -> Combat:
+        """Combat on a map whose units are all mobile and vulnerable."""
+        return Combat(binding_paths=self.binding_paths, paradox=self.paradox)
+
     # -- orders -----------------------------------------------------------------
 
     def board(self, game_map: GameMap, state: GameState, units: Mapping[str, Unit]) -> Board:
         return Board(game_map, units, state.closed, self.binding_paths)
-
-    def check_movement(self, board: Board, state: GameState, power: str,
-                       order: MovementOrder) -> CheckedMovement:
-        return check_movement(board, power, order)
 
     def neutral_orders(self, game_map: GameMap, state: GameState, board: Board,
                        chosen: Mapping[str, MovementOrder],

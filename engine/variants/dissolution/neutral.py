@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from engine.bids import Bid, BidResult, spend, winning_orders
-from engine.legality import Board
+from engine.legality import Board, check_movement
 from engine.map import GameMap, province_of
 from engine.orders import Convoy, Hold, Move, MovementOrder, SupportHold, SupportMove
 from engine.rules import NeutralOrders
@@ -115,7 +115,7 @@ def _judge(rules: DissolutionRules, game_map: GameMap, state: GameState, board: 
     owner = game_map.powers.get(unit.power)
     if owner is None or not owner.ordered_by_bids:
         return ignored(f"the unit in {unit.province} is not neutral")
-    checked, reason = rules.check_movement(board, state, unit.power, bid.order)
+    checked, reason = check_movement(board, unit.power, bid.order)
     if checked is None:
         return ignored(f"illegal order: {reason.describe() if reason else ''}")
     why = (_cohesion(game_map, board, unit, checked)
