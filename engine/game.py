@@ -90,7 +90,7 @@ def _end_of_season(
     scores = rules.scores(game_map, after)
     winner = rules.victor(game_map, after, scores)
     after = rules.end_of_year(game_map, after, scores)
-    if rules.always_winter or needs_adjustments(game_map, after):
+    if rules.always_winter or needs_adjustments(game_map, after, scores):
         after = after.evolve(phase=phase.adjustment())
     else:
         after = after.evolve(phase=phase.following_movement())
@@ -106,8 +106,9 @@ def take_centres(
     rules = rules or rules_for(game_map)
     owner = dict(owners)
     centres = game_map.supply_centres
+    everyone_captures = not game_map.non_capturing
     for unit in units:
-        if unit.province in centres and rules.captures(game_map, unit):
+        if unit.province in centres and (everyone_captures or rules.captures(game_map, unit)):
             owner[unit.province] = unit.power
     return tuple(sorted(owner.items()))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 from engine.map import GameMap, Reach, Terrain, UnitKind, coast_of, province_of
 from engine.orders import (
@@ -159,8 +159,7 @@ class Board:
         cannot also be one of the convoying fleets (DATC 6.D.31).
         """
         game_map = self.map
-        barred = self.barred.get(unit.power)
-        if barred and province_of(dest) in barred:
+        if self.barred and province_of(dest) in self.barred.get(unit.power, ()):
             return None, f"{unit.power} may not enter {province_of(dest)}"
         # the common case first: a plain move to a neighbour
         if unit.kind is UnitKind.ARMY:
@@ -215,8 +214,7 @@ def check_movement(board: Board, power: str, order: Order) -> CheckedMovement:
     check = _MOVEMENT_CHECKS.get(type(order))
     if check is None:
         return None, illegal("not a movement-phase order")
-    assert isinstance(order, (Hold, Move, SupportHold, SupportMove, Convoy))
-    written = order.unit
+    written = cast(MovementOrder, order).unit  # the table above knows only movement orders
     unit = board.units.get(province_of(written.location))
     if unit is None:
         return None, illegal(f"no unit in {province_of(written.location)}")

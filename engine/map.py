@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
+from typing import Any
 
 
 class UnitKind(StrEnum):
@@ -201,6 +202,9 @@ class GameMap:
     drawing: Drawing = field(default_factory=Drawing)
     ways_to_play: Mapping[int, WayToPlay] = field(default_factory=dict)  # by players
     rules: str = "standard"  # the rules module (engine/variants/NAME.py) the game follows
+    # Top-level tables of the file that only the rules module reads (Dissolution's
+    # [favor] board), as TOML gave them; the rules module checks them on loading.
+    tables: Mapping[str, Any] = field(default_factory=dict)
     kinds: tuple[UnitKind, ...] = (UnitKind.ARMY, UnitKind.FLEET)  # kinds of unit on the board
 
     # -- places -----------------------------------------------------------
@@ -224,6 +228,11 @@ class GameMap:
     def bid_powers(self) -> frozenset[str]:
         """The neutral powers whose units obey Diplomacy Point bids."""
         return frozenset(n for n, p in self.powers.items() if p.ordered_by_bids)
+
+    @cached_property
+    def non_capturing(self) -> frozenset[str]:
+        """Powers whose units never take supply centres."""
+        return frozenset(n for n, p in self.powers.items() if not p.captures)
 
     @cached_property
     def barred(self) -> Mapping[str, frozenset[str]]:
@@ -381,6 +390,7 @@ class GameMap:
             ways_to_play=self.ways_to_play,
             rules=self.rules,
             kinds=self.kinds,
+            tables=self.tables,
         )
 
     # -- distances (civil disorder) ----------------------------------------

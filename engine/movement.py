@@ -83,7 +83,7 @@ def _judge(
 ) -> OrderResult:
     kind = type(order)
     if kind is Move:
-        if resolver.relocates(prov):
+        if resolver.moved(prov):
             return OrderResult(power, order, Outcome.SUCCEEDS)
         return OrderResult(power, order, Outcome.FAILS, resolver.move_failure(prov))
     if kind is not Hold and prov not in resolver.matched:
@@ -128,7 +128,7 @@ def _after(
     dislodged: list[tuple[Unit, str]] = []
     for prov, unit in units.items():
         order = chosen[prov]
-        if isinstance(order, Move) and resolver.relocates(prov):
+        if isinstance(order, Move) and resolver.moved(prov):
             board.append(Unit(unit.power, unit.kind, order.dest))
             continue
         attacker = dislodgers.get(prov)

@@ -24,14 +24,18 @@ class OrderSet(Generic[UnitOrder]):
         orders: Mapping[str, Sequence[Order]],
         check: Callable[[str, Order], tuple[UnitOrder, None] | tuple[None, Reason]],
     ) -> None:
-        self.given: list[tuple[str, Order, UnitOrder | None, Reason | None]] = []
+        # (power, order as given, checked order, why illegal, the unit's province)
+        self.given: list[tuple[str, Order, UnitOrder | None, Reason | None, str]] = []
         self.chosen: dict[str, UnitOrder] = {}  # province -> the order the unit obeys
         for power, power_orders in orders.items():
             for order in power_orders:
                 checked, reason = check(power, order)
-                self.given.append((power, order, checked, reason))
-                if checked is not None:
-                    self.chosen[province_of(checked.unit.location)] = checked  # last wins
+                if checked is None:
+                    self.given.append((power, order, None, reason, ""))
+                    continue
+                prov = province_of(checked.unit.location)
+                self.given.append((power, order, checked, reason, prov))
+                self.chosen[prov] = checked  # last wins
 
     def answer(
         self, judge: Callable[[str, str, UnitOrder], OrderResult]
@@ -41,11 +45,10 @@ class OrderSet(Generic[UnitOrder]):
         Also the provinces whose units were answered."""
         results: list[OrderResult] = []
         answered: set[str] = set()
-        for power, raw, checked, reason in self.given:
+        for power, raw, checked, reason, prov in self.given:
             if checked is None:
                 results.append(OrderResult(power, raw, Outcome.ILLEGAL, reason))
                 continue
-            prov = province_of(checked.unit.location)
             if self.chosen[prov] is not checked or prov in answered:
                 results.append(OrderResult(power, checked, Outcome.VOID, _REPLACED))
                 continue

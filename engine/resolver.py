@@ -39,6 +39,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import cast
 
 from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Convoy, Move, MovementOrder, SupportHold, SupportMove
@@ -100,9 +101,9 @@ class MovementResolver:
         self.guesses: dict[str, bool] = {}  # decisions being worked out, and their guess
         self.deps: list[str] = []
         self._index(same_player)
-        if self._plain:
-            moves, resolve = self.moves, self.resolve
-            self.relocates = lambda prov: prov in moves and resolve(prov)  # type: ignore[method-assign]
+        # Does the unit ordered to move from a province (a key of moves) leave
+        # it? Without stationary or invulnerable units: whenever its move succeeds.
+        self.moved: Callable[[str], bool] = self.resolve if self._plain else self.relocates
 
     # -- preparing ---------------------------------------------------------
 
@@ -110,18 +111,14 @@ class MovementResolver:
         convoys: list[tuple[str, Convoy]] = []
         supports: list[tuple[str, SupportHold | SupportMove]] = []
         for prov, order in self.orders.items():
-            kind = type(order)
-            if kind is Move:
-                assert isinstance(order, Move)
+            if type(order) is Move:
                 dest = province_of(order.dest)
                 self.moves[prov] = dest
                 self.move_dest_loc[prov] = order.dest
                 self.attackers.setdefault(dest, []).append(prov)
-            elif kind is Convoy:
-                assert isinstance(order, Convoy)
+            elif type(order) is Convoy:
                 convoys.append((prov, order))
-            elif kind is SupportHold or kind is SupportMove:
-                assert isinstance(order, (SupportHold, SupportMove))
+            elif type(order) is SupportHold or type(order) is SupportMove:
                 supports.append((prov, order))
         binding = self.combat.binding_paths
         for prov, convoy in convoys:
@@ -141,8 +138,7 @@ class MovementResolver:
             unit = self.units[prov]
             if unit.kind is not UnitKind.ARMY:
                 continue
-            order = self.orders[prov]
-            assert isinstance(order, Move)
+            order = cast(Move, self.orders[prov])
             if binding:
                 if order.path:
                     self.convoyed.add(prov)
@@ -272,9 +268,9 @@ class MovementResolver:
 
     def relocates(self, prov: str) -> bool:
         """Does the unit in prov leave it? Its attack must prevail, the unit
-        must not be stationary, and the defender must not stay invulnerable.
-        (Without stationary or invulnerable units, __init__ puts a shortcut
-        in its place.)"""
+        must not be stationary, and the defender must not stay invulnerable."""
+        if self._plain:
+            return prov in self.moves and self.resolve(prov)
         if prov not in self.moves or prov in self.stationary or not self.resolve(prov):
             return False
         dest = self.moves[prov]
@@ -361,7 +357,7 @@ class MovementResolver:
         supporters = self.move_support.get(prov)
         defender = self.units.get(dest)
         if defender is not None and not (
-            prov not in self.head_to_head and self.relocates(dest)
+            prov not in self.head_to_head and dest in self.moves and self.moved(dest)
         ):
             # the defender stays: no power helps dislodge its own unit
             if defender.power == self.units[prov].power:
@@ -373,8 +369,7 @@ class MovementResolver:
         if dest not in self.units:
             return 0
         if dest in self.moves:
-            left = self.resolve(dest) if self._plain else self.relocates(dest)
-            return 0 if left else 1
+            return 0 if self.moved(dest) else 1
         supporters = self.hold_support.get(dest)
         return 1 + self._support_count(supporters) if supporters else 1
 
@@ -385,7 +380,7 @@ class MovementResolver:
     def prevent_strength(self, prov: str) -> int:
         if prov in self.convoyed and not self.path(prov):
             return 0
-        if self._lost_criss_cross(prov):
+        if self.criss_cross and self._lost_criss_cross(prov):
             return 0
         opponent = self.head_to_head.get(prov)
         if opponent is not None and self.resolve(opponent):
@@ -405,7 +400,7 @@ class MovementResolver:
         return mine <= theirs
 
     def _move_succeeds(self, prov: str) -> bool:
-        if self._lost_criss_cross(prov):
+        if self.criss_cross and self._lost_criss_cross(prov):
             return False
         attack = self.attack_strength(prov)
         if attack == 0:
@@ -433,10 +428,11 @@ class MovementResolver:
 
     def dislodged_by(self, prov: str) -> str | None:
         """The province of the unit that dislodged the unit in prov, if any."""
-        if self.relocates(prov):
+        moved = self.moved
+        if prov in self.moves and moved(prov):
             return None
         for attacker in self.attackers.get(prov, ()):
-            if self.relocates(attacker):
+            if moved(attacker):
                 return attacker
         return None
 
@@ -454,7 +450,7 @@ class MovementResolver:
         """Why the move from prov did not take its unit there (ask only about
         those): a sortie or a disabling attack prevailed without moving."""
         dest = self.moves[prov]
-        if self.resolve(prov):
+        if not self._plain and self.resolve(prov):
             strength = self.attack_strength(prov)
             against = self.hold_strength(dest) if dest in self.units else 0
             disabled = (dest,) if dest in self.units and not self.relocates(dest) else ()
@@ -498,9 +494,10 @@ class MovementResolver:
         """Provinces a standoff left empty: no retreat may enter them."""
         result: set[str] = set()
         for dest, origins in self.attackers.items():
-            if any(self.relocates(o) for o in origins):
+            moved = self.moved
+            if any(moved(o) for o in origins):
                 continue
-            stays = dest in self.units and not self.relocates(dest)
+            stays = dest in self.units and not (dest in self.moves and moved(dest))
             if stays:
                 continue
             if any(self.prevent_strength(o) > 0 for o in origins):

@@ -63,6 +63,21 @@ class Violation:
         return f"{self.power} against {self.nuclear}: {what}{also}"
 
 
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """An Embassy moved down the Favor map for a violation (Dissolution §11.7.1)."""
+
+    power: str
+    nuclear: str
+    origin: str  # the space it stood on
+    to: str  # the space it was kicked to (the same Perimeter when already there)
+
+    def describe(self) -> str:
+        if self.origin == self.to:
+            return f"{self.power}'s Embassy with {self.nuclear} stays in {self.to} (kicked)"
+        return f"{self.power}'s Embassy with {self.nuclear} kicked {self.origin} - {self.to}"
+
+
 class Rules:
     """The standard game. Variants subclass and override."""
 
@@ -70,6 +85,17 @@ class Rules:
     binding_paths = False  # must a convoyed army name its path, which binds it?
     paradox = ParadoxRule.SZYKMAN
     always_winter = False  # a winter phase every year, with or without adjustments
+
+    # -- the variant file ---------------------------------------------------
+
+    def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
+        """Problems in the tables of the variant file only these rules read
+        (``game_map.tables``), each with its key path; the standard game has none."""
+        return []
+
+    def opening(self, game_map: GameMap, state: GameState) -> GameState:
+        """The opening position, once the seats are known (Embassies placed...)."""
+        return state
 
     # -- the map in force ---------------------------------------------------
 
@@ -119,6 +145,11 @@ class Rules:
     def violations(self, game_map: GameMap, state: GameState, resolver: MovementResolver,
                    chosen: Mapping[str, MovementOrder]) -> tuple[Violation, ...]:
         return ()
+
+    def after_movement(self, game_map: GameMap, state: GameState,
+                       violations: tuple[Violation, ...]) -> tuple[GameState, tuple[Kick, ...]]:
+        """What a movement phase's violations do before the retreats (kicks)."""
+        return state, ()
 
     def retreat_barred(self, game_map: GameMap, state: GameState, unit: Unit) -> frozenset[str]:
         """Provinces this dislodged unit may not retreat into (besides the usual ones)."""

@@ -29,6 +29,31 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
+class VariantState:
+    """What variants add to a position, kept apart so that the standard
+    game's positions stay small (every phase copies its position)."""
+
+    # Favor of each played power with each nuclear power: (power, nuclear, value).
+    favor: tuple[tuple[str, str, int], ...] = ()
+    # Where each power has built before: (power, centre), for emergent build sites.
+    built: tuple[tuple[str, str], ...] = ()
+    # Eliminated powers whose players play on in exile (bidding only).
+    exiles: frozenset[str] = frozenset()
+    # Exiles the GM has stripped of their right to bid.
+    silenced: frozenset[str] = frozenset()
+    # Where each played power's Embassy stands on the Favor map, per nuclear
+    # power: (power, nuclear, space). When present, Favor is read from them.
+    embassies: tuple[tuple[str, str, str], ...] = ()
+    # This year's kicked Embassies and nuclear retaliations: (power, nuclear).
+    kicked: frozenset[tuple[str, str]] = frozenset()
+    retaliated: frozenset[tuple[str, str]] = frozenset()
+
+
+NO_EXTRA = VariantState()
+_EXTRA_FIELDS = frozenset(VariantState.__dataclass_fields__)
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     variant: str
     phase: Phase
@@ -56,15 +81,8 @@ class GameState:
     coin_toss_power: str | None = None
     coin_toss_year: int = 0
     notes: tuple[str, ...] = field(default=())  # events worth reporting (coin tosses)
-    # -- variants' state (read by their rules modules; empty in the standard game) --
-    # Favor of each played power with each nuclear power: (power, nuclear, value).
-    favor: tuple[tuple[str, str, int], ...] = ()
-    # Where each power has built before: (power, centre), for emergent build sites.
-    built: tuple[tuple[str, str], ...] = ()
-    # Eliminated powers whose players play on in exile (bidding only).
-    exiles: frozenset[str] = frozenset()
-    # Exiles the GM has stripped of their right to bid.
-    silenced: frozenset[str] = frozenset()
+    # what variants add (read by their rules modules; empty in the standard game)
+    extra: VariantState = NO_EXTRA
 
     # -- building ---------------------------------------------------------
 
@@ -90,11 +108,45 @@ class GameState:
             victory=game_map.victory,
             seats=tuple(Seat(player, powers) for player, powers in game_map.seats)
             or tuple(Seat(p, (p,)) for p in game_map.powers),
-            favor=favor,
+            extra=VariantState(favor=favor) if favor else NO_EXTRA,
         )
 
     def evolve(self, **changes: object) -> GameState:
+        """A copy with some fields changed, VariantState's fields included."""
+        extra = {k: changes.pop(k) for k in [k for k in changes if k in _EXTRA_FIELDS]}
+        if extra:
+            changes["extra"] = replace(self.extra, **extra)  # type: ignore[arg-type]
         return replace(self, **changes)  # type: ignore[arg-type]
+
+    # -- what variants add ---------------------------------------------------
+
+    @property
+    def favor(self) -> tuple[tuple[str, str, int], ...]:
+        return self.extra.favor
+
+    @property
+    def built(self) -> tuple[tuple[str, str], ...]:
+        return self.extra.built
+
+    @property
+    def exiles(self) -> frozenset[str]:
+        return self.extra.exiles
+
+    @property
+    def silenced(self) -> frozenset[str]:
+        return self.extra.silenced
+
+    @property
+    def embassies(self) -> tuple[tuple[str, str, str], ...]:
+        return self.extra.embassies
+
+    @property
+    def kicked(self) -> frozenset[tuple[str, str]]:
+        return self.extra.kicked
+
+    @property
+    def retaliated(self) -> frozenset[tuple[str, str]]:
+        return self.extra.retaliated
 
     # -- questions --------------------------------------------------------
 
@@ -115,13 +167,23 @@ class GameState:
         return None
 
     def favor_of(self, power: str, nuclear: str) -> int:
-        """A power's Favor with a nuclear power; an exile counts as 1 (§5.3)."""
+        """A power's Favor with a nuclear power: the value of its Embassy's
+        space (its second character), or the value given; an exile counts as 1 (§5.3)."""
         if power in self.exiles:
             return 1
+        for who, whom, space in self.embassies:
+            if who == power and whom == nuclear:
+                return int(space[1])
         for who, whom, value in self.favor:
             if who == power and whom == nuclear:
                 return value
         return 1
+
+    def embassy_of(self, power: str, nuclear: str) -> str | None:
+        for who, whom, space in self.embassies:
+            if who == power and whom == nuclear:
+                return space
+        return None
 
     def player_of(self, power: str) -> str | None:
         for seat in self.seats:

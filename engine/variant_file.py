@@ -140,7 +140,7 @@ class _Builder:
         self._check_reachable(provinces, army, fleet)
         if self.problems:
             raise VariantError(name or "variant", self.problems)
-        return GameMap(
+        game_map = GameMap(
             name=name,
             title=str(header.get("title", name)),
             start=start,
@@ -158,7 +158,14 @@ class _Builder:
             ways_to_play=ways_to_play,
             rules=rules,
             kinds=kinds,
+            tables={k: v for k, v in self.data.items() if k not in _KNOWN_TABLES},
         )
+        for path, message in _rules_problems(game_map):
+            self.problem(path[:-1] if len(path) > 1 else path,
+                         path[-1] if len(path) > 1 else None, message)
+        if self.problems:
+            raise VariantError(name or "variant", self.problems)
+        return game_map
 
     def _kinds(self, header: Mapping[str, Any]) -> tuple[UnitKind, ...]:
         """The kinds of unit on the board: ``kinds = ["A", "F", "W"]``."""
@@ -694,6 +701,17 @@ class _Builder:
             if code not in seen:
                 self.problem(("provinces", code), None,
                              f"{code} cannot be reached from {playable[0]}")
+
+
+_KNOWN_TABLES = frozenset(
+    {"variant", "powers", "provinces", "canals", "seats", "map", "ways_to_play"})
+
+
+def _rules_problems(game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
+    """What the variant's rules module finds wrong with the tables it reads."""
+    from engine.variants import rules_for
+
+    return rules_for(game_map).check_tables(game_map)
 
 
 def _rules_module_exists(name: str) -> bool:

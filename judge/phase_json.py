@@ -15,7 +15,7 @@ from engine.map import GameMap
 from engine.movement import retreat_options
 from engine.orders import Order
 from engine.phase import Phase
-from engine.state import Dislodged, GameState
+from engine.state import Dislodged, GameState, VariantState
 from engine.units import Unit
 from engine.variant_file import load_variant, normalise_name
 from parser import OrderError, parse_order
@@ -110,12 +110,15 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         contested=contested,
         victory=game_map.victory,
         seats=opening.seats,
-        favor=_favor(game_map, data, opening),
-        built=tuple(sorted((_power(game_map, name, "built"),
-                            _location(game_map, str(c), f"built.{name}"))
-                           for name, cs in _dict(data, "built").items() for c in cs)),
-        exiles=frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles")),
-        silenced=frozenset(_power(game_map, p, "silenced") for p in _list(data, "silenced")),
+        extra=VariantState(
+            favor=_favor(game_map, data, opening),
+            built=tuple(sorted((_power(game_map, name, "built"),
+                                _location(game_map, str(c), f"built.{name}"))
+                               for name, cs in _dict(data, "built").items() for c in cs)),
+            exiles=frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles")),
+            silenced=frozenset(_power(game_map, p, "silenced")
+                               for p in _list(data, "silenced")),
+        ),
     )
     return game_map, state
 

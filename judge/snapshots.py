@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.map import UnitKind
 from engine.phase import Phase
-from engine.state import Dislodged, GameState, Seat
+from engine.state import Dislodged, GameState, Seat, VariantState
 from engine.units import Unit
 
 
@@ -27,7 +27,7 @@ def _read_unit(data: list[str]) -> Unit:
 
 # Version 1 (no "version" key): the standard game's fields, unplayed powers
 # under "neutral". Version 2 adds the variants' fields (favor, built, exiles,
-# silenced) and names unplayed powers "unplayed".
+# silenced, embassies, kicked, retaliated) and names unplayed powers "unplayed".
 VERSION = 2
 
 
@@ -58,6 +58,9 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "built": [list(b) for b in state.built],
         "exiles": sorted(state.exiles),
         "silenced": sorted(state.silenced),
+        "embassies": [list(e) for e in state.embassies],
+        "kicked": sorted(list(k) for k in state.kicked),
+        "retaliated": sorted(list(r) for r in state.retaliated),
     }
 
 
@@ -87,10 +90,15 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
         coin_toss_power=data["coin_toss_power"],
         coin_toss_year=int(data["coin_toss_year"]),
         notes=tuple(data["notes"]),
-        favor=tuple((p, n, int(v)) for p, n, v in data.get("favor", ())),
-        built=tuple((p, c) for p, c in data.get("built", ())),
-        exiles=frozenset(data.get("exiles", ())),
-        silenced=frozenset(data.get("silenced", ())),
+        extra=VariantState(
+            favor=tuple((p, n, int(v)) for p, n, v in data.get("favor", ())),
+            built=tuple((p, c) for p, c in data.get("built", ())),
+            exiles=frozenset(data.get("exiles", ())),
+            silenced=frozenset(data.get("silenced", ())),
+            embassies=tuple((p, n, s) for p, n, s in data.get("embassies", ())),
+            kicked=frozenset((p, n) for p, n in data.get("kicked", ())),
+            retaliated=frozenset((p, n) for p, n in data.get("retaliated", ())),
+        ),
     )
 
 

@@ -18,7 +18,7 @@ from engine.movement import retreat_options
 from engine.orders import Build, Order, Waive
 from engine.outcomes import Reason
 from engine.phase import Phase
-from engine.state import Dislodged, GameState
+from engine.state import Dislodged, GameState, VariantState
 from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
@@ -65,10 +65,12 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
         cd_distance=case.get("cd_distance", "owned"),
         victory=game_map.victory,
         seats=opening.seats,
-        favor=tuple(sorted((p, n, v) for (p, n), v in favor.items())),
-        built=tuple((b.split()[0], b.split()[1]) for b in case.get("built", [])),
-        exiles=frozenset(case.get("exiles", [])),
-        silenced=frozenset(case.get("silenced", [])),
+        extra=VariantState(
+            favor=tuple(sorted((p, n, v) for (p, n), v in favor.items())),
+            built=tuple((b.split()[0], b.split()[1]) for b in case.get("built", [])),
+            exiles=frozenset(case.get("exiles", [])),
+            silenced=frozenset(case.get("silenced", [])),
+        ),
     )
     dislodged = []
     for power, entries in case.get("dislodged", {}).items():

@@ -29,6 +29,7 @@ from engine.resolver import MovementResolver, ParadoxRule
 from engine.rules import NeutralOrders, Rules, Violation
 from engine.state import GameState
 from engine.units import Unit
+from engine.variants.dissolution.favor_board import read_board
 from engine.variants.dissolution.neutral import neutral_orders
 from engine.variants.dissolution.violations import find_violations
 
@@ -40,6 +41,10 @@ class DissolutionRules(Rules):
     binding_paths = True  # §3.10.1
     paradox = ParadoxRule.CRISS_CROSS  # §3.11
     always_winter = True  # §2.2: Winter is a season of its own
+
+    def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
+        """The [favor] table: the Favor map's layout and setups (§11.1, §11.2)."""
+        return read_board(game_map)[1]
 
     # -- the neutral-orders stage and what follows movement --------------------
 
