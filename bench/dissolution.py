@@ -86,11 +86,10 @@ if TYPE_CHECKING:  # Dissolution's modules are imported where used: --standard-o
 
 TARGET_MS = 2.0
 
-# A move ordered for a wing on a province without a fleet list (Russia's W SVE)
-# raises KeyError in engine/legality.py (Board.move_target's fast lane reads
-# fleet_moves[unit.location] for every unit that is not an army). Until that
-# is fixed, no such orders or bids are written; set True to write them again.
-WING_MOVES_FROM_LAND = False
+# Moves of wings on provinces without a fleet list (Russia's W SVE) are written
+# too; before 1364310 they raised KeyError in Board.move_target. False leaves
+# them out, to time commits from before that fix.
+WING_MOVES_FROM_LAND = True
 
 
 # ---------------------------------------------------------------------------

@@ -67,12 +67,15 @@ class DissolutionRules(Rules):
                     units: Sequence[Unit]) -> tuple[Unit, ...]:
         """§11.4.2: a player's units in the territory of a nuclear power with
         which it has zero Favor are destroyed in the Spring and Autumn retreats."""
+        barred: dict[str, frozenset[str]] = {}  # per power: the territories it is shut out of
         destroyed = []
         for unit in units:
-            for nuclear in zero_favor(game_map, state, unit.power):
-                if unit.province in game_map.powers[nuclear].territory:
-                    destroyed.append(unit)
-                    break
+            if unit.power not in barred:
+                barred[unit.power] = frozenset(
+                    prov for nuclear in zero_favor(game_map, state, unit.power)
+                    for prov in game_map.powers[nuclear].territory)
+            if unit.province in barred[unit.power]:
+                destroyed.append(unit)
         return tuple(destroyed)
 
     # -- the end of the year -----------------------------------------------------
