@@ -69,7 +69,7 @@ def _free_sites(game_map: GameMap, state: GameState, power: str) -> list[str]:
     owned = set(state.centres_of(power))
     occupied = {u.province for u in state.units}
     sites = rules_for(game_map).build_sites(game_map, state, power)
-    return sorted(c for c in sites if c in owned and c not in occupied)
+    return [c for c in sites if c in owned and c not in occupied]
 
 
 def _build_unit(game_map: GameMap, power: str, order: Build) -> Unit | Reason:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from itertools import pairwise
-from typing import Any, cast
+from typing import Any
 
-from engine.map import GameMap, Reach, Terrain, UnitKind, coast_of, province_of
+from engine.map import KIND_TRAITS, GameMap, Reach, Terrain, UnitKind, coast_of, province_of
 from engine.orders import (
     Convoy,
     Disband,
@@ -177,7 +177,7 @@ class Board:
         if target in self.closed or target in self.barred.get(unit.power, ()):
             return None, f"{game_map.provinces[target].name} may not be entered"
         terrain = game_map.provinces[target].terrain
-        if unit.kind.traits.reach is Reach.ANY:  # a wing: every neighbour, coasts ignored
+        if KIND_TRAITS[unit.kind].reach is Reach.ANY:  # a wing: every neighbour, coasts ignored
             if fleet_convoyed:
                 return None, "only armies can be convoyed"
             if game_map.reaches_province(unit.kind, unit.location, target):
@@ -214,7 +214,7 @@ def check_movement(board: Board, power: str, order: Order) -> CheckedMovement:
     check = _MOVEMENT_CHECKS.get(type(order))
     if check is None:
         return None, illegal("not a movement-phase order")
-    written = cast(MovementOrder, order).unit  # the table above knows only movement orders
+    written = order.unit  # type: ignore[union-attr]  # the table holds movement orders only
     unit = board.units.get(province_of(written.location))
     if unit is None:
         return None, illegal(f"no unit in {province_of(written.location)}")
@@ -385,7 +385,7 @@ def _check_support_move(board: Board, unit: Unit, me: UnitRef,
 
 
 def _check_convoy(board: Board, unit: Unit, me: UnitRef, order: Convoy) -> CheckedMovement:
-    if board.map.provinces[unit.province].terrain not in unit.kind.traits.convoys_from:
+    if board.map.provinces[unit.province].terrain not in KIND_TRAITS[unit.kind].convoys_from:
         kinds = [k for k in board.map.kinds if k.traits.convoys_from]
         if kinds == [UnitKind.FLEET]:
             return None, illegal("only a fleet at sea can convoy")
@@ -394,7 +394,7 @@ def _check_convoy(board: Board, unit: Unit, me: UnitRef, order: Convoy) -> Check
     if isinstance(found, Reason):
         return None, found
     target_unit, target = found
-    if not target_unit.kind.traits.convoyable:
+    if not KIND_TRAITS[target_unit.kind].convoyable:
         return None, illegal("only armies can be convoyed")
     dest_prov = province_of(order.dest)
     if not board.map.is_location(dest_prov):

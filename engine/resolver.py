@@ -39,7 +39,6 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import cast
 
 from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Convoy, Move, MovementOrder, SupportHold, SupportMove
@@ -138,11 +137,13 @@ class MovementResolver:
             unit = self.units[prov]
             if unit.kind is not UnitKind.ARMY:
                 continue
-            order = cast(Move, self.orders[prov])
+            move = self.orders[prov]
+            if type(move) is not Move:
+                continue  # never: every key of moves is a Move (narrows the type)
             if binding:
-                if order.path:
+                if move.path:
                     self.convoyed.add(prov)
-            elif order.via_convoy or dest not in army_moves[prov] or any(
+            elif move.via_convoy or dest not in army_moves[prov] or any(
                 same_player(self.units[f].power, unit.power) for f in self.convoyers.get(prov, ())
             ):
                 self.convoyed.add(prov)

@@ -113,8 +113,8 @@ class GameState:
 
     def evolve(self, **changes: object) -> GameState:
         """A copy with some fields changed, VariantState's fields included."""
-        extra = {k: changes.pop(k) for k in [k for k in changes if k in _EXTRA_FIELDS]}
-        if extra:
+        if not _EXTRA_FIELDS.isdisjoint(changes):
+            extra = {k: changes.pop(k) for k in [k for k in changes if k in _EXTRA_FIELDS]}
             changes["extra"] = replace(self.extra, **extra)  # type: ignore[arg-type]
         return replace(self, **changes)  # type: ignore[arg-type]
 
