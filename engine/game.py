@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.adjustments import needs_adjustments, resolve_adjustments
 from engine.bids import Bid, BidResult
 from engine.map import GameMap
 from engine.movement import resolve_movement
-from engine.orders import Disband, Order, UnitRef
+from engine.orders import Convoy, Disband, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from engine.outcomes import OrderResult, Outcome, Reason, Why
 from engine.phase import PhaseKind, Season
 from engine.retreats import resolve_retreats
 from engine.rules import Rules, Violation
-from engine.state import GameState, Seat
+from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variants import rules_for
 
@@ -51,6 +51,8 @@ def adjudicate(
         # a retreat phase
         retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.unplayed
                            and rules.may_retreat(phase_map, d.unit))
+        if len(retreating) < len(moved.dislodged):
+            moved = replace(moved, results=_destroyed(moved.results, moved.dislodged, retreating))
         if retreating:
             return Resolution(state, moved.results, state.evolve(
                 units=moved.units, dislodged=retreating, contested=moved.contested,
@@ -64,6 +66,22 @@ def adjudicate(
     after = state.evolve(units=adjusted.units, phase=state.phase.following_movement())
     after = rules.after_adjustments(phase_map, after, adjusted.built)
     return Resolution(state, adjusted.results, after)
+
+
+def _destroyed(results: tuple[OrderResult, ...], dislodged: tuple[Dislodged, ...],
+               retreating: tuple[Dislodged, ...]) -> tuple[OrderResult, ...]:
+    """Say so of each dislodged unit that is gone without a retreat (a
+    stationary or unplayed unit) when its own order's result does not: a
+    unit that moved, say, and was dislodged meanwhile."""
+    told = {r.order.unit.location for r in results
+            if r.reason is not None and r.reason.why is Why.DISLODGED
+            and isinstance(r.order, (Hold, Move, SupportHold, SupportMove, Convoy))}
+    extra = tuple(
+        OrderResult(d.unit.power, Disband(UnitRef(d.unit.location, d.unit.kind)),
+                    Outcome.SUCCEEDS, Reason(Why.DISLODGED, (d.attacker,),
+                                             detail="it cannot retreat"))
+        for d in dislodged if d not in retreating and d.unit.location not in told)
+    return (*results, *extra)
 
 
 def _end_of_season(

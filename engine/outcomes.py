@@ -63,7 +63,8 @@ class Reason:
             case Why.OWN_UNIT:
                 return f"would dislodge own unit {who}"
             case Why.DISLODGED:
-                return f"dislodged by the unit from {who}"
+                also = f": {self.detail}" if self.detail else ""
+                return f"dislodged by the unit from {who}{also}"
             case Why.CUT:
                 return f"support cut by the unit from {who}"
             case Why.NO_CONVOY:
