@@ -20,7 +20,7 @@ from engine.orders import Convoy, Disband, Hold, Move, Order, SupportHold, Suppo
 from engine.outcomes import OrderResult, Outcome, Reason, Why
 from engine.phase import PhaseKind, Season
 from engine.retreats import resolve_retreats
-from engine.rules import Rules, Violation
+from engine.rules import Kick, Rules, Violation
 from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variants import rules_for
@@ -34,6 +34,7 @@ class Resolution:
     winner: str | None = None  # the winning power (or player, where players win)
     bids: tuple[BidResult, ...] = ()  # every bid's fate: secret until the game ends
     violations: tuple[Violation, ...] = ()  # offences against nuclear powers
+    kicks: tuple[Kick, ...] = ()  # Embassies moved down the Favor map for them
 
 
 def adjudicate(
@@ -47,6 +48,7 @@ def adjudicate(
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
         moved = resolve_movement(phase_map, state, orders, rules, bids)
+        after = moved.state or state  # kicked Embassies move before the retreats
         # unplayed and stationary units are disbanded when dislodged, without
         # a retreat phase
         retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.unplayed
@@ -54,11 +56,12 @@ def adjudicate(
         if len(retreating) < len(moved.dislodged):
             moved = replace(moved, results=_destroyed(moved.results, moved.dislodged, retreating))
         if retreating:
-            return Resolution(state, moved.results, state.evolve(
+            return Resolution(state, moved.results, after.evolve(
                 units=moved.units, dislodged=retreating, contested=moved.contested,
-                phase=state.phase.retreat()), bids=moved.bids, violations=moved.violations)
+                phase=state.phase.retreat()), bids=moved.bids, violations=moved.violations,
+                kicks=moved.kicks)
         return _end_of_season(phase_map, rules, state, moved.results, moved.units,
-                              moved.bids, moved.violations)
+                              moved.bids, moved.violations, moved.kicks, after)
     if kind is PhaseKind.RETREAT:
         retreated = resolve_retreats(phase_map, state, orders)
         return _end_of_season(phase_map, rules, state, retreated.results, retreated.units)
@@ -87,32 +90,39 @@ def _destroyed(results: tuple[OrderResult, ...], dislodged: tuple[Dislodged, ...
 def _end_of_season(
     game_map: GameMap, rules: Rules, state: GameState, results: tuple[OrderResult, ...],
     units: tuple[Unit, ...], bids: tuple[BidResult, ...] = (),
-    violations: tuple[Violation, ...] = (),
+    violations: tuple[Violation, ...] = (), kicks: tuple[Kick, ...] = (),
+    after: GameState | None = None,
 ) -> Resolution:
-    """The board after a season's movement and retreats: on to the next phase."""
+    """The board after a season's movement and retreats: on to the next phase.
+
+    ``state`` is the phase adjudicated; ``after`` the position its
+    violations left (kicked Embassies), when they changed it."""
+    adjudicated = state
+    state = after or state
     phase = state.phase
     destroyed = rules.retaliation(game_map, state, units)
     if destroyed:
+        state = rules.after_retaliation(game_map, state, destroyed)
         units = tuple(u for u in units if u not in destroyed)
         results = (*results, *(
             OrderResult(u.power, Disband(UnitRef(u.location, u.kind)), Outcome.SUCCEEDS,
                         Reason(Why.RETALIATION)) for u in destroyed))
     if phase.season is Season.SPRING:
-        return Resolution(state, results, state.evolve(
+        return Resolution(adjudicated, results, state.evolve(
             units=units, dislodged=(), contested=frozenset(),
-            phase=phase.following_movement()), None, bids, violations)
-    after = state.evolve(units=units, dislodged=(), contested=frozenset(),
-                         owners=take_centres(state.owners, units, game_map, rules))
-    if after.coin_toss_power and after.coin_toss_year == phase.year:
-        after = coin_toss(after)
-    scores = rules.scores(game_map, after)
-    winner = rules.victor(game_map, after, scores)
-    after = rules.end_of_year(game_map, after, scores)
-    if rules.always_winter or needs_adjustments(game_map, after, scores):
-        after = after.evolve(phase=phase.adjustment())
+            phase=phase.following_movement()), None, bids, violations, kicks)
+    following = state.evolve(units=units, dislodged=(), contested=frozenset(),
+                             owners=take_centres(state.owners, units, game_map, rules))
+    if following.coin_toss_power and following.coin_toss_year == phase.year:
+        following = coin_toss(following)
+    scores = rules.scores(game_map, following)
+    winner = rules.victor(game_map, following, scores)
+    following = rules.end_of_year(game_map, following, scores)
+    if rules.always_winter or needs_adjustments(game_map, following, scores):
+        following = following.evolve(phase=phase.adjustment())
     else:
-        after = after.evolve(phase=phase.following_movement())
-    return Resolution(state, results, after, winner, bids, violations)
+        following = following.evolve(phase=phase.following_movement())
+    return Resolution(adjudicated, results, following, winner, bids, violations, kicks)
 
 
 def take_centres(

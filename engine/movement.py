@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.bids import Bid, BidResult
 from engine.legality import CheckedMovement, check_movement
@@ -12,7 +12,7 @@ from engine.order_sets import OrderSet
 from engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
 from engine.resolver import MovementResolver
-from engine.rules import STANDARD, NeutralOrders, Rules, Violation
+from engine.rules import STANDARD, Kick, NeutralOrders, Rules, Violation
 from engine.state import Dislodged, GameState
 from engine.units import Unit
 
@@ -25,6 +25,9 @@ class MovementResult:
     contested: frozenset[str]
     bids: tuple[BidResult, ...] = ()  # every bid and its fate (for the GM's eyes)
     violations: tuple[Violation, ...] = ()
+    kicks: tuple[Kick, ...] = ()
+    # the position the retreats start from when violations changed it (kicks)
+    state: GameState | None = None
 
 
 def _same_player(state: GameState) -> dict[str, str]:
@@ -73,8 +76,12 @@ def resolve_movement(
             results.append(_judge(resolver, prov, chosen[prov], unit.power,
                                   dislodgers.get(prov)))
 
-    return _after(game_map, state, units, chosen, resolver, dislodgers, tuple(results), rules,
-                  neutral.bids, rules.violations(game_map, state, resolver, chosen))
+    violations = rules.violations(game_map, state, resolver, chosen)
+    after, kicks = rules.after_movement(game_map, state, violations) if violations \
+        else (state, ())
+    moved = _after(game_map, after, units, chosen, resolver, dislodgers, tuple(results), rules,
+                   neutral.bids, violations)
+    return replace(moved, kicks=kicks, state=after) if kicks else moved
 
 
 def _judge(

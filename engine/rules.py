@@ -164,6 +164,11 @@ class Rules:
         """Units destroyed at the end of a spring or autumn's retreats."""
         return ()
 
+    def after_retaliation(self, game_map: GameMap, state: GameState,
+                          destroyed: tuple[Unit, ...]) -> GameState:
+        """Remember a retaliation (Dissolution's Embassies must then hold in Winter)."""
+        return state
+
     # -- the end of the year ------------------------------------------------------
 
     def captures(self, game_map: GameMap, unit: Unit) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from engine.map import GameMap
 from engine.phase import Phase
 from engine.state import GameState, Seat
+from engine.variants import rules_for
 
 
 def seat_name(powers: tuple[str, ...]) -> str:
@@ -32,7 +33,7 @@ def setup(game_map: GameMap, players: int, seed: int = 0) -> GameState:
     ``seed`` fixes the two-player game's coin toss so that a game can be
     replayed exactly.
     """
-    state = GameState.initial(game_map).evolve(seed=seed)
+    state = rules_for(game_map).opening(game_map, GameState.initial(game_map).evolve(seed=seed))
     way = game_map.ways_to_play.get(players)
     if way is None:
         if players == len(state.seats):

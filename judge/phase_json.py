@@ -18,6 +18,7 @@ from engine.phase import Phase
 from engine.state import Dislodged, GameState, VariantState
 from engine.units import Unit
 from engine.variant_file import load_variant, normalise_name
+from engine.variants import rules_for
 from parser import OrderError, parse_order
 from parser.bids import parse_bid
 
@@ -100,7 +101,7 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
             by_convoy = bool(info.get("by_convoy", False))
             dislodged.append(Dislodged(unit, attacker, by_convoy, retreat_options(
                 game_map, unit, attacker, by_convoy, occupied, contested, frozenset())))
-    opening = GameState.initial(game_map)
+    opening = rules_for(game_map).opening(game_map, GameState.initial(game_map))
     state = GameState(
         variant=game_map.name,
         phase=phase,
@@ -112,6 +113,7 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         seats=opening.seats,
         extra=VariantState(
             favor=_favor(game_map, data, opening),
+            embassies=_embassies(game_map, data, opening),
             built=tuple(sorted((_power(game_map, name, "built"),
                                 _location(game_map, str(c), f"built.{name}"))
                                for name, cs in _dict(data, "built").items() for c in cs)),
@@ -128,6 +130,34 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     if not isinstance(value, list):
         raise PhaseInputError(f"{key} must be a list")
     return value
+
+
+def _embassies(game_map: GameMap, data: Mapping[str, Any],
+               opening: GameState) -> tuple[tuple[str, str, str], ...]:
+    """Embassies on the Favor map: the opening's, moved where "embassies"
+    says; none when "favor" gives the values instead."""
+    if "favor" in data and "embassies" not in data:
+        return ()
+    where = {(p, n): s for p, n, s in opening.embassies}
+    slices = {s[0]: n for (_, n), s in where.items()}
+    for name, spaces in _dict(data, "embassies").items():
+        power = _power(game_map, name, "embassies")
+        if not isinstance(spaces, list):
+            raise PhaseInputError(f"embassies.{power} must be a list of spaces")
+        for text in spaces:
+            label = str(text).strip()
+            label = label[:1].upper() + label[1:2] + label[2:].lower()
+            nuclear = slices.get(label[:1])
+            if nuclear is None or len(label) != 3 or not (
+                    label[1:] == "0z" or (label[1] in "12345" and label[2].isalpha())):
+                raise PhaseInputError(f"embassies.{power}: {text!r} is not a Favor map space")
+            where[power, nuclear] = label
+    taken: dict[str, str] = {}
+    for (power, _), space in where.items():
+        if not space.endswith("0z") and space in taken:
+            raise PhaseInputError(f"embassies: {space} holds {taken[space]}'s and {power}'s")
+        taken[space] = power
+    return tuple(sorted((p, n, s) for (p, n), s in where.items()))
 
 
 def _favor(game_map: GameMap, data: Mapping[str, Any],
@@ -213,14 +243,19 @@ def write_state(state: GameState) -> dict[str, Any]:
     }
     if state.favor:
         favor: dict[str, dict[str, int]] = {}
-        for power, nuclear, value in state.favor:
-            favor.setdefault(power, {})[nuclear] = value
+        for power, nuclear, _ in state.favor:  # read from the Embassies when there are any
+            favor.setdefault(power, {})[nuclear] = state.favor_of(power, nuclear)
         out["favor"] = favor
     if state.built:
         built: dict[str, list[str]] = {}
         for power, centre in state.built:
             built.setdefault(power, []).append(centre)
         out["built"] = built
+    if state.embassies:
+        embassies: dict[str, list[str]] = {}
+        for power, _, space in state.embassies:
+            embassies.setdefault(power, []).append(space)
+        out["embassies"] = embassies
     if state.exiles:
         out["exiles"] = sorted(state.exiles)
     if state.silenced:
@@ -257,6 +292,9 @@ def write_resolution(
             {"power": v.power, "nuclear": v.nuclear, "kind": v.kind, "unit": v.unit,
              "target": v.target, **({"via": v.via} if v.via else {}), "text": v.describe()}
             for v in resolution.violations]
+    if resolution.kicks:
+        out["kicks"] = [{"power": k.power, "nuclear": k.nuclear, "from": k.origin, "to": k.to,
+                         "text": k.describe()} for k in resolution.kicks]
     if resolution.winner:
         out["winner"] = resolution.winner
     return out

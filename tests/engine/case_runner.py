@@ -22,6 +22,7 @@ from engine.state import Dislodged, GameState, VariantState
 from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
+from engine.variants.dissolution.favor_board import favor_board
 from parser import OrderError, parse_order
 from parser.bids import parse_bid
 
@@ -42,7 +43,7 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
     phase = Phase.parse(case.get("phase", game_map.start))
     units = _units(case.get("units", {}))
     owners = GameState.make_owners(case.get("centres", {}))
-    opening = GameState.initial(game_map)
+    opening = rules_for(game_map).opening(game_map, GameState.initial(game_map))
     if case.get("from_start"):
         # the opening position; `units` and `centres` replace those of the powers they name
         gone = set(case.get("remove", []))
@@ -67,6 +68,7 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
         seats=opening.seats,
         extra=VariantState(
             favor=tuple(sorted((p, n, v) for (p, n), v in favor.items())),
+            embassies=_embassies(game_map, case, opening),
             built=tuple((b.split()[0], b.split()[1]) for b in case.get("built", [])),
             exiles=frozenset(case.get("exiles", [])),
             silenced=frozenset(case.get("silenced", [])),
@@ -122,6 +124,21 @@ def _board(units: tuple[Unit, ...]) -> dict[str, set[str]]:
     for unit in units:
         board.setdefault(unit.power, set()).add(str(unit))
     return board
+
+
+def _embassies(game_map: GameMap, case: dict[str, Any],
+               opening: GameState) -> tuple[tuple[str, str, str], ...]:
+    """The opening's Embassies with the case's `embassies` in their places;
+    none when the case gives Favor values instead (`favor`)."""
+    if "favor" in case and "embassies" not in case:
+        return ()
+    where = {(p, n): s for p, n, s in opening.embassies}
+    if "embassies" in case:
+        board = favor_board(game_map)
+        for power, spaces in case["embassies"].items():
+            for space in spaces:
+                where[power, board.slices[space[0]]] = space
+    return tuple(sorted((p, n, s) for (p, n), s in where.items()))
 
 
 def _bids(game_map: GameMap, raw: dict[str, list[str]]) -> tuple[
@@ -234,6 +251,16 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
                 for p in expect["allowance"]} == expect["allowance"]
     if "winner" in expect:
         assert (resolution.winner or "") == expect["winner"]
+    if "kicks" in expect:
+        got_kicks = [f"{k.power} {k.origin}-{k.to}" for k in resolution.kicks]
+        assert got_kicks == expect["kicks"]
+    if "embassies" in expect:
+        where = {(p, s[0]): s for p, _, s in following.embassies}
+        for power, spaces in expect["embassies"].items():
+            assert [where.get((power, s[0])) for s in spaces] == spaces, power
+    if "favor" in expect:
+        for power, values in expect["favor"].items():
+            assert {n: following.favor_of(power, n) for n in values} == values, power
     if "built" in expect:
         assert sorted(f"{p} {c}" for p, c in following.built) == sorted(expect["built"])
     if "exiles" in expect:

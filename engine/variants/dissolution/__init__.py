@@ -26,10 +26,11 @@ from engine.legality import Board
 from engine.map import GameMap, Power, UnitKind
 from engine.orders import MovementOrder
 from engine.resolver import MovementResolver, ParadoxRule
-from engine.rules import NeutralOrders, Rules, Violation
+from engine.rules import Kick, NeutralOrders, Rules, Violation
 from engine.state import GameState
 from engine.units import Unit
-from engine.variants.dissolution.favor_board import read_board
+from engine.variants.dissolution.favor_board import favor_board, read_board
+from engine.variants.dissolution.kicks import apply_kicks
 from engine.variants.dissolution.neutral import neutral_orders
 from engine.variants.dissolution.violations import find_violations
 
@@ -56,6 +57,25 @@ class DissolutionRules(Rules):
     def violations(self, game_map: GameMap, state: GameState, resolver: MovementResolver,
                    chosen: Mapping[str, MovementOrder]) -> tuple[Violation, ...]:
         return find_violations(game_map, resolver, chosen)
+
+    def opening(self, game_map: GameMap, state: GameState) -> GameState:
+        """The Embassies on the default setup of the Favor map (§11.2.2)."""
+        return place_embassies(game_map, state, favor_board(game_map).setups["default"])
+
+    def after_movement(self, game_map: GameMap, state: GameState,
+                       violations: tuple[Violation, ...]) -> tuple[GameState, tuple[Kick, ...]]:
+        """§11.7.1: each violation kicks the offender's Embassy before the retreats."""
+        return apply_kicks(favor_board(game_map), state, violations)
+
+    def after_retaliation(self, game_map: GameMap, state: GameState,
+                          destroyed: tuple[Unit, ...]) -> GameState:
+        """§11.5.3.3: note who suffered retaliation from whom this year."""
+        hit = set()
+        for unit in destroyed:
+            for nuclear in zero_favor(game_map, state, unit.power):
+                if unit.province in game_map.powers[nuclear].territory:
+                    hit.add((unit.power, nuclear))
+        return state.evolve(retaliated=state.retaliated | hit)
 
     def retreat_barred(self, game_map: GameMap, state: GameState, unit: Unit) -> frozenset[str]:
         """§11.4.2: no retreat into a nuclear power's territory at zero Favor."""
@@ -111,8 +131,10 @@ class DissolutionRules(Rules):
         out = frozenset(p for p in played(game_map) if p not in owning)
         if out <= state.exiles:
             return state
+        # §4.1: an eliminated player's Embassies leave the Favor map
         return state.evolve(exiles=state.exiles | out,
-                            favor=tuple(f for f in state.favor if f[0] not in out))
+                            favor=tuple(f for f in state.favor if f[0] not in out),
+                            embassies=tuple(e for e in state.embassies if e[0] not in out))
 
     # -- adjustments ----------------------------------------------------------------
 
@@ -167,9 +189,21 @@ class DissolutionRules(Rules):
         """Remember where players built, for the emergent build sites."""
         new = {(u.power, u.province) for u in built
                if not game_map.powers[u.power].ordered_by_bids}
-        if not new - set(state.built):
-            return state
-        return state.evolve(built=tuple(sorted(set(state.built) | new)))
+        if new - set(state.built):
+            state = state.evolve(built=tuple(sorted(set(state.built) | new)))
+        if state.kicked or state.retaliated:  # the year is over (§11.5.3)
+            state = state.evolve(kicked=frozenset(), retaliated=frozenset())
+        return state
+
+
+def place_embassies(game_map: GameMap, state: GameState,
+                    setup: Mapping[str, tuple[str, ...]]) -> GameState:
+    """The state with each played power's Embassies where ``setup`` puts them."""
+    board = favor_board(game_map)
+    embassies = tuple(sorted(
+        (power, board.slices[board.spaces[space].slice], space)
+        for power, spaces in setup.items() for space in spaces))
+    return state.evolve(embassies=embassies)
 
 
 def played(game_map: GameMap) -> list[str]:

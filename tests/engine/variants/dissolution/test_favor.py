@@ -1,0 +1,116 @@
+"""Dissolution's Favor map (§11): the reconstructed layout against every fact
+of the text (data/favor/layout.toml), the setups, Favor read from Embassies,
+and kicks (data/favor/kicks.toml)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.rules import Violation
+from engine.state import GameState
+from engine.variant_file import load_variant
+from engine.variants.dissolution import place_embassies
+from engine.variants.dissolution.favor_board import favor_board, read_setup
+from engine.variants.dissolution.kicks import apply_kicks
+
+DATA = Path(__file__).parent / "data" / "favor"
+MAP = load_variant("dissolution")
+BOARD = favor_board(MAP)
+LAYOUT = tomllib.loads((DATA / "layout.toml").read_text(encoding="utf-8"))["fact"]
+SETUPS = tomllib.loads((DATA / "setups.toml").read_text(encoding="utf-8"))
+KICKS = tomllib.loads((DATA / "kicks.toml").read_text(encoding="utf-8"))["case"]
+
+
+def _distance(a: str, b: str) -> int:
+    return BOARD.distances(a)[b]
+
+
+@pytest.mark.parametrize("fact", LAYOUT, ids=lambda f: f["section"])
+def test_layout_fact(fact: dict[str, Any]) -> None:
+    for a, b in fact.get("border", []):
+        assert b in BOARD.neighbours[a] and a in BOARD.neighbours[b], (a, b)
+    for a, b in fact.get("apart", []):
+        assert b not in BOARD.neighbours[a], (a, b)
+    for a, b, steps in fact.get("distance", []):
+        assert _distance(a, b) == steps, (a, b)
+    for a, b, c in fact.get("equal", []):
+        assert _distance(a, b) == _distance(a, c), (a, b, c)
+    touching = {frozenset((BOARD.spaces[a].slice, BOARD.spaces[b].slice))
+                for a, near in BOARD.neighbours.items() for b in near
+                if BOARD.spaces[a].slice != BOARD.spaces[b].slice}
+    for pair in fact.get("touching_slices", []):
+        assert frozenset(pair) in touching, pair
+    for pair in fact.get("apart_slices", []):
+        assert frozenset(pair) not in touching, pair
+    if "hexes_per_slice" in fact:
+        for letter in BOARD.slices:
+            hexes = [s for s in BOARD.in_slice(letter) if not BOARD.spaces[s].is_perimeter]
+            assert len(hexes) == fact["hexes_per_slice"]
+            letters = {v: "".join(sorted(BOARD.spaces[s].letter for s in hexes
+                                         if BOARD.spaces[s].value == v)) for v in range(1, 6)}
+            assert letters == {1: "pqrstu", 2: "jkmno", 3: "fghi", 4: "cde", 5: "ab"}
+
+
+def test_a_hex_is_a_honeycomb_cell() -> None:
+    """Every hex has at most six neighbours, and the Perimeter borders only
+    value-1 hexes of its own slice."""
+    for label, near in BOARD.neighbours.items():
+        space = BOARD.spaces[label]
+        if space.is_perimeter:
+            assert all(BOARD.spaces[n].value == 1 and BOARD.spaces[n].slice == space.slice
+                       for n in near)
+            assert len(near) == 6
+        else:
+            assert len([n for n in near if not BOARD.spaces[n].is_perimeter]) <= 6
+
+
+@pytest.mark.parametrize("name", ["setup_a"])
+def test_setups_on_the_starting_values_are_valid(name: str) -> None:
+    problems: list[tuple[tuple[str, ...], str]] = []
+    read_setup(MAP, BOARD, SETUPS[name], (name,), problems)
+    assert problems == []
+
+
+def test_an_invalid_setup_is_refused_with_the_reason() -> None:
+    problems: list[tuple[tuple[str, ...], str]] = []
+    read_setup(MAP, BOARD, SETUPS["legacy"], ("legacy",), problems)
+    assert ((("legacy", "IRAN"), "B2n is worth 2; IRAN starts with Favor 3 with INDIA")
+            in problems)
+    bad = {**SETUPS["setup_a"], "POLAND": ["N1p", "U2k", "I1q", "B1r", "R1r"]}
+    problems = []
+    read_setup(MAP, BOARD, bad, ("bad",), problems)
+    assert (("bad", "POLAND"), "N1p is also KAZAKHSTAN's") in problems or \
+        (("bad", "KAZAKHSTAN"), "N1p is also POLAND's") in problems
+
+
+@pytest.mark.parametrize(("power", "values"), [
+    ("ETHIOPIA", {"NATO": 1, "US_NAVY": 2, "ISRAEL": 1, "INDIA": 2, "RUSSIA": 0}),  # 11.3.1.1
+    ("YUGOSLAVIA", {"NATO": 0, "US_NAVY": 0, "ISRAEL": 1, "INDIA": 3, "RUSSIA": 2}),  # 11.3.1.2
+])
+def test_favor_is_the_value_of_the_embassys_space(power: str, values: dict[str, int]) -> None:
+    state = place_embassies(MAP, GameState.initial(MAP), BOARD.setups["default"])
+    assert {n: state.favor_of(power, n) for n in values} == values
+    # and every player's default Embassies give its §7 values
+    for name, player in MAP.powers.items():
+        for nuclear, value in player.favor.items():
+            assert state.favor_of(name, nuclear) == value, (name, nuclear)
+
+
+@pytest.mark.parametrize("case", KICKS, ids=lambda c: c["id"])
+def test_kicks(case: dict[str, Any]) -> None:
+    setup = BOARD.setups["default"] if case["setup"] == "default" else {
+        p: tuple(s) for p, s in SETUPS[case["setup"]].items()}
+    state = place_embassies(MAP, GameState.initial(MAP), setup)
+    violations = tuple(Violation(*v.split(), "disabled", "A XXX", "XXX")  # kind: any
+                       for v in case["violations"])
+    after, kicks = apply_kicks(BOARD, state, violations)
+    assert [f"{k.power} {k.origin}-{k.to}" for k in kicks] == case["kicks"]
+    for power, values in case.get("favor", {}).items():
+        assert {n: after.favor_of(power, n) for n in values} == values
+    assert {(k.power, k.nuclear) for k in kicks} <= after.kicked
+    spaces = [s for _, _, s in after.embassies if not s.endswith("0z")]
+    assert len(spaces) == len(set(spaces))  # one Embassy a hex, always
