@@ -105,8 +105,8 @@ def test_kicks(case: dict[str, Any]) -> None:
     setup = BOARD.setups["default"] if case["setup"] == "default" else {
         p: tuple(s) for p, s in SETUPS[case["setup"]].items()}
     state = place_embassies(MAP, GameState.initial(MAP), setup)
-    violations = tuple(Violation(*v.split(), "disabled", "A XXX", "XXX")  # kind: any
-                       for v in case["violations"])
+    violations = tuple(Violation(v.split()[0], v.split()[1], "disabled", "A XXX", "XXX")
+                       for v in case["violations"])  # kicks count violations, of any kind
     after, kicks = apply_kicks(BOARD, state, violations)
     assert [f"{k.power} {k.origin}-{k.to}" for k in kicks] == case["kicks"]
     for power, values in case.get("favor", {}).items():
