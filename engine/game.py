@@ -65,10 +65,11 @@ def adjudicate(
     if kind is PhaseKind.RETREAT:
         retreated = resolve_retreats(phase_map, state, orders)
         return _end_of_season(phase_map, rules, state, retreated.results, retreated.units)
+    side_results, side_state, orders = rules.winter_orders(phase_map, state, orders)
     adjusted = resolve_adjustments(phase_map, state, orders)
-    after = state.evolve(units=adjusted.units, phase=state.phase.following_movement())
+    after = side_state.evolve(units=adjusted.units, phase=state.phase.following_movement())
     after = rules.after_adjustments(phase_map, after, adjusted.built)
-    return Resolution(state, adjusted.results, after)
+    return Resolution(state, (*adjusted.results, *side_results), after)
 
 
 def _destroyed(results: tuple[OrderResult, ...], dislodged: tuple[Dislodged, ...],

@@ -69,11 +69,11 @@ def resolve_movement(
     dislodgers = {prov: resolver.dislodged_by(prov) for prov in resolver.attackers
                   if prov in units}
     results, answered = order_set.answer(
-        lambda power, prov, order: _judge(resolver, prov, order, power, dislodgers.get(prov)))
+        lambda power, prov, order: judge_order(resolver, prov, order, power, dislodgers.get(prov)))
     # units without a legal order hold; list them so result mails show every unit
     for prov, unit in units.items():
         if prov not in answered:
-            results.append(_judge(resolver, prov, chosen[prov], unit.power,
+            results.append(judge_order(resolver, prov, chosen[prov], unit.power,
                                   dislodgers.get(prov)))
 
     violations = rules.violations(game_map, state, resolver, chosen)
@@ -84,7 +84,7 @@ def resolve_movement(
     return replace(moved, kicks=kicks, state=after) if kicks else moved
 
 
-def _judge(
+def judge_order(
     resolver: MovementResolver, prov: str, order: MovementOrder, power: str,
     dislodger: str | None,
 ) -> OrderResult:

@@ -18,9 +18,13 @@ class UnitRef:
 
     location: str
     kind: UnitKind | None = None
+    # the unit's power, where the place alone does not say whose unit it is
+    # (one of several Embassies in a Perimeter of the Favor map)
+    power: str | None = None
 
     def __str__(self) -> str:
-        return self.location if self.kind is None else f"{self.kind.value} {self.location}"
+        unit = self.location if self.kind is None else f"{self.kind.value} {self.location}"
+        return unit if self.power is None else f"{self.power} {unit}"
 
 
 @dataclass(frozen=True, slots=True)

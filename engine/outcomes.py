@@ -40,6 +40,7 @@ class Why(StrEnum):
     DISABLED = "disabled"  # the unit was disabled: its support or convoy is void (§3.9)
     CRISS_CROSS = "criss-cross"  # lost the head-to-head of two convoyed attacks (§3.11.1)
     RETALIATION = "retaliation"  # destroyed in a nuclear power's territory at zero Favor
+    RETREATED = "retreated"  # moved by the rules, not by an order (Embassies, §11.7.3)
     ILLEGAL = "illegal"
 
 
@@ -92,6 +93,8 @@ class Reason:
                 return f"the invulnerable unit in {who} stays: disabled{odds}"
             case Why.DISABLED:
                 return f"disabled by the unit from {who}: its support or convoy is void"
+            case Why.RETREATED:
+                return self.detail or "retreated"
             case Why.RETALIATION:
                 return "destroyed by nuclear retaliation: zero Favor in that territory"
             case Why.CRISS_CROSS:

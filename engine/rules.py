@@ -24,7 +24,8 @@ from functools import cached_property
 from engine.bids import Bid, BidResult
 from engine.legality import Board
 from engine.map import GameMap, Power
-from engine.orders import MovementOrder
+from engine.orders import MovementOrder, Order
+from engine.outcomes import OrderResult
 from engine.resolver import Combat, MovementResolver, ParadoxRule
 from engine.state import GameState
 from engine.units import Unit
@@ -92,6 +93,11 @@ class Rules:
         """Problems in the tables of the variant file only these rules read
         (``game_map.tables``), each with its key path; the standard game has none."""
         return []
+
+    def board_spaces(self, game_map: GameMap) -> Mapping[str, str]:
+        """Spaces of the variant's other boards that orders may name, by
+        their lower-case spelling (Dissolution's Favor map); none here."""
+        return {}
 
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
         """The opening position, once the seats are known (Embassies placed...)."""
@@ -207,6 +213,14 @@ class Rules:
         return state
 
     # -- adjustments --------------------------------------------------------------
+
+    def winter_orders(self, game_map: GameMap, state: GameState,
+                      orders: Mapping[str, Sequence[Order]],
+                      ) -> tuple[tuple[OrderResult, ...], GameState, dict[str, list[Order]]]:
+        """Orders given beside the adjustments (Dissolution's Embassies):
+        their results, the state they leave, and the orders left for the
+        adjustments."""
+        return (), state, {p: list(o) for p, o in orders.items()}
 
     def builds(self, power: Power, state: GameState) -> bool:
         """Whether the power adjusts at all (unplayed and nuclear powers never do)."""

@@ -39,7 +39,9 @@ from engine.orders import (
     SupportMove,
     Waive,
 )
+from engine.variants import rules_for
 from parser.canonical import CanonicalReader
+from parser.embassy import EmbassyReader
 from parser.grammar import KEYWORDS, KNOWN_WORDS, build_grammar, build_heading
 from parser.names import WORD, Places, Powers, Suggester
 
@@ -98,6 +100,9 @@ class _MapParser:
             game_map.provinces, game_map.aliases, game_map.power_aliases, KEYWORDS
         )
         self.canonical = CanonicalReader(game_map, KEYWORDS)
+        # orders for another board's units (Dissolution's Embassies), if the map has one
+        spaces = rules_for(game_map).board_spaces(game_map)
+        self.embassies = EmbassyReader(spaces, _power_names(game_map)) if spaces else None
 
     # -- one order ----------------------------------------------------------
 
@@ -111,6 +116,12 @@ class _MapParser:
         fast = self.canonical.read(text) if fast_lane else None
         if fast is not None:
             return fast
+        if self.embassies is not None:
+            embassy = self.embassies.read(text)
+            if isinstance(embassy, str):
+                return OrderError(line, offset + 1, text.strip(), "", embassy)
+            if embassy is not None:
+                return embassy
         source = text.strip()
         text = _ODD_SPACE.sub(" ", text)
         try:
@@ -190,6 +201,15 @@ class _MapParser:
         else:
             message = f"'{spelled}' is not a province or an order word"
         return OrderError(line, column, source, spelled, message, suggestion.text)
+
+
+def _power_names(game_map: GameMap) -> dict[str, str]:
+    """Every spelling of a power: its aliases, and its letters (``PA``)."""
+    names = dict(game_map.power_aliases)
+    for name, power in game_map.powers.items():
+        names.setdefault(power.letter.lower(), name)
+        names.setdefault(name.lower().replace("_", " "), name)
+    return names
 
 
 _PARSERS: weakref.WeakKeyDictionary[GameMap, _MapParser] = weakref.WeakKeyDictionary()

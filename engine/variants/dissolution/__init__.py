@@ -24,11 +24,13 @@ from collections.abc import Mapping, Sequence
 from engine.bids import Bid
 from engine.legality import Board
 from engine.map import GameMap, Power, UnitKind
-from engine.orders import MovementOrder
+from engine.orders import MovementOrder, Order
+from engine.outcomes import OrderResult
 from engine.resolver import MovementResolver, ParadoxRule
 from engine.rules import Kick, NeutralOrders, Rules, Violation
 from engine.state import GameState
 from engine.units import Unit
+from engine.variants.dissolution.embassies import winter_orders
 from engine.variants.dissolution.favor_board import favor_board, read_board
 from engine.variants.dissolution.kicks import apply_kicks
 from engine.variants.dissolution.neutral import neutral_orders
@@ -61,6 +63,16 @@ class DissolutionRules(Rules):
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
         """The Embassies on the default setup of the Favor map (§11.2.2)."""
         return place_embassies(game_map, state, favor_board(game_map).setups["default"])
+
+    def board_spaces(self, game_map: GameMap) -> Mapping[str, str]:
+        """The Favor map's spaces, for Embassy orders (§11.5)."""
+        return {label.lower(): label for label in favor_board(game_map).spaces}
+
+    def winter_orders(self, game_map: GameMap, state: GameState,
+                      orders: Mapping[str, Sequence[Order]],
+                      ) -> tuple[tuple[OrderResult, ...], GameState, dict[str, list[Order]]]:
+        """§11.5: the Embassies' orders, beside the adjustments."""
+        return winter_orders(game_map, favor_board(game_map), state, orders)
 
     def after_movement(self, game_map: GameMap, state: GameState,
                        violations: tuple[Violation, ...]) -> tuple[GameState, tuple[Kick, ...]]:

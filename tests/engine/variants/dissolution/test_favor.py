@@ -10,12 +10,17 @@ from typing import Any
 
 import pytest
 
+from engine.game import adjudicate
+from engine.orders import Order, Retreat
+from engine.phase import Phase
 from engine.rules import Violation
 from engine.state import GameState
+from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants.dissolution import place_embassies
 from engine.variants.dissolution.favor_board import favor_board, read_setup
 from engine.variants.dissolution.kicks import apply_kicks
+from parser import OrderError, parse_order
 
 DATA = Path(__file__).parent / "data" / "favor"
 MAP = load_variant("dissolution")
@@ -114,3 +119,48 @@ def test_kicks(case: dict[str, Any]) -> None:
     assert {(k.power, k.nuclear) for k in kicks} <= after.kicked
     spaces = [s for _, _, s in after.embassies if not s.endswith("0z")]
     assert len(spaces) == len(set(spaces))  # one Embassy a hex, always
+
+
+WINTER = tomllib.loads((DATA / "winter.toml").read_text(encoding="utf-8"))["case"]
+
+
+@pytest.mark.parametrize("case", WINTER, ids=lambda c: c["id"])
+def test_winter_orders(case: dict[str, Any]) -> None:
+    setup = BOARD.setups["default"] if case["setup"] == "default" else {
+        p: tuple(s) for p, s in SETUPS[case["setup"]].items()}
+    state = place_embassies(MAP, GameState.initial(MAP), setup)
+    state = state.evolve(
+        phase=Phase.parse("W1992A"),
+        kicked=frozenset(tuple(k.split()) for k in case.get("kicked", [])),
+        retaliated=frozenset(tuple(k.split()) for k in case.get("retaliated", [])),
+        units=tuple(u for u in state.units if u.power not in case.get("units", {}))
+        + tuple(Unit.parse(p, text) for p, texts in case.get("units", {}).items()
+                for text in texts))
+    orders: dict[str, list[Order]] = {}
+    wanted: list[tuple[str, str, str, str]] = []
+    for power, lines in case["orders"].items():
+        for line in lines:
+            text, outcome, *reason = (part.strip() for part in line.split("|"))
+            order = parse_order(text, MAP)
+            assert not isinstance(order, OrderError), f"{text!r}: {order}"
+            orders.setdefault(power, []).append(order)
+            wanted.append((power, text, outcome, reason[0] if reason else ""))
+    resolution = adjudicate(MAP, state, orders)
+    embassy_rows = [r for r in resolution.results if str(r.order).startswith("E ")]
+    for power, text, outcome, why in wanted:
+        order = parse_order(text, MAP)
+        row = next(r for r in embassy_rows if r.power == power and r.order == order)
+        embassy_rows.remove(row)
+        reason = row.reason.describe() if row.reason else ""
+        assert row.outcome.value == outcome, (power, text, reason)
+        assert why in reason, (power, text, reason)
+    retreats = [f"{r.power} {r.order.unit.location}-{r.order.dest}"
+                for r in resolution.results if isinstance(r.order, Retreat)]
+    assert retreats == case.get("retreats", [])
+    where = {(p, s[0]): s for p, _, s in resolution.next.embassies}
+    for power, spaces in case.get("embassies", {}).items():
+        assert [where[power, s[0]] for s in spaces] == spaces, power
+    spaces = [s for _, _, s in resolution.next.embassies if not s.endswith("0z")]
+    assert len(spaces) == len(set(spaces))
+    assert str(resolution.next.phase) == "S1993M"
+    assert not resolution.next.kicked and not resolution.next.retaliated  # a new year

@@ -1,0 +1,261 @@
+"""Dissolution's Winter orders for Embassies (§11.5) and their automatic
+retreats (§11.7.3), resolved as if at once with the adjustments (§2.2.3).
+
+An Embassy may hold, move to a bordering space of its own slice, or (from a
+hex, never from a Perimeter) support a hold or a move into a bordering
+space of any slice. A Perimeter holds any number of Embassies and none of
+them can be dislodged; a support for an Embassy in a Perimeter must name its
+power (``E I1p S PA I0z - I1q``). Some Embassies must hold (§11.5.3), and a
+player moves at most three, or two after a kick this year (§11.5.4).
+
+The moves are resolved by the ordinary resolver on the Favor map's graph:
+each Embassy in a Perimeter stands on a place of its own there
+(``I0z:PAKISTAN``), so that several share the Perimeter and nobody can
+attack them. A dislodged Embassy then goes to the closest vacant hex of
+equal or lower value, neither its attacker's origin nor a hex bounced in;
+ties by sorting letter; else to the Perimeter; several in one slice one at
+a time in alphabetical order of their spaces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.map import GameMap, UnitKind
+from engine.movement import judge_order
+from engine.orders import Hold, Move, Order, Retreat, SupportHold, SupportMove, UnitRef
+from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
+from engine.resolver import MovementResolver
+from engine.state import GameState
+from engine.units import Unit
+from engine.variants.dissolution.favor_board import FavorBoard, closest, parse_label, perimeter
+
+MOVES_ALLOWED = 3  # §11.5.4
+MOVES_AFTER_A_KICK = 2
+
+EmbassyOrder = Hold | Move | SupportHold | SupportMove
+
+
+@dataclass(frozen=True, slots=True)
+class _Embassy:
+    power: str
+    nuclear: str
+    space: str
+
+    @property
+    def key(self) -> str:
+        """Its place for the resolver: the space, or the power's own corner of a Perimeter."""
+        return f"{self.space}:{self.power}" if self.space.endswith("0z") else self.space
+
+
+def is_embassy_order(order: Order) -> bool:
+    unit = getattr(order, "unit", None)
+    return isinstance(unit, UnitRef) and unit.kind is UnitKind.EMBASSY
+
+
+def winter_orders(game_map: GameMap, board: FavorBoard, state: GameState,
+                  orders: Mapping[str, Sequence[Order]]
+                  ) -> tuple[tuple[OrderResult, ...], GameState, dict[str, list[Order]]]:
+    rest: dict[str, list[Order]] = {}
+    given: list[tuple[str, Order]] = []
+    for power, power_orders in orders.items():
+        for order in power_orders:
+            if is_embassy_order(order):
+                given.append((power, order))
+            else:
+                rest.setdefault(power, []).append(order)
+    embassies = [_Embassy(p, n, s) for p, n, s in state.embassies]
+    if not embassies:
+        return tuple(OrderResult(p, o, Outcome.ILLEGAL, illegal("there are no Embassies"))
+                     for p, o in given), state, rest
+    checked, chosen = _check(game_map, board, state, embassies, given)
+    by_key = {e.key: e for e in embassies}
+    units = {e.key: Unit(e.power, UnitKind.EMBASSY, e.key) for e in embassies}
+    obeyed = {key: _for_resolver(order, by_key[key]) for key, order in chosen.items()}
+    for key in units:
+        obeyed.setdefault(key, Hold(UnitRef(key, UnitKind.EMBASSY)))
+    resolver = MovementResolver(game_map, units, obeyed, lambda a, b: a == b)
+    resolver.run()
+    rows: list[OrderResult] = []
+    answered: set[str] = set()
+    for power, verdict, key in checked:
+        if isinstance(verdict, _Illegal):
+            rows.append(OrderResult(power, verdict.order, Outcome.ILLEGAL, illegal(verdict.why)))
+        elif chosen[key] is not verdict:
+            rows.append(OrderResult(power, verdict, Outcome.VOID, Reason(
+                Why.NOT_MATCHED, detail="another order for this Embassy replaces it")))
+        else:
+            rows.append(_judge(resolver, power, verdict, key, obeyed[key]))
+            answered.add(key)
+    for key, embassy in sorted(by_key.items(), key=lambda kv: (kv[1].space, kv[1].power)):
+        if key not in answered:  # Embassies without a (legal) order hold
+            rows.append(_judge(resolver, embassy.power,
+                               Hold(UnitRef(embassy.space, UnitKind.EMBASSY)), key, obeyed[key]))
+    where = {e.key: e.space for e in embassies}
+    dislodged: list[tuple[_Embassy, str]] = []
+    for key, embassy in by_key.items():
+        attacker = resolver.dislodged_by(key)
+        if attacker is not None:
+            dislodged.append((embassy, by_key[attacker].space))
+        elif key in resolver.moves and resolver.moved(key):
+            where[key] = _space(resolver.moves[key])
+    bounced = {_space(k) for k in resolver.contested()}
+    for embassy, to in _retreats(board, dislodged, where, by_key, bounced):
+        rows.append(OrderResult(
+            embassy.power, Retreat(UnitRef(embassy.space, UnitKind.EMBASSY), to),
+            Outcome.SUCCEEDS, Reason(Why.RETREATED, detail=f"dislodged: to {to} (§11.7.3)")))
+    moved = tuple(sorted((e.power, e.nuclear, where[e.key]) for e in embassies))
+    return tuple(rows), state.evolve(embassies=moved), rest
+
+
+def _space(key: str) -> str:
+    return key.partition(":")[0]
+
+
+@dataclass(frozen=True, slots=True)
+class _Illegal:
+    order: Order
+    why: str
+
+
+def _check(game_map: GameMap, board: FavorBoard, state: GameState,
+           embassies: list[_Embassy], given: list[tuple[str, Order]]
+           ) -> tuple[list[tuple[str, Order | _Illegal, str]], dict[str, EmbassyOrder]]:
+    """Each order's unit found and checked: (power, order as given or an
+    illegal marker, its embassy key), and the order each Embassy obeys."""
+    mine = {(e.power, e.space): e for e in embassies}
+    in_perimeter: dict[str, list[_Embassy]] = {}
+    for e in embassies:
+        if e.space.endswith("0z"):
+            in_perimeter.setdefault(e.space, []).append(e)
+    moves_made: dict[str, int] = {}
+    checked: list[tuple[str, Order | _Illegal, str]] = []
+    chosen: dict[str, EmbassyOrder] = {}
+    for power, order in given:
+        assert isinstance(order, (Hold, Move, SupportHold, SupportMove))
+        space = parse_label(order.unit.location)
+        embassy = mine.get((power, space.label)) if space else None
+        if embassy is None:
+            checked.append((power, _Illegal(order, f"{power} has no Embassy in "
+                                                   f"{order.unit.location}"), ""))
+            continue
+        why = _fault(game_map, board, state, embassy, order, in_perimeter)
+        if not why and isinstance(order, Move):
+            limit = MOVES_AFTER_A_KICK if any(p == power for p, _ in state.kicked) \
+                else MOVES_ALLOWED
+            if moves_made.get(power, 0) >= limit:
+                why = (f"{power} may move at most {limit} Embassies this Winter (§11.5.4"
+                       + (": kicked this year)" if limit == MOVES_AFTER_A_KICK else ")"))
+            else:
+                moves_made[power] = moves_made.get(power, 0) + 1
+        if why:
+            checked.append((power, _Illegal(order, why), embassy.key))
+            continue
+        chosen[embassy.key] = order
+        checked.append((power, order, embassy.key))
+    return checked, chosen
+
+
+def _fault(game_map: GameMap, board: FavorBoard, state: GameState, embassy: _Embassy,
+           order: EmbassyOrder, in_perimeter: Mapping[str, list[_Embassy]]) -> str:
+    if not isinstance(order, Hold):
+        reason = _must_hold(game_map, state, embassy)
+        if reason:
+            return f"this Embassy must hold: {reason} (§11.5.3)"
+    if isinstance(order, Hold):
+        return ""
+    if isinstance(order, Move):
+        dest = parse_label(order.dest)
+        if dest is None or dest.label not in board.moves(embassy.space):
+            return f"{embassy.space} does not border {order.dest} in its slice"
+        return ""
+    if embassy.space.endswith("0z"):
+        return "an Embassy in a Perimeter cannot support (§11.5.2)"
+    target = parse_label(order.target.location)
+    if target is None or target.label not in board.spaces:
+        return f"{order.target.location} is not a space of the Favor map"
+    if target.is_perimeter:
+        named = [e for e in in_perimeter.get(target.label, ()) if e.power == order.target.power]
+        if order.target.power is None:
+            return (f"say whose Embassy in {target.label} is supported: "
+                    f"S PA {target.label} - ... (§11.5.2)")
+        if not named:
+            return f"{order.target.power} has no Embassy in {target.label}"
+    into = target if isinstance(order, SupportHold) else parse_label(order.dest)
+    if into is None or into.label not in board.neighbours[embassy.space]:
+        where = order.target.location if isinstance(order, SupportHold) else order.dest
+        return f"{embassy.space} does not border {where}"
+    return ""
+
+
+def _must_hold(game_map: GameMap, state: GameState, embassy: _Embassy) -> str:
+    """§11.5.3: why this Embassy must hold this Winter, or ''."""
+    if (embassy.power, embassy.nuclear) in state.kicked:
+        return f"kicked by {embassy.nuclear} this year"
+    territory = game_map.powers[embassy.nuclear].territory
+    if any(u.power == embassy.power and u.province in territory for u in state.units):
+        return f"{embassy.power} has units in {embassy.nuclear}'s territory"
+    if (embassy.power, embassy.nuclear) in state.retaliated:
+        return f"{embassy.nuclear} retaliated against {embassy.power} this year"
+    return ""
+
+
+def _for_resolver(order: EmbassyOrder, embassy: _Embassy) -> EmbassyOrder:
+    """The order with every space written as the resolver's place."""
+    me = UnitRef(embassy.key, UnitKind.EMBASSY)
+    if isinstance(order, Hold):
+        return Hold(me)
+    if isinstance(order, Move):
+        dest = parse_label(order.dest)
+        assert dest is not None
+        # every Embassy moving into a Perimeter has a corner of its own there
+        return Move(me, f"{dest.label}:{embassy.power}" if dest.is_perimeter else dest.label)
+    target = parse_label(order.target.location)
+    assert target is not None
+    key = f"{target.label}:{order.target.power}" if target.is_perimeter else target.label
+    them = UnitRef(key, UnitKind.EMBASSY)
+    if isinstance(order, SupportHold):
+        return SupportHold(me, them)
+    dest = parse_label(order.dest)
+    assert dest is not None
+    return SupportMove(me, them, dest.label)
+
+
+def _judge(resolver: MovementResolver, power: str, order: Order, key: str,
+           obeyed: EmbassyOrder) -> OrderResult:
+    result = judge_order(resolver, key, obeyed, power, resolver.dislodged_by(key))
+    return OrderResult(power, order, result.outcome, _spaces(result.reason))
+
+
+def _spaces(reason: Reason | None) -> Reason | None:
+    """A reason with the resolver's places written as spaces again."""
+    if reason is None:
+        return None
+    return Reason(reason.why, tuple(_space(u) for u in reason.units), reason.strength,
+                  reason.against, reason.detail)
+
+
+def _retreats(board: FavorBoard, dislodged: list[tuple[_Embassy, str]],
+              where: dict[str, str], by_key: Mapping[str, _Embassy],
+              bounced: set[str]) -> list[tuple[_Embassy, str]]:
+    """§11.7.3, in alphabetical order of the sorting letters of the spaces
+    the dislodged Embassies stand on; each retreat in the order dislodged."""
+    order = sorted(range(len(dislodged)),
+                   key=lambda i: (board.spaces[dislodged[i][0].space].letter,
+                                  dislodged[i][0].power))
+    destination: dict[int, str] = {}
+    for i in order:
+        embassy, origin = dislodged[i]
+        letter = board.spaces[embassy.space].slice
+        value = board.spaces[embassy.space].value
+        taken = {space for key, space in where.items()
+                 if by_key[key].nuclear == embassy.nuclear and key != embassy.key}
+        taken |= {destination[j] for j in destination}
+        eligible = [label for label in board.in_slice(letter)
+                    if 0 < board.spaces[label].value <= value and label not in taken
+                    and label != origin and label not in bounced]
+        to = closest(board, embassy.space, eligible) or perimeter(letter)
+        destination[i] = to
+        where[embassy.key] = to
+    return [(dislodged[i][0], destination[i]) for i in range(len(dislodged))]
