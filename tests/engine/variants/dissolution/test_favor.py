@@ -151,9 +151,9 @@ def test_winter_orders(case: dict[str, Any]) -> None:
         order = parse_order(text, MAP)
         row = next(r for r in embassy_rows if r.power == power and r.order == order)
         embassy_rows.remove(row)
-        reason = row.reason.describe() if row.reason else ""
-        assert row.outcome.value == outcome, (power, text, reason)
-        assert why in reason, (power, text, reason)
+        said = row.reason.describe() if row.reason else ""
+        assert row.outcome.value == outcome, (power, text, said)
+        assert why in said, (power, text, said)
     retreats = [f"{r.power} {r.order.unit.location}-{r.order.dest}"
                 for r in resolution.results if isinstance(r.order, Retreat)]
     assert retreats == case.get("retreats", [])
