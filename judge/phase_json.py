@@ -117,6 +117,8 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
             built=tuple(sorted((_power(game_map, name, "built"),
                                 _location(game_map, str(c), f"built.{name}"))
                                for name, cs in _dict(data, "built").items() for c in cs)),
+            kicked=_pairs(game_map, data, "kicked"),
+            retaliated=_pairs(game_map, data, "retaliated"),
             exiles=frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles")),
             silenced=frozenset(_power(game_map, p, "silenced")
                                for p in _list(data, "silenced")),
@@ -130,6 +132,21 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     if not isinstance(value, list):
         raise PhaseInputError(f"{key} must be a list")
     return value
+
+
+def _pairs(game_map: GameMap, data: Mapping[str, Any], key: str) -> frozenset[tuple[str, str]]:
+    """{POWER: [NUCLEAR, ...]}: this year's kicks or retaliations (§11.5.3)."""
+    pairs = set()
+    for name, nuclears in _dict(data, key).items():
+        power = _power(game_map, name, key)
+        if not isinstance(nuclears, list):
+            raise PhaseInputError(f"{key}.{power} must be a list of nuclear powers")
+        for nuclear_name in nuclears:
+            nuclear = _power(game_map, nuclear_name, f"{key}.{power}")
+            if not game_map.powers[nuclear].is_nuclear:
+                raise PhaseInputError(f"{key}.{power}: {nuclear} is not a nuclear power")
+            pairs.add((power, nuclear))
+    return frozenset(pairs)
 
 
 def _embassies(game_map: GameMap, data: Mapping[str, Any],
@@ -256,6 +273,12 @@ def write_state(state: GameState) -> dict[str, Any]:
         for power, _, space in state.embassies:
             embassies.setdefault(power, []).append(space)
         out["embassies"] = embassies
+    for key, pairs in (("kicked", state.kicked), ("retaliated", state.retaliated)):
+        if pairs:
+            table: dict[str, list[str]] = {}
+            for power, nuclear in sorted(pairs):
+                table.setdefault(power, []).append(nuclear)
+            out[key] = table
     if state.exiles:
         out["exiles"] = sorted(state.exiles)
     if state.silenced:
