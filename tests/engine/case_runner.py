@@ -258,6 +258,8 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
         where = {(p, s[0]): s for p, _, s in following.embassies}
         for power, spaces in expect["embassies"].items():
             assert [where.get((power, s[0])) for s in spaces] == spaces, power
+            if not spaces:  # none left: an eliminated player's (§4.1)
+                assert all(p != power for p, _, _ in following.embassies), power
     if "favor" in expect:
         for power, values in expect["favor"].items():
             assert {n: following.favor_of(power, n) for n in values} == values, power

@@ -30,3 +30,12 @@ def test_version_1_snapshot_still_loads() -> None:
 def test_newer_snapshot_is_refused() -> None:
     with pytest.raises(ValueError, match="newer"):
         snapshots.loads('{"version": 99}')
+
+
+def test_a_dissolution_position_round_trips() -> None:
+    """Favor, Embassies, exiles, build history and the year's kicks come back."""
+    state = setup(load_variant("dissolution"), 10, seed=5).evolve(
+        exiles=frozenset({"ROMANIA"}), built=(("POLAND", "BLR"),),
+        kicked=frozenset({("POLAND", "NATO")}), retaliated=frozenset({("IRAN", "RUSSIA")}))
+    assert state.embassies
+    assert snapshots.loads(snapshots.dumps(state)) == state
