@@ -81,7 +81,9 @@ def winter_orders(game_map: GameMap, board: FavorBoard, state: GameState,
     answered: set[str] = set()
     for power, verdict, key in checked:
         if isinstance(verdict, _Illegal):
-            rows.append(OrderResult(power, verdict.order, Outcome.ILLEGAL, illegal(verdict.why)))
+            reason = illegal(verdict.why) if verdict.outcome is Outcome.ILLEGAL else Reason(
+                Why.NOT_MATCHED, detail=verdict.why)
+            rows.append(OrderResult(power, verdict.order, verdict.outcome, reason))
         elif chosen[key] is not verdict:
             rows.append(OrderResult(power, verdict, Outcome.VOID, Reason(
                 Why.NOT_MATCHED, detail="another order for this Embassy replaces it")))
@@ -115,8 +117,12 @@ def _space(key: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Illegal:
+    """An order refused before resolution, and why (void: legal in form, but
+    naming no Embassy it could help)."""
+
     order: Order
     why: str
+    outcome: Outcome = Outcome.ILLEGAL
 
 
 def _check(game_map: GameMap, board: FavorBoard, state: GameState,
@@ -139,6 +145,12 @@ def _check(game_map: GameMap, board: FavorBoard, state: GameState,
         if embassy is None:
             checked.append((power, _Illegal(order, f"{power} has no Embassy in "
                                                    f"{order.unit.location}"), ""))
+            continue
+        unnamed = _unnamed(order)
+        if unnamed:
+            checked.append((power, _Illegal(order, (
+                f"say whose Embassy in {unnamed} is supported: S PA {unnamed} ... (§11.5.2)"),
+                Outcome.VOID), embassy.key))
             continue
         why = _fault(game_map, board, state, embassy, order, in_perimeter)
         if not why and isinstance(order, Move):
@@ -177,9 +189,6 @@ def _fault(game_map: GameMap, board: FavorBoard, state: GameState, embassy: _Emb
         return f"{order.target.location} is not a space of the Favor map"
     if target.is_perimeter:
         named = [e for e in in_perimeter.get(target.label, ()) if e.power == order.target.power]
-        if order.target.power is None:
-            return (f"say whose Embassy in {target.label} is supported: "
-                    f"S PA {target.label} - ... (§11.5.2)")
         if not named:
             return f"{order.target.power} has no Embassy in {target.label}"
     into = target if isinstance(order, SupportHold) else parse_label(order.dest)
@@ -187,6 +196,15 @@ def _fault(game_map: GameMap, board: FavorBoard, state: GameState, embassy: _Emb
         where = order.target.location if isinstance(order, SupportHold) else order.dest
         return f"{embassy.space} does not border {where}"
     return ""
+
+
+def _unnamed(order: EmbassyOrder) -> str:
+    """The Perimeter of a supported Embassy the support does not say whose
+    (§11.5.2), or ''."""
+    if not isinstance(order, (SupportHold, SupportMove)) or order.target.power is not None:
+        return ""
+    target = parse_label(order.target.location)
+    return target.label if target is not None and target.is_perimeter else ""
 
 
 def _must_hold(game_map: GameMap, state: GameState, embassy: _Embassy) -> str:

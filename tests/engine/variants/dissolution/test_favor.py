@@ -92,14 +92,19 @@ def test_an_invalid_setup_is_refused_with_the_reason() -> None:
         (("bad", "KAZAKHSTAN"), "N1p is also POLAND's") in problems
 
 
-@pytest.mark.parametrize(("power", "values"), [
-    ("ETHIOPIA", {"NATO": 1, "US_NAVY": 2, "ISRAEL": 1, "INDIA": 2, "RUSSIA": 0}),  # 11.3.1.1
-    ("YUGOSLAVIA", {"NATO": 0, "US_NAVY": 0, "ISRAEL": 1, "INDIA": 3, "RUSSIA": 2}),  # 11.3.1.2
-])
-def test_favor_is_the_value_of_the_embassys_space(power: str, values: dict[str, int]) -> None:
+VALUES = tomllib.loads((DATA / "values.toml").read_text(encoding="utf-8"))["case"]
+
+
+@pytest.mark.parametrize("case", VALUES, ids=lambda c: c["id"])
+def test_favor_is_the_value_of_the_embassys_space(case: dict[str, Any]) -> None:
     state = place_embassies(MAP, GameState.initial(MAP), BOARD.setups["default"])
-    assert {n: state.favor_of(power, n) for n in values} == values
-    # and every player's default Embassies give its §7 values
+    assert sorted(s for p, _, s in state.embassies if p == case["power"]) \
+        == sorted(case["spaces"])
+    assert {n: state.favor_of(case["power"], n) for n in case["favor"]} == case["favor"]
+
+
+def test_the_default_setup_gives_every_player_its_starting_favor() -> None:
+    state = place_embassies(MAP, GameState.initial(MAP), BOARD.setups["default"])
     for name, player in MAP.powers.items():
         for nuclear, value in player.favor.items():
             assert state.favor_of(name, nuclear) == value, (name, nuclear)
