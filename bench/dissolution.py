@@ -416,24 +416,25 @@ def build_sites(game_map: GameMap, state: GameState, power: str) -> set[str]:
 
 def parse_phase(game_map: GameMap, phase: Phase) -> None:
     """The players' texts through the order and bid readers."""
-    phase.orders = {}
-    for power, lines in phase.order_texts.items():
-        for line in lines:
-            order = parse_order(line, game_map)
-            if isinstance(order, OrderError):
-                raise SystemExit(f"{phase.label}: {power} {line!r}: {order.message}")
-            phase.orders.setdefault(power, []).append(order)
+    phase.orders = _read(phase, phase.order_texts, lambda line: parse_order(line, game_map))
     if not phase.bid_texts:
         return
     from parser.bids import parse_bid
 
-    phase.bids = {}
-    for power, lines in phase.bid_texts.items():
+    phase.bids = _read(phase, phase.bid_texts, lambda line: parse_bid(line, game_map))
+
+
+def _read(phase: Phase, texts: Mapping[str, list[str]],
+          read: Callable[[str], Any]) -> dict[str, list[Any]]:
+    """Every power's lines through ``read``; a line it cannot read stops the run."""
+    out: dict[str, list[Any]] = {}
+    for power, lines in texts.items():
         for line in lines:
-            bid = parse_bid(line, game_map)
-            if isinstance(bid, OrderError):
-                raise SystemExit(f"{phase.label}: {power} {line!r}: {bid.message}")
-            phase.bids.setdefault(power, []).append(bid)
+            value = read(line)
+            if isinstance(value, OrderError):
+                raise SystemExit(f"{phase.label}: {power} {line!r}: {value.message}")
+            out.setdefault(power, []).append(value)
+    return out
 
 
 def run_phase(game_map: GameMap, phase: Phase) -> Resolution:

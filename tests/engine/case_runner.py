@@ -93,7 +93,7 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
     return state
 
 
-def _orders(game_map: GameMap, raw: dict[str, list[str]]) -> tuple[
+def read_orders(game_map: GameMap, raw: dict[str, list[str]]) -> tuple[
         dict[str, list[Order]], dict[str, list[tuple[str, ...]]]]:
     orders: dict[str, list[Order]] = {}
     expected: dict[str, list[tuple[str, ...]]] = {}
@@ -189,7 +189,7 @@ def _same_order(given: Order, written: Order) -> bool:
 
 
 def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> GameState:
-    orders, expected = _orders(game_map, step.get("orders", {}))
+    orders, expected = read_orders(game_map, step.get("orders", {}))
     bids, expected_bids = _bids(game_map, step.get("bids", {}))
     resolution = adjudicate(game_map, state, orders, bids)
     if expected_bids:

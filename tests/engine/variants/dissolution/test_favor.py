@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.game import adjudicate
-from engine.orders import Order, Retreat
+from engine.orders import Retreat
 from engine.phase import Phase
 from engine.rules import Violation
 from engine.state import GameState
@@ -20,7 +20,8 @@ from engine.variant_file import load_variant
 from engine.variants.dissolution import place_embassies
 from engine.variants.dissolution.favor_board import favor_board, read_setup
 from engine.variants.dissolution.kicks import apply_kicks
-from parser import OrderError, parse_order
+from parser import parse_order
+from tests.engine.case_runner import read_orders
 
 DATA = Path(__file__).parent / "data" / "favor"
 MAP = load_variant("dissolution")
@@ -141,17 +142,11 @@ def test_winter_orders(case: dict[str, Any]) -> None:
         units=tuple(u for u in state.units if u.power not in case.get("units", {}))
         + tuple(Unit.parse(p, text) for p, texts in case.get("units", {}).items()
                 for text in texts))
-    orders: dict[str, list[Order]] = {}
-    wanted: list[tuple[str, str, str, str]] = []
-    for power, lines in case["orders"].items():
-        for line in lines:
-            text, outcome, *reason = (part.strip() for part in line.split("|"))
-            order = parse_order(text, MAP)
-            assert not isinstance(order, OrderError), f"{text!r}: {order}"
-            orders.setdefault(power, []).append(order)
-            wanted.append((power, text, outcome, reason[0] if reason else ""))
+    orders, expected = read_orders(MAP, case["orders"])
     resolution = adjudicate(MAP, state, orders)
     embassy_rows = [r for r in resolution.results if str(r.order).startswith("E ")]
+    wanted = [(power, text, outcome, why[0] if why else "")
+              for power, rows in expected.items() for text, outcome, *why in rows]
     for power, text, outcome, why in wanted:
         order = parse_order(text, MAP)
         row = next(r for r in embassy_rows if r.power == power and r.order == order)
