@@ -214,6 +214,16 @@ class Rules:
 
     # -- adjustments --------------------------------------------------------------
 
+    def winter_orderers(self, game_map: GameMap, state: GameState) -> frozenset[str]:
+        """Powers with orders to give in Winter besides adjustments (Embassies)."""
+        return frozenset()
+
+    def bid_allowance(self, game_map: GameMap, state: GameState,
+                      power: str) -> tuple[int, dict[str, int]]:
+        """A power's Diplomacy Points this phase, and the most it may spend on
+        each group of neutral units (by power); none in the standard game."""
+        return 0, {}
+
     def winter_orders(self, game_map: GameMap, state: GameState,
                       orders: Mapping[str, Sequence[Order]],
                       ) -> tuple[tuple[OrderResult, ...], GameState, dict[str, list[Order]]]:

@@ -28,6 +28,7 @@ from engine.orders import Order
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variant_file import load_variant
+from engine.variants import rules_for
 from engine.ways_to_play import player_counts, setup
 from judge import snapshots
 from judge.db import run
@@ -228,8 +229,9 @@ def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:
                   if not game_map.powers[u.power].ordered_by_bids}
     elif kind is PhaseKind.RETREAT:
         powers = {d.unit.power for d in state.dislodged}
-    else:
-        powers = set(powers_adjusting(game_map, state))
+    else:  # adjustments, and whatever else the variant's Winter asks for (Embassies)
+        powers = set(powers_adjusting(game_map, state)) \
+            | rules_for(game_map).winter_orderers(game_map, state)
     return sorted(p for p in powers if p not in state.unplayed)
 
 

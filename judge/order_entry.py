@@ -4,27 +4,32 @@ ones before, as on DPJudge)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session
 
+from engine.bids import Bid
 from engine.game import adjudicate
-from engine.map import GameMap
+from engine.map import GameMap, UnitKind
 from engine.orders import Build, Order, Waive
 from engine.outcomes import Outcome, Why
 from engine.phase import PhaseKind
 from engine.state import GameState
+from engine.variants import rules_for
 from judge.games import (
     GameError,
     current_state,
+    file_bids,
     file_orders,
     map_of,
     powers_of,
     powers_to_order,
 )
 from judge.models import Game, Member
-from parser import parse_order, parse_orders
+from parser import OrderError, parse_order, parse_orders
+from parser.bids import looks_like_bid, parse_bid
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,11 @@ def _owner(game_map: GameMap, state: GameState, order: Order,
         return powers[0] if powers else None
     if isinstance(order, Build):
         prov = order.location.partition("/")[0]
-        return next((p for p in powers if prov in game_map.powers[p].home), None)
+        sites = rules_for(game_map)
+        return next((p for p in powers if prov in sites.build_sites(game_map, state, p)), None)
+    if order.unit.kind is UnitKind.EMBASSY:  # the seat's Embassy on that space
+        return next((p for p, _, space in state.embassies
+                     if p in powers and space == order.unit.location), None)
     prov = order.unit.location.partition("/")[0]
     units = [d.unit for d in state.dislodged] if state.phase.kind is PhaseKind.RETREAT \
         else list(state.units)
@@ -66,6 +75,7 @@ def submit_orders(session: Session, game: Game, member: Member,
     game_map = map_of(game)
     state = current_state(session, game)
     powers = powers_of(member)
+    lines, bid_lines = _split_bids(lines)
     text = "\n".join(t for _, t in lines)
     first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
     parsed = parse_orders(text, game_map)
@@ -106,11 +116,59 @@ def submit_orders(session: Session, game: Game, member: Member,
             else:
                 accepted[power].append(result.order)
                 notes.append(OrderNote(line, source, ""))
+    notes.extend(_bids(session, game, game_map, state, powers, accepted, bid_lines))
     notes.sort(key=lambda n: n.line)
     for power in powers:
         # nothing usable for a power leaves it with no orders on file
         file_orders(session, game, power, [str(o) for o in accepted[power]])
     return OrdersReport(tuple(notes))
+
+
+_DP_HEADING = re.compile(r"^(dp|diplomacy points|bids?)\s*:?$", re.IGNORECASE)
+
+
+def _split_bids(lines: Sequence[tuple[int, str]]
+                ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """The order lines and the bid lines ('2: A Aus S War - Pra'), without a
+    'DP' heading line."""
+    orders: list[tuple[int, str]] = []
+    bids: list[tuple[int, str]] = []
+    for number, text in lines:
+        if _DP_HEADING.match(text.strip()):
+            continue
+        (bids if looks_like_bid(text) else orders).append((number, text))
+    return orders, bids
+
+
+def _bids(session: Session, game: Game, game_map: GameMap, state: GameState,
+          powers: Sequence[str], accepted: dict[str, list[Order]],
+          lines: Sequence[tuple[int, str]]) -> list[OrderNote]:
+    """Read the mail's bids, check them against its orders, and file them
+    for the seat's first power (replacing its bids, as orders are)."""
+    rules = rules_for(game_map)
+    power = powers[0] if powers else ""
+    points, _ = rules.bid_allowance(game_map, state, power)
+    if state.phase.kind is not PhaseKind.MOVEMENT or not game_map.bid_powers or points == 0:
+        if lines:
+            why = "no bids in this game" if not game_map.bid_powers else \
+                f"{power} may not bid" if points == 0 else "bids are for Spring and Autumn"
+            return [OrderNote(n, t.strip(), why) for n, t in lines]
+        return []
+    notes: list[OrderNote] = []
+    kept: list[tuple[int, str, Bid]] = []
+    for number, text in lines:
+        bid = parse_bid(text, game_map, number)
+        if isinstance(bid, OrderError):
+            notes.append(OrderNote(number, text.strip(), bid.message))
+        else:
+            kept.append((number, text.strip(), bid))
+    fates = adjudicate(game_map, state, {p: list(o) for p, o in accepted.items()},
+                       {power: [b for _, _, b in kept]}).bids
+    for (number, text, _), fate in zip(kept, fates, strict=True):
+        notes.append(OrderNote(number, text, "" if fate.counted else
+                               f"would be ignored now: {fate.why}"))
+    file_bids(session, game, power, [str(b) for _, _, b in kept])
+    return notes
 
 
 def clear_orders(session: Session, game: Game, member: Member) -> None:

@@ -8,6 +8,9 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from engine.phase import PhaseKind
+from engine.state import GameState
+from engine.variants import rules_for
 from judge import games, order_entry, turns
 from judge.games import MASTER, GameError
 from judge.handlers.common import (
@@ -45,7 +48,29 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
     missing = order_entry.unordered_units(games.map_of(game), state, powers, on_file)
     if missing:
         lines.append("Without orders: " + ", ".join(missing))
+    lines.extend(_bids_summary(ctx, game, state, powers))
     return "\n".join(lines)
+
+
+def _bids_summary(ctx: Context, game: Game, state: GameState,
+                  powers: tuple[str, ...]) -> list[str]:
+    """The seat's bids on file, its budget used and left, and its caps."""
+    game_map = games.map_of(game)
+    if not game_map.bid_powers or state.phase.kind is not PhaseKind.MOVEMENT or not powers:
+        return []
+    power = powers[0]
+    points, caps = rules_for(game_map).bid_allowance(game_map, state, power)
+    if points == 0:
+        return []
+    bids = games.bids_on_file(ctx.session, game).get(power, [])
+    used = sum(int(text.split(":", 1)[0]) for text in bids)
+    lines = [f"Bids on file (secret until the game ends): {used} of {points} DP bid, "
+             f"{max(points - used, 0)} left"]
+    lines.extend(f"  {text}" for text in bids)
+    if caps:
+        lines.append("At most, by your Favor: " + ", ".join(
+            f"{nuclear} {cap}" for nuclear, cap in sorted(caps.items())))
+    return lines
 
 
 def do_orders(ctx: Context, command: c.Orders) -> str:

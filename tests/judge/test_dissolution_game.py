@@ -10,8 +10,9 @@ from datetime import UTC, datetime
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from engine.phase import Phase
 from engine.variant_file import load_variant
-from judge import games, turns
+from judge import games, order_entry, turns
 from judge.config import Config
 from judge.db import transaction
 from judge.models import BidRecord, Game
@@ -96,3 +97,44 @@ def test_rollback_takes_the_bids_off_file(db: Engine) -> None:
         assert game.phase == "S1992M"
         assert games.bids_on_file(session, game) == {}
         assert session.exec(select(BidRecord)).all() == []
+
+
+def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
+    """Orders and a DP section in one mail: each bid is read, checked
+    against the orders (deception, caps...) and filed; a later mail
+    replaces them. In Winter the same mail carries Embassy orders."""
+    game_id = _started(db)
+    with transaction(db) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        poland = next(m for m in games.members(session, game, "player") if m.power == "POLAND")
+        report = order_entry.submit_orders(session, game, poland, [
+            (1, "A War - Pra"), (2, "A Gda H"), (3, "DP"), (4, "2: A Aus S War - Pra"),
+            (5, "1: A Bra H"), (6, "1: A Nowhere H")])
+        notes = {n.line: n.problem for n in report.notes}
+        assert notes[1] == notes[2] == notes[4] == ""
+        assert notes[5].startswith("would be ignored now: deception")  # Poland attacks Prague
+        assert "not a province" in notes[6]
+        assert games.bids_on_file(session, game) == {
+            "POLAND": ["2: A AUS S WAR - PRA", "1: A BRA H"]}
+        order_entry.submit_orders(session, game, poland, [(1, "A War H"), (2, "A Gda H")])
+        assert games.bids_on_file(session, game) == {}  # replaced, as orders are
+        state = games.current_state(session, game)
+        from judge import snapshots
+        record = games.phase_record(session, game)
+        assert record is not None
+        record.state = snapshots.dumps(state.evolve(phase=Phase.parse("W1992A")))
+        record.phase = game.phase = "W1992A"
+        session.add(record)
+        session.flush()
+        games._forget(session, games._POSITION)
+        report = order_entry.submit_orders(session, game, poland, [
+            (1, "E N1q - N2o"), (2, "E U2k S PO B1r"), (3, "E R1r - R2n"), (4, "E I1q H")])
+        notes = {n.line: n.problem for n in report.notes}
+        assert notes[1] == notes[3] == notes[4] == ""
+        assert notes[2] == "there is no unit in U2k" or "does not border" in notes[2]
+        assert games.orders_on_file(session, game)["POLAND"] == [
+            "E N1q - N2o", "E R1r - R2n", "E I1q H"]
+        state = games.current_state(session, game)
+        # every player with Embassies has orders to give in Winter
+        assert games.powers_to_order(load_variant("dissolution"), state) == PLAYED

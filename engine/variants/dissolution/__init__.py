@@ -33,7 +33,7 @@ from engine.units import Unit
 from engine.variants.dissolution.embassies import winter_orders
 from engine.variants.dissolution.favor_board import favor_board, read_board
 from engine.variants.dissolution.kicks import apply_kicks
-from engine.variants.dissolution.neutral import neutral_orders
+from engine.variants.dissolution.neutral import bidders, budget, neutral_orders
 from engine.variants.dissolution.violations import find_violations
 
 WING_MINIMUM_VP = 12  # §4.4
@@ -73,6 +73,18 @@ class DissolutionRules(Rules):
                       ) -> tuple[tuple[OrderResult, ...], GameState, dict[str, list[Order]]]:
         """§11.5: the Embassies' orders, beside the adjustments."""
         return winter_orders(game_map, favor_board(game_map), state, orders)
+
+    def winter_orderers(self, game_map: GameMap, state: GameState) -> frozenset[str]:
+        """Every player with Embassies orders them in Winter (§11.5)."""
+        return frozenset(p for p, _, _ in state.embassies)
+
+    def bid_allowance(self, game_map: GameMap, state: GameState,
+                      power: str) -> tuple[int, dict[str, int]]:
+        """§5.2's budget and §11.4.1's caps: the Favor with each nuclear power."""
+        if power not in bidders(game_map, state):
+            return 0, {}
+        return budget(game_map, state, power), {
+            n: state.favor_of(power, n) for n, p in game_map.powers.items() if p.is_nuclear}
 
     def after_movement(self, game_map: GameMap, state: GameState,
                        violations: tuple[Violation, ...]) -> tuple[GameState, tuple[Kick, ...]]:
