@@ -523,6 +523,8 @@ def results_json(adjudication: Adjudication) -> dict[str, object]:
         "violations": [{"power": v.power, "nuclear": v.nuclear, "kind": v.kind, "unit": v.unit,
                         "target": v.target, "via": v.via, "text": v.describe()}
                        for v in adjudication.resolution.violations],
+        "kicks": [{"power": k.power, "nuclear": k.nuclear, "from": k.origin, "to": k.to,
+                   "text": k.describe()} for k in adjudication.resolution.kicks],
     }
 
 

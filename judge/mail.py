@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 import jinja2
 
-from engine.adjustments import centre_counts
+from engine.adjustments import adjustment_due, centre_counts
 from engine.map import GameMap
 from engine.phase import Phase
 from engine.state import GameState
@@ -122,9 +122,13 @@ def to_game(game: Game, settings: GameSettings, config: Config, recipients: Sequ
 
 
 def centre_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
+    """Each power's centres and score (victory points in Dissolution, after
+    US Navy occupation); neutral powers steered by bids are left out."""
     counts = centre_counts(game_map, state)
     rows = []
     for power in game_map.powers:
+        if power in game_map.bid_powers:
+            continue
         centres = sorted(state.centres_of(power))
         rows.append({"power": power, "count": counts.get(power, 0),
                      "list": " ".join(centres) or "-"})
@@ -132,11 +136,12 @@ def centre_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
 
 
 def adjustment_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
+    """Who builds or removes how many (by the rules' unit allowance)."""
     counts = centre_counts(game_map, state)
     rows = []
     for power in game_map.powers:
         units = len(state.units_of(power))
-        due = counts.get(power, 0) - units
+        due = adjustment_due(game_map, state, power, counts)
         if power in state.unplayed or due == 0:
             continue
         text = f"builds {due}" if due > 0 else f"removes {-due}"
@@ -147,7 +152,8 @@ def adjustment_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]
 
 def results_body(config: Config, game: Game, settings: GameSettings, game_map: GameMap,
                  phase: str, results: Iterable[dict[str, Any]], late: Sequence[str],
-                 after: GameState, ending: str = "") -> str:
+                 after: GameState, ending: str = "", violations: Sequence[str] = (),
+                 kicks: Sequence[str] = ()) -> str:
     by_power: dict[str, list[dict[str, Any]]] = {}
     for row in results:
         by_power.setdefault(row["power"], []).append(row)
@@ -163,6 +169,8 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         late=list(late),
         dislodged=dislodged,
         notes=list(after.notes),
+        violations=list(violations),
+        kicks=list(kicks),
         centres=centre_table(game_map, after) if fall_done or ending else [],
         adjustments=adjustment_table(game_map, after) if after.phase.kind.value == "A" else [],
         next_name=after.phase.name,

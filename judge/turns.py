@@ -71,7 +71,9 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
     if adjudication.resolution.winner:
         ending = f"{adjudication.resolution.winner} has won the game."
     body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
-                        adjudication.resolution.next, ending)
+                        adjudication.resolution.next, ending,
+                        [str(v["text"]) for v in stored["violations"]],  # type: ignore[attr-defined]
+                        [str(k["text"]) for k in stored["kicks"]])  # type: ignore[attr-defined]
     files = maps.attachments_or_none(game_map, scene_after(game.name, adjudication.resolution))
     if preview:
         body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)

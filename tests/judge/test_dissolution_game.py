@@ -79,6 +79,10 @@ def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
     assert fates["1: A Nowhere H"]["why"].startswith("unreadable")
     results = [m for m in mails if m.kind == "results"]
     assert results and all("A BLR S A KHK - MOS" in m.body for m in results)
+    body = results[0].body
+    assert "Violations against nuclear powers" in body
+    assert "UKRAINE against RUSSIA: A KHK disabled the unit in MOS" in body
+    assert "UKRAINE's Embassy with RUSSIA kicked R2m - R1q" in body
     assert {name.rsplit(".", 1)[1] for m in results for name, _, _ in m.attachments} \
         == {"png", "svg"}  # the schematic map of the next phase
     for mail in mails:  # what players and the list see: the neutral order, never a bid
