@@ -189,8 +189,11 @@ def ended_mails(session: Session, game: Game, config: Config) -> list[OutgoingMa
     centres = []
     if record is not None:
         centres = centre_table(games.map_of(game), snapshots.loads(record.state))
+    # §5.1.3: the bids, secret while the game ran, go to everyone at its end
+    bids = [(r.phase, lines) for r in games.phase_records(session, game)
+            if (lines := bids_text(r.results))]
     body = render("ended.txt.j2", **header(config, game, settings), result=game.result,
-                  centres=centres)
+                  centres=centres, bids=bids)
     return to_game(game, settings, config, everyone(session, game),
                    f"Diplomacy game {game.name} is over", body, "notice")
 
@@ -228,6 +231,15 @@ def maybe_draw_or_concession(session: Session, game: Game,
             return ended_mails(session, game, config)
     return []
 
+
+
+def bids_text(record_results: str) -> list[str]:
+    """A processed phase's bids, a line each: who bid what, and its fate."""
+    if not record_results:
+        return []
+    return [f"{b['bidder']:<9} {b['bid']:<30} "
+            + ("counted" if b["counted"] else f"ignored: {b['why']}")
+            for b in json.loads(record_results).get("bids", [])]
 
 
 def results_text(record_results: str) -> list[dict[str, str]]:

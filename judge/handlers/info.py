@@ -82,11 +82,14 @@ def do_history(ctx: Context, command: c.History) -> str:
     if not chosen:
         return f"Game {game.name} has no processed phases yet."
     out = []
+    over = game.status in ("finished", "terminated")  # bids are secret until then (§5.1.3)
     for record in chosen:
         out.append(f"{record.phase} ({phase_name(record.phase)})")
         for row in turns.results_text(record.results):
             reason = f": {row['reason']}" if row.get("reason") else ""
             out.append(f"  {row['power']:<9} {row['order']:<30} {row['outcome']}{reason}")
+        if over:
+            out.extend(f"  bid {line}" for line in turns.bids_text(record.results))
     return "\n".join(out)
 
 
@@ -98,7 +101,7 @@ def do_summary(ctx: Context, command: c.Summary) -> str:
     if not records:
         return f"Game {game.name} has not started."
     game_map = games.map_of(game)
-    powers = list(game_map.powers)
+    powers = [p for p in game_map.powers if p not in game_map.bid_powers]
     lines = ["Supply centres at the start of each year:",
              "year  " + " ".join(f"{p[:3]:>4}" for p in powers)]
     for record in records:

@@ -142,3 +142,22 @@ def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
         state = games.current_state(session, game)
         # every player with Embassies has orders to give in Winter
         assert games.powers_to_order(load_variant("dissolution"), state) == PLAYED
+
+
+def test_the_bids_are_told_when_the_game_ends(db: Engine) -> None:
+    """§5.1.3: secret while the game runs (HISTORY leaves them out), mailed to
+    everyone at its end and shown by HISTORY from then on."""
+    game_id = _started(db)
+    config = Config(address="judge@judge.test")
+    with transaction(db) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        games.file_bids(session, game, "POLAND", ["1: A Blr S Khk - Mos"])
+        turns.process(session, game, config, START)
+        record = games.phase_record(session, game, "S1992M")
+        assert record is not None
+        assert turns.bids_text(record.results) == [
+            "POLAND    1: A BLR S KHK - MOS           counted"]
+        games.end_game(session, game, "terminated", "terminated by the GM")
+        ended = turns.ended_mails(session, game, config)
+    assert any("1: A BLR S KHK - MOS" in m.body and "secret until now" in m.body for m in ended)
