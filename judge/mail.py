@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 import jinja2
 
 from engine.adjustments import adjustment_due, centre_counts
+from engine.variants import rules_for
 from engine.map import GameMap
 from engine.phase import Phase
 from engine.state import GameState
@@ -150,6 +151,21 @@ def adjustment_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]
     return rows
 
 
+def budget_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
+    """Each player's Diplomacy Points for the coming orders phase, and its
+    Favor caps: in variants with bids, before Spring and Autumn."""
+    if not game_map.bid_powers or state.phase.kind.value != "M":
+        return []
+    rules = rules_for(game_map)
+    rows = []
+    for power in game_map.powers:
+        points, caps = rules.bid_allowance(game_map, state, power)
+        if points:
+            rows.append({"power": power, "points": points, "caps": ", ".join(
+                f"{n} {c}" for n, c in sorted(caps.items()))})
+    return rows
+
+
 def results_body(config: Config, game: Game, settings: GameSettings, game_map: GameMap,
                  phase: str, results: Iterable[dict[str, Any]], late: Sequence[str],
                  after: GameState, ending: str = "", violations: Sequence[str] = (),
@@ -171,6 +187,7 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         notes=list(after.notes),
         violations=list(violations),
         kicks=list(kicks),
+        budgets=budget_table(game_map, after),
         centres=centre_table(game_map, after) if fall_done or ending else [],
         adjustments=adjustment_table(game_map, after) if after.phase.kind.value == "A" else [],
         next_name=after.phase.name,
