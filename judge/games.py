@@ -577,6 +577,17 @@ def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
     return target
 
 
+def replace_position(session: Session, game: Game, state: GameState) -> None:
+    """The current phase starts from ``state`` instead (a GM's change to it)."""
+    record = phase_record(session, game)
+    if record is None:
+        raise GameError(f"game {game.name} has not started")
+    record.state = snapshots.dumps(state)
+    session.add(record)
+    session.flush()
+    _forget(session, _POSITION, game.id)
+
+
 def end_game(session: Session, game: Game, status: str, result: str) -> None:
     game.status = status
     game.result = result

@@ -18,10 +18,10 @@ from zoneinfo import ZoneInfo
 import jinja2
 
 from engine.adjustments import adjustment_due, centre_counts
-from engine.variants import rules_for
 from engine.map import GameMap
 from engine.phase import Phase
 from engine.state import GameState
+from engine.variants import rules_for
 from judge.config import Config
 from judge.models import Game, Member
 from judge.outbox import OutgoingMail

@@ -75,7 +75,7 @@ def submit_orders(session: Session, game: Game, member: Member,
     game_map = map_of(game)
     state = current_state(session, game)
     powers = powers_of(member)
-    lines, bid_lines = _split_bids(lines)
+    lines, bid_lines = split_bids(lines)
     text = "\n".join(t for _, t in lines)
     first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
     parsed = parse_orders(text, game_map)
@@ -127,7 +127,7 @@ def submit_orders(session: Session, game: Game, member: Member,
 _DP_HEADING = re.compile(r"^(dp|diplomacy points|bids?)\s*:?$", re.IGNORECASE)
 
 
-def _split_bids(lines: Sequence[tuple[int, str]]
+def split_bids(lines: Sequence[tuple[int, str]]
                 ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """The order lines and the bid lines ('2: A Aus S War - Pra'), without a
     'DP' heading line."""

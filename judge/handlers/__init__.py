@@ -32,6 +32,7 @@ from judge.handlers.master import (
     do_rollback,
     do_set_deadline,
     do_set_grace,
+    do_silence,
     do_start,
     do_terminate,
 )
@@ -78,6 +79,6 @@ HANDLERS: dict[type, Callable[[Context, Any], str]] = {
     c.SetConcede: do_set_concede, c.Press: do_press, c.Create: do_create, c.Start: do_start,
     c.Process: do_process, c.Preview: do_preview, c.Rollback: do_rollback,
     c.SetDeadline: do_set_deadline, c.SetGrace: do_set_grace, c.Pause: do_pause,
-    c.Resume: do_resume, c.Eject: do_eject, c.Replace: do_replace,
+    c.Resume: do_resume, c.Eject: do_eject, c.Silence: do_silence, c.Replace: do_replace,
     c.Terminate: do_terminate, c.Official: do_official,
 }

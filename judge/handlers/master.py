@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from engine.variant_file import normalise_name
 from judge import games, turns
 from judge.games import MASTER, GameError
 from judge.handlers.common import Context, _gm, _mailable, _notice, _settings
@@ -213,6 +214,27 @@ def do_eject(ctx: Context, command: c.Eject) -> str:
         ctx.session.add(member)
     _notice(ctx, game, "ejection", f"The player of {seat} has been removed from {game.name}.")
     return f"The player of {seat} is ejected; the seat is vacant."
+
+
+def do_silence(ctx: Context, command: c.Silence) -> str:
+    """A player in exile bids no more (Dissolution §5.3): the GM's call."""
+    game = _gm(ctx)
+    if game.status not in ("active", "paused"):
+        raise GameError(f"game {game.name} is not running (it is {game.status})")
+    game_map = games.map_of(game)
+    power = game_map.power_aliases.get(normalise_name(command.power)) \
+        or (command.power if command.power in game_map.powers else None)
+    state = games.current_state(ctx.session, game)
+    if power is None or power not in state.exiles:
+        raise GameError(f"{command.power} is no player in exile in {game.name}: only "
+                        "an eliminated player who still bids can be silenced")
+    if power in state.silenced:
+        return f"{power} was already silenced."
+    games.replace_position(ctx.session, game, state.evolve(silenced=state.silenced | {power}))
+    games.file_bids(ctx.session, game, power, [])
+    _notice(ctx, game, "silenced", f"The player in exile of {power} no longer bids in "
+                                   f"{game.name}.")
+    return f"{power} no longer bids; its bids on file are withdrawn."
 
 
 def do_replace(ctx: Context, command: c.Replace) -> str:

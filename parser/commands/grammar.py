@@ -40,6 +40,7 @@ from parser.commands.values import (
     Resume,
     Rollback,
     Signon,
+    Silence,
     Start,
     Summary,
     Terminate,
@@ -301,6 +302,10 @@ FORMS: dict[str, Form] = {
     ),
     "EJECT": Form(
         "EJECT", (_EJECTED + END).set_parse_action(_eject), "EJECT france", ("a power",),
+    ),
+    "SILENCE": Form(
+        "SILENCE", (_EJECTED + END).set_parse_action(lambda t: Silence(str(t[0]))),
+        "SILENCE romania (a player in exile bids no more)", ("a power",),
     ),
     "REPLACE": Form(
         "REPLACE", (POWER + ADDRESS + pp.Opt(PASSWORD) + END).set_parse_action(_replace),

@@ -195,6 +195,13 @@ class Eject:
 
 
 @dataclass(frozen=True, slots=True)
+class Silence:
+    """The GM strips a player in exile of its Diplomacy Point bids."""
+
+    power: str
+
+
+@dataclass(frozen=True, slots=True)
 class Replace:
     power: str
     address: str
@@ -216,7 +223,7 @@ Command: TypeAlias = (
     | Signoff | Resign | SetPassword | SetAddress | SetWait | SetAbsence | SetDraw
     | SetNoDraw | SetConcede | Clear | Press | Orders
     | Create | Start | Process | Preview | Rollback | SetDeadline | SetGrace | Pause
-    | Resume | Eject | Replace | Terminate | Official
+    | Resume | Eject | Silence | Replace | Terminate | Official
 )
 
 

@@ -16,7 +16,7 @@ from engine.variant_file import load_variant
 from judge.handlers.master import _parse_when
 from judge.models import Game
 from judge.settings import GameSettings, parse_settings
-from parser import parse_orders
+from parser import OrderError, parse_orders
 from parser.commands import (
     Command,
     CommandError,
@@ -32,8 +32,9 @@ MANUAL = Path(__file__).resolve().parents[2] / "docs" / "manual.md"
 _FENCE = re.compile(r"^```(\w*)[ \t]*$")
 
 
-def mail_blocks(text: str) -> list[tuple[int, str]]:
-    """(line number of the opening fence, body) of each ```mail block."""
+def mail_blocks(text: str, marker: str = "mail") -> list[tuple[int, str]]:
+    """(line number of the opening fence, body) of each ```mail block (or
+    each block of another ``marker``: ```dissolution, a mail to a Dissolution game)."""
     blocks: list[tuple[int, str]] = []
     body: list[str] | None = None
     kind = ""
@@ -44,7 +45,7 @@ def mail_blocks(text: str) -> list[tuple[int, str]]:
             if fence is not None:
                 kind, start, body = fence.group(1), number, []
         elif line.strip() == "```":
-            if kind == "mail":
+            if kind == marker:
                 blocks.append((start, "\n".join(body)))
             body = None
         else:
@@ -54,6 +55,7 @@ def mail_blocks(text: str) -> list[tuple[int, str]]:
 
 
 BLOCKS = mail_blocks(MANUAL.read_text("utf-8"))
+DISSOLUTION_BLOCKS = mail_blocks(MANUAL.read_text("utf-8"), "dissolution")
 
 
 def _read(body: str) -> list[Line]:
@@ -145,3 +147,22 @@ def test_a_broken_example_would_be_caught() -> None:
     orders = lines[1].command
     assert isinstance(orders, Orders)
     assert not parse_orders(orders.lines[0][1], load_variant("standard")).ok
+
+
+def test_the_dissolution_examples_are_understood() -> None:
+    """```dissolution blocks: commands, orders, Embassy orders and bids, read
+    on the Dissolution map as the judge reads a mail to such a game."""
+    from judge.order_entry import split_bids
+    from parser.bids import parse_bid
+
+    assert len(DISSOLUTION_BLOCKS) >= 3
+    game_map = load_variant("dissolution")
+    for start, body in DISSOLUTION_BLOCKS:
+        for line in _read(body):
+            assert not isinstance(line.command, CommandError), (start, line.source)
+            if isinstance(line.command, Orders):
+                orders, bids = split_bids(line.command.lines)
+                parsed = parse_orders("\n".join(raw for _, raw in orders), game_map)
+                assert parsed.ok, (start, [str(e) for e in parsed.errors])
+                for _, raw in bids:
+                    assert not isinstance(parse_bid(raw, game_map), OrderError), (start, raw)

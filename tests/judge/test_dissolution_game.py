@@ -8,14 +8,17 @@ import json
 import re
 from datetime import UTC, datetime
 
+import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from engine.phase import Phase
 from engine.variant_file import load_variant
+from engine.variants import rules_for
 from judge import games, order_entry, turns
 from judge.config import Config
 from judge.db import transaction
+from judge.games import GameError
 from judge.models import BidRecord, Game
 from judge.passwords import hash_password
 from judge.settings import GameSettings
@@ -164,3 +167,30 @@ def test_the_bids_are_told_when_the_game_ends(db: Engine) -> None:
         games.end_game(session, game, "terminated", "terminated by the GM")
         ended = turns.ended_mails(session, game, config)
     assert any("1: A BLR S KHK - MOS" in m.body and "secret until now" in m.body for m in ended)
+
+
+def test_the_gm_silences_a_player_in_exile(db: Engine) -> None:
+    """§5.3: the GM may strip an exile of its bids; nobody else can be silenced."""
+    from judge.handlers import Context
+    from judge.handlers.master import do_silence
+    from parser.commands import Silence
+
+    game_id = _started(db)
+    config = Config(address="judge@judge.test")
+    with transaction(db) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        state = games.current_state(session, game)
+        games.replace_position(session, game, state.evolve(exiles=frozenset({"ROMANIA"})))
+        games.file_bids(session, game, "ROMANIA", ["1: A Mol H"])
+        ctx = Context(session=session, config=config, sender="gm@x.test", now=START,
+                      game=game, master=True)
+        with pytest.raises(GameError, match="no player in exile"):
+            do_silence(ctx, Silence("POLAND"))
+        assert do_silence(ctx, Silence("romania")).startswith("ROMANIA no longer bids")
+        assert games.current_state(session, game).silenced == frozenset({"ROMANIA"})
+        assert games.bids_on_file(session, game) == {}
+        assert any("no longer bids" in m.body for m in ctx.mails)  # everyone is told
+        points, _ = rules_for(games.map_of(game)).bid_allowance(
+            games.map_of(game), games.current_state(session, game), "ROMANIA")
+        assert points == 0
