@@ -99,6 +99,17 @@ class Rules:
         their lower-case spelling (Dissolution's Favor map); none here."""
         return {}
 
+    def setup_problems(self, game_map: GameMap,
+                       setup: Mapping[str, Sequence[str]]) -> list[str]:
+        """What is wrong with another setup of the variant's other board, in
+        full (the default's places for the powers not given); this variant has none."""
+        return ["this variant has no other board to set up"]
+
+    def with_setup(self, game_map: GameMap, state: GameState,
+                   setup: Mapping[str, Sequence[str]]) -> GameState:
+        """The opening position with that setup in place of the default one."""
+        return state
+
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
         """The opening position, once the seats are known (Embassies placed...)."""
         return state

@@ -275,7 +275,10 @@ def opening(game: Game) -> GameState:
     settings = settings_of(game)
     players = settings.players if settings.players in player_counts(game_map) \
         else len(GameState.initial(game_map).seats)
-    return setup(game_map, players, game.seed)
+    state = setup(game_map, players, game.seed)
+    if settings.setup:  # the GM's own setup of the variant's other board (§11.2)
+        state = rules_for(game_map).with_setup(game_map, state, dict(settings.setup))
+    return state
 
 
 def resolve_power(game: Game, text: str) -> str | None:
@@ -408,6 +411,12 @@ def start(session: Session, game: Game, now: datetime | None = None) -> GameStat
     seats = seat_names(game)
     if len(players) != len(seats):
         raise GameError(f"game {game.name} has {len(players)} of {len(seats)} players")
+    if settings_of(game).setup:
+        game_map = map_of(game)
+        problems = rules_for(game_map).setup_problems(game_map, dict(settings_of(game).setup))
+        if problems:
+            raise GameError(f"game {game.name}'s Favor setup is not valid: "
+                            + "; ".join(problems))
     free = [s for s in seats if s not in {m.power for m in players}]
     random.Random(game.seed).shuffle(free)
     for member in players:

@@ -52,6 +52,9 @@ class GameSettings:
     list_address: str = ""
     zone: str = "UTC"
     rules: tuple[tuple[str, str], ...] = field(default=())
+    # another setup of the variant's other board, power -> spaces (Dissolution's
+    # Favor map, §11.2), published by the GM before the start
+    setup: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
 
     def period(self, phase_kind: str) -> timedelta:
         return {"M": self.movement, "R": self.retreat, "A": self.adjustment}[phase_kind]
@@ -80,6 +83,8 @@ class GameSettings:
                 data[key] = tuple(data[key])
         if "rules" in data:
             data["rules"] = tuple(tuple(pair) for pair in data["rules"])
+        if "setup" in data:
+            data["setup"] = tuple((power, tuple(spaces)) for power, spaces in data["setup"])
         return cls(**data)
 
     def describe(self) -> list[tuple[str, str]]:

@@ -31,6 +31,7 @@ from judge.handlers.master import (
     do_resume,
     do_rollback,
     do_set_deadline,
+    do_set_favor,
     do_set_grace,
     do_silence,
     do_start,
@@ -79,6 +80,7 @@ HANDLERS: dict[type, Callable[[Context, Any], str]] = {
     c.SetConcede: do_set_concede, c.Press: do_press, c.Create: do_create, c.Start: do_start,
     c.Process: do_process, c.Preview: do_preview, c.Rollback: do_rollback,
     c.SetDeadline: do_set_deadline, c.SetGrace: do_set_grace, c.Pause: do_pause,
-    c.Resume: do_resume, c.Eject: do_eject, c.Silence: do_silence, c.Replace: do_replace,
+    c.Resume: do_resume, c.Eject: do_eject, c.Silence: do_silence,
+    c.SetFavor: do_set_favor, c.Replace: do_replace,
     c.Terminate: do_terminate, c.Official: do_official,
 }

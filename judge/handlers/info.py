@@ -49,6 +49,9 @@ def _describe_game(ctx: Context, game: Game) -> str:
         lines.append(f"Phase {game.phase} ({phase_name(game.phase)}), due "
                      f"{format_deadline(game.deadline, settings.zone)}")
     lines.append("Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe()))
+    if settings.setup:  # §11.2: players see the setup in force before they choose
+        lines.append("Favor setup (the default for powers not named): " + "; ".join(
+            f"{power} {' '.join(spaces)}" for power, spaces in settings.setup))
     players = games.members(ctx.session, game, "player")
     if players:
         lines.append("Players:")

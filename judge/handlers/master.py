@@ -9,6 +9,7 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from engine.variant_file import normalise_name
+from engine.variants import rules_for
 from judge import games, turns
 from judge.games import MASTER, GameError
 from judge.handlers.common import Context, _gm, _mailable, _notice, _settings
@@ -214,6 +215,37 @@ def do_eject(ctx: Context, command: c.Eject) -> str:
         ctx.session.add(member)
     _notice(ctx, game, "ejection", f"The player of {seat} has been removed from {game.name}.")
     return f"The player of {seat} is ejected; the seat is vacant."
+
+
+def do_set_favor(ctx: Context, command: c.SetFavor) -> str:
+    """§11.2: before powers are assigned, the GM may publish another Favor
+    setup, a power at a time; the whole setup must stay valid."""
+    game = _gm(ctx)
+    if game.status != "forming":
+        raise GameError(f"game {game.name} has started: its Favor setup is fixed")
+    if any(m.power for m in games.members(ctx.session, game, "player")):
+        raise GameError("powers are already assigned: publish the setup before players "
+                        "choose their powers (§11.2)")
+    game_map = games.map_of(game)
+    power = game_map.power_aliases.get(normalise_name(command.power)) \
+        or (command.power if command.power in game_map.powers else None)
+    if power is None:
+        raise GameError(f"{command.power} is not a power of {game.name}")
+    settings = _settings(game)
+    setup = {**dict(settings.setup), power: command.spaces}
+    problems = rules_for(game_map).setup_problems(game_map, setup)
+    # two Embassies on one hex may be a swap half made: allowed until START
+    own = [p for p in problems if p.startswith(f"{power}:") and " is also " not in p]
+    if own:
+        raise GameError("that setup is not valid: " + "; ".join(own))
+    game.settings = replace(settings, setup=tuple(sorted(setup.items()))).to_json()
+    ctx.session.add(game)
+    clashes = [p for p in problems if " is also " in p]
+    return (f"{power}'s Embassies: {' '.join(command.spaces)}. Setup in force (the default "
+            f"for powers not set): " + "; ".join(
+                f"{p} {' '.join(s)}" for p, s in sorted(setup.items()))
+            + (". Not valid yet (the game cannot start so): " + "; ".join(clashes)
+               if clashes else "."))
 
 
 def do_silence(ctx: Context, command: c.Silence) -> str:

@@ -18,6 +18,7 @@ from parser.commands.values import (
     SetConcede,
     SetDeadline,
     SetDraw,
+    SetFavor,
     SetGrace,
     SetNoDraw,
     SetPassword,
@@ -38,6 +39,7 @@ SET_WORDS: dict[str, str] = {
     "CONCEDE": "CONCEDE", "CONC": "CONCEDE",
     "DEADLINE": "DEADLINE",
     "GRACE": "GRACE",
+    "FAVOR": "FAVOR", "FAVOUR": "FAVOR",
 }
 
 _DRAW_POWER = pp.Regex(r"[A-Za-z0-9][^\s,]*").set_name("a power").set_parse_action(
@@ -83,6 +85,12 @@ _FORMS: dict[str, Form] = {
         "SET DEADLINE", (REST + END).set_parse_action(lambda t: SetDeadline(str(t[0]))),
         "SET DEADLINE 2026-12-01 18:00 (or SET DEADLINE Mon 18:00, SET DEADLINE +2d)",
         ("the new deadline",),
+    ),
+    "FAVOR": Form(
+        "SET FAVOR", (POWER + pp.OneOrMore(pp.Regex(r"[A-Za-z][0-5][A-Za-z]").set_name(
+            "a Favor map space")) + END).set_parse_action(
+                lambda t: SetFavor(str(t[0]), tuple(str(s) for s in t[1:]))),
+        "SET FAVOR EGYPT N2n U1s I1r B1q R1p", ("a power", "its Embassies' spaces"),
     ),
     "GRACE": Form(
         "SET GRACE", (REST + END).set_parse_action(lambda t: SetGrace(str(t[0]))),

@@ -195,6 +195,14 @@ class Eject:
 
 
 @dataclass(frozen=True, slots=True)
+class SetFavor:
+    """The GM places a power's Embassies for another Favor setup (§11.2)."""
+
+    power: str
+    spaces: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Silence:
     """The GM strips a player in exile of its Diplomacy Point bids."""
 
@@ -223,7 +231,7 @@ Command: TypeAlias = (
     | Signoff | Resign | SetPassword | SetAddress | SetWait | SetAbsence | SetDraw
     | SetNoDraw | SetConcede | Clear | Press | Orders
     | Create | Start | Process | Preview | Rollback | SetDeadline | SetGrace | Pause
-    | Resume | Eject | Silence | Replace | Terminate | Official
+    | Resume | Eject | Silence | SetFavor | Replace | Terminate | Official
 )
 
 

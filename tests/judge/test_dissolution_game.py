@@ -194,3 +194,33 @@ def test_the_gm_silences_a_player_in_exile(db: Engine) -> None:
         points, _ = rules_for(games.map_of(game)).bid_allowance(
             games.map_of(game), games.current_state(session, game), "ROMANIA")
         assert points == 0
+
+
+def test_the_gm_publishes_another_favor_setup(db: Engine) -> None:
+    """§11.2: before powers are assigned, any valid setup; an invalid one is
+    refused with the reason; the game starts on the setup in force."""
+    from judge.handlers import Context
+    from judge.handlers.master import do_set_favor
+    from parser.commands import SetFavor
+
+    secret = hash_password("pw")
+    with transaction(db) as session:
+        game = games.create_game(session, "favor", secret, "gm@x.test",
+                                 GameSettings(variant="dissolution"))
+        ctx = Context(session=session, config=Config(address="judge@judge.test"),
+                      sender="gm@x.test", now=START, game=game, master=True)
+        with pytest.raises(GameError, match="R1p is worth 1; ETHIOPIA starts with Favor 0 with RUSSIA"):
+            do_set_favor(ctx, SetFavor("ETHIOPIA", ("N1s", "U2o", "I1u", "B2n", "R1p")))
+        # Setup A: Kazakhstan on I1p, Yugoslavia on Kazakhstan's I1s, a swap in two steps
+        half = do_set_favor(ctx, SetFavor("KAZAKHSTAN", ("N1p", "U1p", "I1p", "B1p", "R2j")))
+        assert "Not valid yet" in half and "I1p is also" in half
+        reply = do_set_favor(ctx, SetFavor("YUGOSLAVIA", ("N0z", "U0z", "I1s", "B3i", "R2k")))
+        assert "YUGOSLAVIA N0z U0z I1s B3i R2k" in reply and "Not valid" not in reply
+        for power in PLAYED:
+            games.join(session, game, f"{power.lower()}@x.test", secret, power)
+        with pytest.raises(GameError, match="already assigned"):
+            do_set_favor(ctx, SetFavor("ROMANIA", ("N1r", "U1q", "I2o", "B2m", "R0z")))
+        state = games.start(session, game, START)
+    assert state.embassy_of("KAZAKHSTAN", "ISRAEL") == "I1p"
+    assert state.embassy_of("YUGOSLAVIA", "ISRAEL") == "I1s"
+    assert state.embassy_of("EGYPT", "NATO") == "N2n"  # the default elsewhere

@@ -31,7 +31,12 @@ from engine.rules import Kick, NeutralOrders, Rules, Violation
 from engine.state import GameState
 from engine.units import Unit
 from engine.variants.dissolution.embassies import winter_orders
-from engine.variants.dissolution.favor_board import favor_board, read_board
+from engine.variants.dissolution.favor_board import (
+    favor_board,
+    parse_label,
+    read_board,
+    read_setup,
+)
 from engine.variants.dissolution.kicks import apply_kicks
 from engine.variants.dissolution.neutral import bidders, budget, neutral_orders
 from engine.variants.dissolution.violations import find_violations
@@ -63,6 +68,25 @@ class DissolutionRules(Rules):
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
         """The Embassies on the default setup of the Favor map (§11.2.2)."""
         return place_embassies(game_map, state, favor_board(game_map).setups["default"])
+
+    def setup_problems(self, game_map: GameMap,
+                       setup: Mapping[str, Sequence[str]]) -> list[str]:
+        """§11.2: any setup with each Embassy on a hex of its power's
+        starting Favor value, one per slice, never two on one hex."""
+        board = favor_board(game_map)
+        merged = {**board.setups["default"], **{p: tuple(s) for p, s in setup.items()}}
+        problems: list[tuple[tuple[str, ...], str]] = []
+        read_setup(game_map, board, merged, ("setup",), problems)
+        return [f"{path[-1]}: {message}" if len(path) > 1 else message
+                for path, message in problems]
+
+    def with_setup(self, game_map: GameMap, state: GameState,
+                   setup: Mapping[str, Sequence[str]]) -> GameState:
+        board = favor_board(game_map)
+        merged = {**board.setups["default"], **{p: tuple(s) for p, s in setup.items()}}
+        labels = {p: tuple(parse_label(s).label for s in spaces)  # type: ignore[union-attr]
+                  for p, spaces in merged.items()}
+        return place_embassies(game_map, state, labels)
 
     def board_spaces(self, game_map: GameMap) -> Mapping[str, str]:
         """The Favor map's spaces, for Embassy orders (§11.5)."""

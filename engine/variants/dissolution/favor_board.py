@@ -236,7 +236,7 @@ def read_setup(game_map: GameMap, board: FavorBoard, raw: Any, path: tuple[str, 
     taken: dict[str, str] = {}
     for power in played:
         spaces = raw.get(power)
-        if not isinstance(spaces, list) or not all(isinstance(s, str) for s in spaces):
+        if not isinstance(spaces, list | tuple) or not all(isinstance(s, str) for s in spaces):
             problems.append((path, f"{power} needs a list of its Embassies' spaces"))
             continue
         labels = []
