@@ -146,6 +146,11 @@ def _check(game_map: GameMap, board: FavorBoard, state: GameState,
             checked.append((power, _Illegal(order, f"{power} has no Embassy in "
                                                    f"{order.unit.location}"), ""))
             continue
+        held = _must_hold(game_map, state, embassy) if not isinstance(order, Hold) else ""
+        if held:
+            checked.append((power, _Illegal(order, f"this Embassy must hold: {held} (§11.5.3)"),
+                            embassy.key))
+            continue
         unnamed = _unnamed(order)
         if unnamed:
             checked.append((power, _Illegal(order, (
@@ -171,10 +176,6 @@ def _check(game_map: GameMap, board: FavorBoard, state: GameState,
 
 def _fault(game_map: GameMap, board: FavorBoard, state: GameState, embassy: _Embassy,
            order: EmbassyOrder, in_perimeter: Mapping[str, list[_Embassy]]) -> str:
-    if not isinstance(order, Hold):
-        reason = _must_hold(game_map, state, embassy)
-        if reason:
-            return f"this Embassy must hold: {reason} (§11.5.3)"
     if isinstance(order, Hold):
         return ""
     if isinstance(order, Move):
