@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from engine.bids import Bid, BidResult
+from engine.boards import HexBoard
 from engine.legality import Board
 from engine.map import GameMap, Power
 from engine.orders import MovementOrder, Order
@@ -109,6 +110,10 @@ class Rules:
                    setup: Mapping[str, Sequence[str]]) -> GameState:
         """The opening position with that setup in place of the default one."""
         return state
+
+    def other_board(self, game_map: GameMap, state: GameState) -> HexBoard | None:
+        """The variant's other board as it stands, for drawing; none here."""
+        return None
 
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
         """The opening position, once the seats are known (Embassies placed...)."""

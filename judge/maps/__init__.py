@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import logging
 
+import cairosvg
+
 from engine.map import GameMap
+from engine.variants import rules_for
+from judge.maps.hexboard import hexboard_svg
 from judge.maps.render import phase_png, render_png, render_svg, svg_to_pdf, with_board
 from judge.maps.scene import Scene
 
@@ -29,14 +33,29 @@ def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
             (f"{stem}.svg", "image/svg+xml", with_board(game_map, drawn).encode("utf-8")))
 
 
-def attachments_or_none(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
-    """As :func:`attachments`, but a map that cannot be drawn is logged and
-    left out: results must reach the players with or without their map."""
-    try:
-        return attachments(game_map, scene)
-    except Exception:
-        log.exception("could not draw the map of %s %s", scene.game, scene.phase)
+def other_board_attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
+    """The variant's other board (Dissolution's Favor map) as PNG and SVG, if it has one."""
+    board = rules_for(game_map).other_board(game_map, scene.position)
+    if board is None:
         return ()
+    svg = hexboard_svg(game_map, board, f"{scene.game}: {board.title}, {scene.phase}")
+    stem = f"{file_stem(scene)}-{board.title.lower().replace(' ', '-')}"
+    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=1000)
+    return ((f"{stem}.png", "image/png", png),
+            (f"{stem}.svg", "image/svg+xml", svg.encode("utf-8")))
+
+
+def attachments_or_none(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
+    """As :func:`attachments` (and the other board's, if any), but a map
+    that cannot be drawn is logged and left out: results must reach the
+    players with or without their maps."""
+    out: tuple[Attachment, ...] = ()
+    for draw in (attachments, other_board_attachments):
+        try:
+            out += draw(game_map, scene)
+        except Exception:
+            log.exception("could not draw the map of %s %s", scene.game, scene.phase)
+    return out
 
 
 def render(game_map: GameMap, scene: Scene, kind: str) -> bytes:

@@ -224,3 +224,26 @@ def test_the_gm_publishes_another_favor_setup(db: Engine) -> None:
     assert state.embassy_of("KAZAKHSTAN", "ISRAEL") == "I1p"
     assert state.embassy_of("YUGOSLAVIA", "ISRAEL") == "I1s"
     assert state.embassy_of("EGYPT", "NATO") == "N2n"  # the default elsewhere
+
+
+def test_the_favor_map_is_drawn_with_every_embassy() -> None:
+    """Results mails carry the Favor map beside the geographic one: each
+    Embassy on its hex in its power's colour, the Perimeters listed."""
+    import io
+
+    from PIL import Image
+
+    from engine.ways_to_play import setup
+    from judge.maps import other_board_attachments
+    from judge.maps.scene import Scene
+
+    game_map = load_variant("dissolution")
+    state = setup(game_map, 10)
+    (png_name, _, png), (svg_name, _, svg) = other_board_attachments(
+        game_map, Scene("dissol", state))
+    assert png_name == "dissol-S1992M-favor-map.png" and svg_name.endswith(".svg")
+    text = svg.decode("utf-8")
+    assert text.count('data-power="') == len([e for e in state.embassies
+                                              if not e[2].endswith("0z")])
+    assert 'data-space="B3i"' in text and "Perimeter I0z: IR, PA, SA" in text
+    assert Image.open(io.BytesIO(png)).size[0] == 1000

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.bids import Bid
+from engine.boards import HexBoard, HexCell
 from engine.legality import Board
 from engine.map import GameMap, Power, UnitKind
 from engine.orders import MovementOrder, Order
@@ -68,6 +69,24 @@ class DissolutionRules(Rules):
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
         """The Embassies on the default setup of the Favor map (§11.2.2)."""
         return place_embassies(game_map, state, favor_board(game_map).setups["default"])
+
+    def other_board(self, game_map: GameMap, state: GameState) -> HexBoard | None:
+        """The Favor map with every Embassy (§11.1), for drawing."""
+        board = favor_board(game_map)
+        pieces: dict[str, str] = {}
+        pools: dict[str, list[str]] = {letter: [] for letter in board.slices}
+        for power, _, space in state.embassies:
+            if space.endswith("0z"):
+                pools[space[0]].append(power)
+            else:
+                pieces[space] = power
+        return HexBoard(
+            title="Favor map",
+            cells=tuple(HexCell(label, q, r, label[0])
+                        for label, (q, r) in sorted(board.cells.items())),
+            groups=dict(board.slices),
+            pieces=pieces,
+            pools={letter: tuple(sorted(powers)) for letter, powers in pools.items()})
 
     def setup_problems(self, game_map: GameMap,
                        setup: Mapping[str, Sequence[str]]) -> list[str]:
