@@ -166,7 +166,14 @@ def cmd_map(args: argparse.Namespace, stdout: TextIO) -> int:
         except GameError as exc:
             stdout.write(f"{exc}\n")
             return 2
-    out.write_bytes(maps.render(game_map, scene, kind))
+    if args.other_board:
+        data = maps.render_other_board(game_map, scene, kind)
+        if data is None:
+            stdout.write(f"{game.name}: the variant {game_map.name} has no other board\n")
+            return 2
+        out.write_bytes(data)
+    else:
+        out.write_bytes(maps.render(game_map, scene, kind))
     stdout.write(f"{out}: {game.name} {scene.phase}\n")
     return 0
 
@@ -185,6 +192,8 @@ def build_parser() -> argparse.ArgumentParser:
     drawn.add_argument("game")
     drawn.add_argument("phase", nargs="?", help="default: the game's current phase")
     drawn.add_argument("-o", "--output", required=True, help="FILE.png, FILE.svg or FILE.pdf")
+    drawn.add_argument("--other-board", action="store_true",
+                       help="the variant's other board instead (Dissolution's Favor map)")
     adj = sub.add_parser("adjudicate", help="resolve one phase given as JSON on stdin")
     adj.add_argument("--jsonl", action="store_true", help="one phase per line in and out")
     variant = sub.add_parser("variant", help="variant data files")

@@ -33,16 +33,35 @@ def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
             (f"{stem}.svg", "image/svg+xml", with_board(game_map, drawn).encode("utf-8")))
 
 
-def other_board_attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
-    """The variant's other board (Dissolution's Favor map) as PNG and SVG, if it has one."""
+def _other_board_svg(game_map: GameMap, scene: Scene) -> tuple[str, str] | None:
+    """The variant's other board's SVG and file stem, if it has one."""
     board = rules_for(game_map).other_board(game_map, scene.position)
     if board is None:
-        return ()
+        return None
     svg = hexboard_svg(game_map, board, f"{scene.game}: {board.title}, {scene.phase}")
-    stem = f"{file_stem(scene)}-{board.title.lower().replace(' ', '-')}"
+    return svg, f"{file_stem(scene)}-{board.title.lower().replace(' ', '-')}"
+
+
+def other_board_attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
+    """The variant's other board (Dissolution's Favor map) as PNG and SVG, if it has one."""
+    drawn = _other_board_svg(game_map, scene)
+    if drawn is None:
+        return ()
+    svg, stem = drawn
     png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=1000)
     return ((f"{stem}.png", "image/png", png),
             (f"{stem}.svg", "image/svg+xml", svg.encode("utf-8")))
+
+
+def render_other_board(game_map: GameMap, scene: Scene, kind: str) -> bytes | None:
+    """The variant's other board as ``kind`` (svg, png or pdf); None without one."""
+    drawn = _other_board_svg(game_map, scene)
+    if drawn is None:
+        return None
+    svg = drawn[0]
+    if kind == "png":
+        return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=1000))
+    return svg_to_pdf(svg) if kind == "pdf" else svg.encode("utf-8")
 
 
 def attachments_or_none(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
@@ -66,4 +85,5 @@ def render(game_map: GameMap, scene: Scene, kind: str) -> bytes:
     return svg_to_pdf(svg) if kind == "pdf" else svg.encode("utf-8")
 
 
-__all__ = ["Attachment", "Scene", "attachments", "attachments_or_none", "file_stem", "render"]
+__all__ = ["Attachment", "Scene", "attachments", "attachments_or_none", "file_stem",
+           "other_board_attachments", "render", "render_other_board"]

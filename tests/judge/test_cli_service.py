@@ -92,3 +92,30 @@ def test_map_draws_a_stored_phase_as_png_svg_or_pdf(
                        (["map", "replayed", "-o", str(tmp_path / "x.gif")], "must end in")):
         status, text = run(argv, monkeypatch, db_url)
         assert status == 2 and said in text, text
+
+
+def test_map_draws_the_other_board_of_a_dissolution_game(
+        db: Engine, db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`judge map GAME --other-board`: the Favor map of a stored Dissolution
+    phase; a standard game has none."""
+    from judge import games
+    from judge.passwords import hash_password
+    from judge.settings import GameSettings
+
+    secret = hash_password("pw")
+    with transaction(db) as session:
+        game = games.create_game(session, "dissol", secret, "gm@x.test",
+                                 GameSettings(variant="dissolution"))
+        for seat in games.seat_names(game):
+            games.join(session, game, f"{seat.lower()}@x.test", secret, seat)
+        games.start(session, game)
+    png, svg = tmp_path / "favor.png", tmp_path / "favor.svg"
+    status, text = run(["map", "dissol", "--other-board", "-o", str(png)], monkeypatch, db_url)
+    assert status == 0 and text == f"{png}: dissol S1992M\n"
+    assert Image.open(png).size[0] == PIXELS_WIDE
+    status, _ = run(["map", "dissol", "--other-board", "-o", str(svg)], monkeypatch, db_url)
+    assert status == 0 and "Perimeter I0z: IR, PA, SA" in svg.read_text()
+    played_game(db)
+    status, text = run(["map", "replayed", "--other-board", "-o", str(png)], monkeypatch,
+                       db_url)
+    assert status == 2 and "has no other board" in text
