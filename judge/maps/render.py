@@ -321,16 +321,33 @@ class LegendRow:
     y: float
 
 
+def _centre_value(game_map: GameMap, code: str) -> int:
+    centre = game_map.provinces[code].centre
+    return centre.value if centre is not None else 0
+
+
 def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
             width: float, top: float, line: float) -> tuple[list[LegendRow], float]:
     counts = centre_counts(game_map, state)
+    # centres of several values (Dissolution's victory points) are counted as points
+    unit_word = "point" if any((p.centre.value if p.centre else 1) > 1
+                               for p in game_map.provinces.values()) else "centre"
     texts = {}
+    minors = [p for p in game_map.bid_powers if not game_map.powers[p].is_nuclear]
     for power in game_map.powers:
+        if power in minors:
+            continue  # the many neutral minor powers share one line
         units = len(state.units_of(power))
         centres = counts.get(power, 0)
         neutral = " (neutral)" if power in state.unplayed else ""
-        texts[power] = (f"{power.title()}{neutral}: {centres} centre{'s' * (centres != 1)}, "
+        name = power.replace("_", " ").title()
+        texts[power] = (f"{name}{neutral}: {centres} {unit_word}{'s' * (centres != 1)}, "
                         f"{units} unit{'s' * (units != 1)}")
+    if minors:
+        units = sum(len(state.units_of(p)) for p in minors)
+        centres = sum(1 for _, p in state.owners if p in minors)
+        texts[minors[0]] = (f"Minor powers ({len(minors)}): {centres} centres, "
+                            f"{units} units")
     # a character of the legend's font is about half a line wide
     needed = max(len(t) for t in texts.values()) * line * 0.5 + line * 2.2
     columns = max(1, min(len(texts), int(width // needed)))
@@ -340,7 +357,7 @@ def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
         row, column = divmod(index, columns)
         rows.append(LegendRow(power, colours[power], text, column * column_width + line * 0.6,
                               top + line * (1.9 + row * 1.3)))
-    height = line * (2.6 + 1.3 * math.ceil(len(game_map.powers) / columns))
+    height = line * (2.6 + 1.3 * math.ceil(len(texts) / columns))
     return rows, height
 
 
@@ -389,7 +406,8 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     owners = dict(state.owners)
     areas = [(code, board.areas[code], colours[power])
              for code, power in sorted(owners.items()) if code in board.areas]
-    centres = [(code, x, y, colours.get(owners.get(code, ""), UNOWNED))
+    centres = [(code, x, y, colours.get(owners.get(code, ""), UNOWNED),
+                _centre_value(game_map, code))
                for code, (x, y) in sorted(board.centres.items())]
     lines, marks = _Orders(geo, scene, colours).pieces() if scene.orders else ([], [])
     line = board.width / 48  # the legend's line height, in map units

@@ -116,13 +116,19 @@ def schematic_board(game_map: GameMap) -> Board:
                      f'y2="{number(by)}" stroke="{colours[kind]}" stroke-width="1.5"{dash}/>')
     outlines = []
     areas: dict[str, str] = {}
+    # a nuclear power's territory keeps its colour whoever stands there (Dissolution §6.1)
+    territory = {prov: power.colour or BORDER for power in game_map.powers.values()
+                 if power.is_nuclear for prov in power.territory}
     for code in codes:
         x, y = places[code]
         terrain = game_map.provinces[code].terrain
         fill = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}.get(terrain, LAND)
         circle = f'cx="{number(x)}" cy="{number(y)}" r="{number(radius)}"'
         parts.append(f'<circle {circle} fill="{fill}"/>')
-        outlines.append(f'<circle {circle} fill="none" stroke="{BORDER}" stroke-width="1"/>')
+        ring = territory.get(code)
+        outlines.append(f'<circle {circle} fill="none" stroke="{ring}" stroke-width="3" '
+                        f'class="territory"/>' if ring else
+                        f'<circle {circle} fill="none" stroke="{BORDER}" stroke-width="1"/>')
         if terrain in (Terrain.LAND, Terrain.COASTAL):
             areas[code] = (f"M{number(x - radius)} {number(y)}"
                            f"a{number(radius)} {number(radius)} 0 1 0 {number(2 * radius)} 0"
