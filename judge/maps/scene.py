@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.game import Resolution
 from engine.map import GameMap
-from engine.orders import Order
+from engine.orders import Order, UnitRef
 from engine.outcomes import Outcome
 from engine.state import GameState
 from parser.orders import OrderError, parse_order
@@ -42,10 +42,18 @@ class Scene:
 
 def drawn_orders(results: Iterable[tuple[str, Order, str]]) -> tuple[DrawnOrder, ...]:
     """The orders worth drawing: every adjudicated one but the illegal,
-    which may name places the unit could never reach."""
+    which may name places the unit could never reach, and those of units
+    on another board (Embassies: the Favor map shows where they stand)."""
     return tuple(DrawnOrder(power, order, outcome == Outcome.SUCCEEDS.value)
                  for power, order, outcome in results
-                 if outcome in (Outcome.SUCCEEDS.value, Outcome.FAILS.value, Outcome.VOID.value))
+                 if outcome in (Outcome.SUCCEEDS.value, Outcome.FAILS.value, Outcome.VOID.value)
+                 and not _off_the_board(order))
+
+
+def _off_the_board(order: Order) -> bool:
+    unit = getattr(order, "unit", None)
+    return isinstance(unit, UnitRef) and unit.kind is not None \
+        and not unit.kind.traits.stands_on
 
 
 def scene_after(game: str, resolution: Resolution) -> Scene:
