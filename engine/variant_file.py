@@ -739,6 +739,13 @@ def load_variant_file(path: str | Path) -> GameMap:
     return parse_variant(path.read_text(encoding="utf-8"), str(path))
 
 
+def shipped_variants() -> list[str]:
+    """The names of the variants shipped with the engine (engine/variants/*.toml)."""
+    folder = resources.files("engine") / "variants"
+    return sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir()
+                  if entry.name.endswith(".toml"))
+
+
 _CACHE: dict[str, GameMap] = {}
 
 

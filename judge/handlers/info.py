@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
+from engine.variant_file import shipped_variants
 from judge import games, maps, turns
 from judge.games import GameError
 from judge.handlers.common import Context, _game, _settings
@@ -30,14 +31,18 @@ def do_list(ctx: Context, command: c.ListGames) -> str:
         # DPJudge: a bare LIST after SIGNON is about the game signed on to
         return _describe_game(ctx, ctx.game)
     rows = ctx.session.exec(select(Game).order_by(col(Game.name))).all()
+    offered = "Variants offered: " + ", ".join(shipped_variants()) + \
+        " (CREATE's setting 'variant NAME')."
     if not rows:
-        return "There are no games on this judge yet. A GM starts one with CREATE."
+        return ("There are no games on this judge yet. A GM starts one with CREATE.\n"
+                + offered)
     lines = [f"{'game':<20} {'variant':<12} {'status':<11} {'phase':<8} players"]
     for game in rows:
         players = len(games.members(ctx.session, game, "player"))
-        wanted = _settings(game).players
+        wanted = len(games.seat_names(game))
         lines.append(f"{game.name:<20} {game.variant:<12} {game.status:<11} "
                      f"{game.phase or '-':<8} {players}/{wanted}")
+    lines.append(offered)
     return "\n".join(lines)
 
 
