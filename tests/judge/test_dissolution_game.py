@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pytest
 from sqlalchemy.engine import Engine
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from engine.phase import Phase
 from engine.variant_file import load_variant
@@ -42,11 +44,18 @@ def _started(db: Engine) -> int:
         return game.id
 
 
-def test_seats_are_the_ten_played_powers(db: Engine) -> None:
+@contextmanager
+def _playing(db: Engine) -> Iterator[tuple[Session, Game]]:
+    """A started Dissolution game, in a transaction of its own."""
     game_id = _started(db)
     with transaction(db) as session:
         game = session.get(Game, game_id)
         assert game is not None
+        yield session, game
+
+
+def test_seats_are_the_ten_played_powers(db: Engine) -> None:
+    with _playing(db) as (session, game):
         state = games.current_state(session, game)
         game_map = load_variant("dissolution")
         # nobody is waited for on behalf of a neutral power
@@ -55,11 +64,8 @@ def test_seats_are_the_ten_played_powers(db: Engine) -> None:
 
 
 def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
-    game_id = _started(db)
     config = Config(address="judge@judge.test")
-    with transaction(db) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
+    with _playing(db) as (session, game):
         games.file_orders(session, game, "UKRAINE", ["A Khk - Mos"])
         games.file_bids(session, game, "POLAND", ["1: A Blr S Khk - Mos", "1: A Aus H"])
         games.file_bids(session, game, "POLAND", ["1: A Blr S Khk - Mos"])  # replaces
@@ -96,11 +102,8 @@ def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
         assert not re.search(r"^\s*\d+: [AFW] ", mail.body, re.MULTILINE)  # no bid line
 
 def test_rollback_takes_the_bids_off_file(db: Engine) -> None:
-    game_id = _started(db)
     config = Config(address="judge@judge.test")
-    with transaction(db) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
+    with _playing(db) as (session, game):
         games.file_bids(session, game, "POLAND", ["1: A Blr H"])
         turns.process(session, game, config, START)
         games.rollback(session, game, None)
@@ -113,10 +116,7 @@ def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
     """Orders and a DP section in one mail: each bid is read, checked
     against the orders (deception, caps...) and filed; a later mail
     replaces them. In Winter the same mail carries Embassy orders."""
-    game_id = _started(db)
-    with transaction(db) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
+    with _playing(db) as (session, game):
         poland = next(m for m in games.members(session, game, "player") if m.power == "POLAND")
         report = order_entry.submit_orders(session, game, poland, [
             (1, "A War - Pra"), (2, "A Gda H"), (3, "DP"), (4, "2: A Aus S War - Pra"),
@@ -153,11 +153,8 @@ def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
 def test_the_bids_are_told_when_the_game_ends(db: Engine) -> None:
     """§5.1.3: secret while the game runs (HISTORY leaves them out), mailed to
     everyone at its end and shown by HISTORY from then on."""
-    game_id = _started(db)
     config = Config(address="judge@judge.test")
-    with transaction(db) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
+    with _playing(db) as (session, game):
         games.file_bids(session, game, "POLAND", ["1: A Blr S Khk - Mos"])
         turns.process(session, game, config, START)
         record = games.phase_record(session, game, "S1992M")
@@ -175,11 +172,8 @@ def test_the_gm_silences_a_player_in_exile(db: Engine) -> None:
     from judge.handlers.master import do_silence
     from parser.commands import Silence
 
-    game_id = _started(db)
     config = Config(address="judge@judge.test")
-    with transaction(db) as session:
-        game = session.get(Game, game_id)
-        assert game is not None
+    with _playing(db) as (session, game):
         state = games.current_state(session, game)
         games.replace_position(session, game, state.evolve(exiles=frozenset({"ROMANIA"})))
         games.file_bids(session, game, "ROMANIA", ["1: A Mol H"])
