@@ -17,9 +17,17 @@ the same way and its work is timed in two separate steps, in one thread:
 building and queuing the result mails), then a ``Sender`` alone delivering
 all of them.
 
+With ``--variant dissolution`` the games are Dissolution games instead
+(10 players each, random legal orders for every played power, Ukraine's
+``A Khk - Mos`` and Poland's bid ``1: A Blr S Khk - Mos`` in every game),
+whose result mails carry four maps (the geographic map and the Favor map,
+each as PNG and SVG); the relay then also counts each result mail's
+attachments.
+
 Usage (see bench/README.md)::
 
     .venv/bin/python bench/deadlines.py --games 500
+    .venv/bin/python bench/deadlines.py --variant dissolution --games 100
     .venv/bin/python bench/deadlines.py --database-url postgresql://root@127.0.0.1:5432/test
 """
 
@@ -27,26 +35,39 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import email
+import email.policy
 import io
 import json
 import logging
 import pstats
+import random
 import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from service_common import (
+    GM_ADDRESS,
     POWERS,
+    RelayProcess,
+    SinkRelay,
     database,
+    forked,
+    free_port,
     games_with_orders,
     judge_config,
     later,
     machine,
+    password_of,
+    player_address,
     quiet_logging,
+    random_orders,
     sink_relay,
     wait_until,
     work_directory,
@@ -55,12 +76,16 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from engine.variant_file import load_variant
+from judge import games, order_entry
 from judge.config import Config
 from judge.db import open_database, transaction
 from judge.models import Game, Outbox, PhaseRecord, as_utc, utcnow
+from judge.passwords import hash_password
 from judge.scheduler import attend
 from judge.sender import Sender
 from judge.service import Judge
+from judge.settings import GameSettings
 
 RESULTS = "Diplomacy results "
 
@@ -110,12 +135,17 @@ def outcomes(engine: Engine, ids: list[int]) -> dict[str, int]:
     moves that succeed, bounces and cut supports, not only holds)."""
     counts: Counter[str] = Counter()
     with Session(engine) as session:
-        for stored in session.exec(select(PhaseRecord.results).where(
+        for text in session.exec(select(PhaseRecord.results).where(
                 col(PhaseRecord.game_id).in_(ids), PhaseRecord.results != "")).all():
-            for row in json.loads(stored).get("results", []):
+            stored = json.loads(text)
+            for row in stored.get("results", []):
                 kind = "move" if " - " in row["order"] else \
                     "support" if " S " in row["order"] else "hold"
                 counts[f"{kind} {row['outcome']}"] += 1
+            for bid in stored.get("bids", []):  # Dissolution's
+                counts["bid counted" if bid.get("counted") else "bid ignored"] += 1
+            for _ in stored.get("violations", []):
+                counts["violation"] += 1
     return dict(sorted(counts.items()))
 
 
@@ -125,22 +155,209 @@ def phases_after(engine: Engine, ids: list[int]) -> dict[str, int]:
     return dict(sorted(Counter(phases).items()))
 
 
+# -- Dissolution games -------------------------------------------------------------
+
+DISSOLUTION_PLAYERS = 10
+# Ukraine's army attacks Moscow, and Poland's bid has Belarus's army support it
+UKRAINE_MOVE = "A KHK - MOS"
+POLAND_BID = "1: A Blr S Khk - Mos"
+
+
+def dissolution_games_with_orders(engine: Engine, count: int, seed: int,
+                                  prefix: str) -> list[int]:
+    """``count`` running Dissolution games (ten players who each chose a
+    seat), with random legal orders on file for every played power
+    (entered as a mail's orders are), Ukraine's army in Kharkiv moving to
+    Moscow and a bid of Poland's for Belarus's army to support it; their ids."""
+    rng = random.Random(seed)
+    game_map = load_variant("dissolution")
+    player_hash = hash_password(password_of("player"))
+    master = hash_password("gm-secret")
+    settings = GameSettings(variant="dissolution", movement=timedelta(days=2), nmr="hold")
+    ids = []
+    for n in range(count):
+        with transaction(engine) as session:
+            name = f"{prefix}{n}"
+            game = games.create_game(session, name, master, GM_ADDRESS, settings)
+            seats = games.seat_names(game)
+            if len(seats) != DISSOLUTION_PLAYERS:
+                raise RuntimeError(f"{name}: {len(seats)} seats, not {DISSOLUTION_PLAYERS}")
+            for seat in seats:
+                games.join(session, game, player_address(name, seat.replace("/", "-")),
+                           player_hash, seat)
+            state = games.start(session, game, utcnow())
+            players = {m.power: m for m in games.members(session, game, "player")}
+            for seat, member in players.items():
+                orders = [o for power in seat.split("/")
+                          for o in random_orders(game_map, state, power, rng)]
+                if seat == "UKRAINE":
+                    orders = [UKRAINE_MOVE if o.startswith("A KHK ") else o for o in orders]
+                lines = list(enumerate(orders, start=1))
+                report = order_entry.submit_orders(session, game, member, lines)
+                bad = [note for note in report.notes if note.problem]
+                if bad:
+                    raise RuntimeError(f"{name} {seat}: orders refused: {bad}")
+            games.file_bids(session, game, "POLAND", [POLAND_BID])
+            game.reminded = game.phase  # the reminders went out long ago
+            session.add(game)
+            assert game.id is not None
+            ids.append(game.id)
+    return ids
+
+
+def games_of(args: argparse.Namespace, engine: Engine, prefix: str) -> list[int]:
+    if args.variant == "dissolution":
+        return dissolution_games_with_orders(engine, args.games, args.seed, prefix)
+    return games_with_orders(engine, args.games, args.seed, prefix)
+
+
+def players_of(args: argparse.Namespace) -> int:
+    return DISSOLUTION_PLAYERS if args.variant == "dissolution" else len(POWERS)
+
+
+# -- a relay that also counts each result mail's attachments ------------------------
+
+_ATTACHMENT = re.compile(rb'^Content-Disposition: attachment; filename="?([^"\r\n]*)"?',
+                         re.MULTILINE | re.IGNORECASE)
+
+
+class CountingRelay(SinkRelay):
+    """The sink, and for each mail (one per SMTP transaction, however many
+    recipients) its subject, size and attachments' file names, from the
+    raw bytes (no decoding: the figures must not depend on the sink). The
+    first few result mails are kept whole, to be parsed afterwards."""
+
+    def __init__(self, keep: int = 3) -> None:
+        super().__init__()
+        self.mails: list[tuple[str, int, list[str]]] = []
+        self.kept: list[bytes] = []
+        self.keep = keep
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        answer = await super().handle_DATA(server, session, envelope)
+        raw = envelope.original_content or envelope.content or b""
+        subject = self.arrivals[-1].subject if self.arrivals else ""
+        names = [m.decode("ascii", "replace") for m in _ATTACHMENT.findall(raw)]
+        with self.lock:
+            self.mails.append((subject, len(raw), names))
+            if subject.startswith(RESULTS) and len(self.kept) < self.keep:
+                self.kept.append(bytes(raw))
+        return answer
+
+
+class CountingRelayProcess(RelayProcess):
+    """:class:`RelayProcess` with :class:`CountingRelay` as its handler."""
+
+    def __init__(self) -> None:  # as RelayProcess.__init__, with another target
+        ctx = forked()
+        self._conn, child = ctx.Pipe()
+        self.port = free_port()
+        self._process = ctx.Process(target=_counting_relay_main, args=(child, self.port),
+                                    name="sink-relay", daemon=True)
+        self._process.start()
+        child.close()
+        if not self._conn.poll(30) or self._conn.recv() != "ready":
+            self._process.kill()
+            raise RuntimeError("the sink relay did not start")
+
+    def mails(self) -> list[tuple[str, int, list[str]]]:
+        return [(s, n, list(names)) for s, n, names in self._ask("mails")]
+
+    def kept(self) -> list[bytes]:
+        return list(self._ask("kept"))
+
+
+def _counting_relay_main(conn: Any, port: int) -> None:
+    from aiosmtpd.controller import Controller
+    handler = CountingRelay()
+    controller = Controller(handler, hostname="127.0.0.1", port=port,
+                            server_hostname="relay.test", ready_timeout=10.0,
+                            data_size_limit=0)
+    controller.start()
+    conn.send("ready")
+    try:
+        while True:
+            request = conn.recv()
+            if request[0] == "count":
+                conn.send(handler.count(request[1]))
+            elif request[0] == "arrivals":
+                conn.send([(a.at, a.to, a.subject, a.in_reply_to) for a in handler.snapshot()])
+            elif request[0] == "mails":
+                with handler.lock:
+                    conn.send(list(handler.mails))
+            elif request[0] == "kept":
+                with handler.lock:
+                    conn.send(list(handler.kept))
+            else:
+                conn.send("stopped")
+                return
+    finally:
+        controller.stop()
+
+
+@contextmanager
+def relay_for(args: argparse.Namespace) -> Iterator[RelayProcess]:
+    if args.variant == "standard":
+        with sink_relay() as relay:
+            yield relay
+        return
+    counting = CountingRelayProcess()
+    try:
+        yield counting
+    finally:
+        counting.stop()
+
+
+def attachment_figures(relay: RelayProcess) -> dict[str, Any]:
+    """Attachments per result mail at the relay (every one, from the raw
+    bytes), and the first few result mails parsed with the email package:
+    each attachment's type, size and first bytes (a PNG's signature, an SVG's
+    root element)."""
+    if not isinstance(relay, CountingRelayProcess):
+        return {}
+    results = [(n, names) for s, n, names in relay.mails() if s.startswith(RESULTS)]
+    per_mail = Counter(len(names) for _, names in results)
+    kinds = Counter(tuple(sorted(name.rsplit(".", 1)[-1] for name in names))
+                    for _, names in results)
+    sample = []
+    for raw in relay.kept():
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        parts = []
+        for part in message.iter_attachments():
+            data = part.get_content()
+            data = data.encode("utf-8") if isinstance(data, str) else data
+            ok = (data.startswith(b"\x89PNG\r\n\x1a\n") if part.get_content_type() == "image/png"
+                  else b"<svg" in data[:2000])
+            parts.append({"file": part.get_filename(), "type": part.get_content_type(),
+                          "bytes": len(data), "looks_right": ok})
+        sample.append({"subject": str(message["Subject"]), "attachments": parts})
+    sizes = sorted(n for n, _ in results)
+    return {
+        "result_mails_at_relay_smtp": len(results),
+        "attachments_per_result_mail": {str(k): v for k, v in sorted(per_mail.items())},
+        "attachment_kinds": {" ".join(k): v for k, v in kinds.items()},
+        "result_mail_bytes": {"min": sizes[0], "median": sizes[len(sizes) // 2],
+                              "max": sizes[-1]} if sizes else {},
+        "sample": sample,
+    }
+
+
 # -- the whole judge ---------------------------------------------------------------
 
 
 def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
     with work_directory() as directory, database(args.database_url, directory) as url, \
-            sink_relay() as relay:
+            relay_for(args) as relay:
         engine = open_database(url)
         started = time.perf_counter()
-        ids = games_with_orders(engine, args.games, args.seed, "g")
+        ids = games_of(args, engine, "g")
         setup_seconds = time.perf_counter() - started
         config = judge_config(directory, url, relay.port)
         judge = Judge(config, engine)
         due = set_deadlines(engine, ids, args.lead)
         judge.start()
         try:
-            expected = len(ids) * (len(POWERS) + 1)  # the players and the GM
+            expected = len(ids) * (players_of(args) + 1)  # the players and the GM
             done = wait_until(lambda: relay.count(RESULTS) >= expected,
                               max(due - time.time(), 0) + args.timeout, 0.1)
         finally:
@@ -148,6 +365,7 @@ def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
         arrivals = [a.at for a in relay.arrivals() if a.subject.startswith(RESULTS)]
         queued = results_queued(engine)
         result = {
+            "variant": args.variant,
             "database": "postgresql" if url.startswith("postgresql") else "sqlite",
             "machine": machine(url),
             "games": len(ids), "setup_seconds": setup_seconds,
@@ -168,6 +386,7 @@ def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
             result["games_per_second_mailed"] = len(ids) / max(max(arrivals) - due, 1e-9)
             result["mails_per_second_at_relay"] = len(arrivals) / max(
                 max(arrivals) - min(arrivals), 1e-9)
+        result.update(attachment_figures(relay))
         engine.dispose()
     return result
 
@@ -177,9 +396,9 @@ def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
 
 def breakdown(args: argparse.Namespace) -> dict[str, Any]:
     with work_directory() as directory, database(args.database_url, directory) as url, \
-            sink_relay() as relay:
+            relay_for(args) as relay:
         engine = open_database(url)
-        ids = games_with_orders(engine, args.games, args.seed, "b")
+        ids = games_of(args, engine, "b")
         due = set_deadlines(engine, ids, 0)
         config: Config = judge_config(directory, url, relay.port)
         now = datetime.fromtimestamp(due, UTC)
@@ -241,7 +460,8 @@ def report(result: dict[str, Any]) -> None:
     print(f"machine: nproc {m['nproc']}, {m['cpu']}, Python {m['python']}, "
           f"SQLite {m['sqlite']}" + (f", PostgreSQL {m['postgresql']}"
                                      if "postgresql" in m else ""))
-    print(f"database: {result['database']}; {result['games']} games due at one moment "
+    print(f"database: {result['database']}; {result['games']} {result['variant']} games "
+          f"due at one moment "
           f"(set up in {result['setup_seconds']:.1f} s)")
     print(f"games adjudicated: {result['games_adjudicated']}; phases after: "
           f"{result['phases_after']}")
@@ -263,6 +483,18 @@ def report(result: dict[str, Any]) -> None:
         print(f"games a second: {result['games_per_second_adjudicated']:.1f} adjudicated, "
               f"{result['games_per_second_mailed']:.1f} adjudicated and mailed; "
               f"relay took {result['mails_per_second_at_relay']:.0f} mails a second")
+    if "attachments_per_result_mail" in result:
+        sizes = result["result_mail_bytes"]
+        print(f"result mails at the relay (SMTP transactions): "
+              f"{result['result_mails_at_relay_smtp']}; attachments a mail "
+              f"{result['attachments_per_result_mail']}, kinds {result['attachment_kinds']}; "
+              f"size {sizes.get('min')}/{sizes.get('median')}/{sizes.get('max')} bytes "
+              f"(min/median/max)")
+        for mail in result["sample"]:
+            print(f"  parsed: {mail['subject']}: " + ", ".join(
+                f"{a['file']} {a['type']} {a['bytes']} B"
+                + ("" if a["looks_right"] else " (NOT a PNG/SVG)")
+                for a in mail["attachments"]))
     if result["problems"]:
         print("judge warnings and errors:")
         for message, count in result["problems"].items():
@@ -282,6 +514,9 @@ def report(result: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--variant", choices=("standard", "dissolution"), default="standard",
+                        help="the games' variant; dissolution: 10 players, four maps a "
+                             "result mail, whose attachments the relay counts")
     parser.add_argument("--lead", type=float, default=5.0,
                         help="seconds from the judge's start to the common deadline")
     parser.add_argument("--database-url", default="",
