@@ -124,13 +124,15 @@ def to_game(game: Game, settings: GameSettings, config: Config, recipients: Sequ
 
 def centre_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
     """Each power's centres and score (victory points in Dissolution, after
-    US Navy occupation); neutral powers steered by bids are left out."""
+    US Navy occupation: a centre where a unit that never captures stands is
+    marked '*' and not counted); neutral powers steered by bids are left out."""
     counts = centre_counts(game_map, state)
+    blocked = {u.province for u in state.units if u.power in game_map.non_capturing}
     rows = []
     for power in game_map.powers:
         if power in game_map.bid_powers:
             continue
-        centres = sorted(state.centres_of(power))
+        centres = [c + ("*" if c in blocked else "") for c in sorted(state.centres_of(power))]
         rows.append({"power": power, "count": counts.get(power, 0),
                      "list": " ".join(centres) or "-"})
     return rows
@@ -173,6 +175,8 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
     by_power: dict[str, list[dict[str, Any]]] = {}
     for row in results:
         by_power.setdefault(row["power"], []).append(row)
+    # the players' orders first, then those given to neutral powers' units
+    ordered = sorted(by_power.items(), key=lambda kv: (kv[0] in game_map.bid_powers, kv[0]))
     dislodged = [{"power": d.unit.power, "unit": str(d.unit), "attacker": d.attacker,
                   "retreats": list(d.retreats)} for d in after.dislodged]
     fall_done = Phase.parse(phase).season.value == "F" and after.phase.kind.value != "R"
@@ -181,7 +185,7 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         **header(config, game, settings),
         phase=phase,
         phase_name=phase_name(phase),
-        orders=sorted(by_power.items()),
+        orders=ordered,
         late=list(late),
         dislodged=dislodged,
         notes=list(after.notes),

@@ -241,3 +241,19 @@ def test_the_favor_map_is_drawn_with_every_embassy() -> None:
                                               if not e[2].endswith("0z")])
     assert 'data-space="B3i"' in text and "Perimeter I0z: IR, PA, SA" in text
     assert Image.open(io.BytesIO(png)).size[0] == 1000
+
+
+def test_the_centre_table_marks_us_navy_occupation() -> None:
+    """§4.6: a centre the US Navy stands on stays its owner's but does not count."""
+    from engine.map import UnitKind
+    from engine.units import Unit
+    from engine.ways_to_play import setup
+    from judge.mail import centre_table
+
+    game_map = load_variant("dissolution")
+    state = setup(game_map, 10)
+    state = state.evolve(units=(*[u for u in state.units if u.province not in ("KUW", "DMM")],
+                                Unit("US_NAVY", UnitKind.FLEET, "DMM")))
+    saudi = next(r for r in centre_table(game_map, state) if r["power"] == "SAUDI_ARABIA")
+    assert saudi == {"power": "SAUDI_ARABIA", "count": 3, "list": "DMM* MEC RIY"}
+    assert all(r["power"] not in game_map.bid_powers for r in centre_table(game_map, state))
