@@ -90,6 +90,38 @@ def _coast_point(game_map: GameMap, location: str, centre: Point,
     return centre[0] + dx / length * reach, centre[1] + dy / length * reach
 
 
+def _regions(game_map: GameMap, places: dict[str, Point], nearest: float) -> dict[str, str]:
+    """Where every province has a point on a real map (the variant file's
+    [map.units]): each province the region of the map nearer its point than
+    any other's (a Voronoi cell), kept within a few discs' width of it, so
+    that the board reads as a map of the region. Path data by province."""
+    from shapely.geometry import MultiPoint, Polygon
+    from shapely.geometry import Point as ShapelyPoint
+    from shapely.ops import voronoi_diagram
+
+    codes = sorted(places)
+    points = MultiPoint([places[c] for c in codes])
+    # a cell reaches about two neighbours' distance from its point: far enough
+    # to close the gaps between regions, not so far that lone ones sprawl
+    spacing = sorted(min(math.dist(places[a], places[b]) for b in codes if b != a)
+                     for a in codes)
+    reach = max(2.0 * spacing[len(spacing) // 2], nearest * 2.2, 40.0)
+    cells = voronoi_diagram(points, envelope=points.envelope.buffer(reach))
+    out: dict[str, str] = {}
+    for cell in cells.geoms:
+        if not isinstance(cell, Polygon):
+            continue
+        inside = [c for c in codes if cell.contains(ShapelyPoint(places[c]))]
+        if len(inside) != 1:
+            continue
+        code = inside[0]
+        clipped = cell.intersection(ShapelyPoint(places[code]).buffer(reach, 12))
+        if isinstance(clipped, Polygon) and not clipped.is_empty:
+            ring = list(clipped.exterior.coords)[:-1]
+            out[code] = "M" + "L".join(f"{number(x)} {number(y)}" for x, y in ring) + "Z"
+    return out
+
+
 def schematic_board(game_map: GameMap) -> Board:
     drawing = game_map.drawing
     codes = sorted(game_map.provinces)
@@ -108,12 +140,20 @@ def schematic_board(game_map: GameMap) -> Board:
     width, height = drawing.size or (max(xs) + MARGIN, max(ys) + MARGIN)
 
     parts = [f'<rect width="{number(width)}" height="{number(height)}" fill="{PAPER}"/>']
+    cells = _regions(game_map, places, nearest) if len(given) == len(codes) else {}
+    for code, cell in sorted(cells.items()):
+        terrain = game_map.provinces[code].terrain
+        fill = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}.get(terrain, LAND)
+        parts.append(f'<path d="{cell}" fill="{fill}" stroke="{BORDER}" stroke-width="0.6" '
+                     f'stroke-linejoin="round" class="region" data-province="{code}"/>')
     colours = {"army": ARMY_EDGE, "fleet": FLEET_EDGE, "both": BOTH_EDGE, "border": ROCK}
     for (a, b), kind in sorted(edges.items()):
         (ax, ay), (bx, by) = places[a], places[b]
         dash = ' stroke-dasharray="4 3"' if kind == "fleet" else ""
+        faint = ' stroke-opacity="0.45"' if cells else ""  # the regions carry the picture
         parts.append(f'<line x1="{number(ax)}" y1="{number(ay)}" x2="{number(bx)}" '
-                     f'y2="{number(by)}" stroke="{colours[kind]}" stroke-width="1.5"{dash}/>')
+                     f'y2="{number(by)}" stroke="{colours[kind]}" stroke-width="1.5"'
+                     f'{dash}{faint}/>')
     outlines = []
     areas: dict[str, str] = {}
     # a nuclear power's territory keeps its colour whoever stands there (Dissolution §6.1)
@@ -130,9 +170,10 @@ def schematic_board(game_map: GameMap) -> Board:
                         f'class="territory"/>' if ring else
                         f'<circle {circle} fill="none" stroke="{BORDER}" stroke-width="1"/>')
         if terrain in (Terrain.LAND, Terrain.COASTAL):
-            areas[code] = (f"M{number(x - radius)} {number(y)}"
-                           f"a{number(radius)} {number(radius)} 0 1 0 {number(2 * radius)} 0"
-                           f"a{number(radius)} {number(radius)} 0 1 0 {number(-2 * radius)} 0Z")
+            areas[code] = cells.get(code) or (
+                f"M{number(x - radius)} {number(y)}"
+                f"a{number(radius)} {number(radius)} 0 1 0 {number(2 * radius)} 0"
+                f"a{number(radius)} {number(radius)} 0 1 0 {number(-2 * radius)} 0Z")
     units = dict(places)
     for code in codes:
         for location in game_map.locations_of(code)[1:]:
