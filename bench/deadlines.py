@@ -58,8 +58,6 @@ from service_common import (
     RelayProcess,
     SinkRelay,
     database,
-    forked,
-    free_port,
     games_with_orders,
     judge_config,
     later,
@@ -227,6 +225,8 @@ class CountingRelay(SinkRelay):
     raw bytes (no decoding: the figures must not depend on the sink). The
     first few result mails are kept whole, to be parsed afterwards."""
 
+    data_size_limit = 0  # result mails carry maps; keep any size
+
     def __init__(self, keep: int = 3) -> None:
         super().__init__()
         self.mails: list[tuple[str, int, list[str]]] = []
@@ -234,7 +234,7 @@ class CountingRelay(SinkRelay):
         self.keep = keep
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        answer = await super().handle_DATA(server, session, envelope)
+        reply = await super().handle_DATA(server, session, envelope)
         raw = envelope.original_content or envelope.content or b""
         subject = self.arrivals[-1].subject if self.arrivals else ""
         names = [m.decode("ascii", "replace") for m in _ATTACHMENT.findall(raw)]
@@ -242,57 +242,29 @@ class CountingRelay(SinkRelay):
             self.mails.append((subject, len(raw), names))
             if subject.startswith(RESULTS) and len(self.kept) < self.keep:
                 self.kept.append(bytes(raw))
-        return answer
+        return reply
+
+    def answer(self, request: tuple[Any, ...]) -> Any:
+        if request[0] == "mails":
+            with self.lock:
+                return list(self.mails)
+        if request[0] == "kept":
+            with self.lock:
+                return list(self.kept)
+        return super().answer(request)
 
 
 class CountingRelayProcess(RelayProcess):
     """:class:`RelayProcess` with :class:`CountingRelay` as its handler."""
 
-    def __init__(self) -> None:  # as RelayProcess.__init__, with another target
-        ctx = forked()
-        self._conn, child = ctx.Pipe()
-        self.port = free_port()
-        self._process = ctx.Process(target=_counting_relay_main, args=(child, self.port),
-                                    name="sink-relay", daemon=True)
-        self._process.start()
-        child.close()
-        if not self._conn.poll(30) or self._conn.recv() != "ready":
-            self._process.kill()
-            raise RuntimeError("the sink relay did not start")
+    def __init__(self) -> None:
+        super().__init__(CountingRelay)
 
     def mails(self) -> list[tuple[str, int, list[str]]]:
         return [(s, n, list(names)) for s, n, names in self._ask("mails")]
 
     def kept(self) -> list[bytes]:
         return list(self._ask("kept"))
-
-
-def _counting_relay_main(conn: Any, port: int) -> None:
-    from aiosmtpd.controller import Controller
-    handler = CountingRelay()
-    controller = Controller(handler, hostname="127.0.0.1", port=port,
-                            server_hostname="relay.test", ready_timeout=10.0,
-                            data_size_limit=0)
-    controller.start()
-    conn.send("ready")
-    try:
-        while True:
-            request = conn.recv()
-            if request[0] == "count":
-                conn.send(handler.count(request[1]))
-            elif request[0] == "arrivals":
-                conn.send([(a.at, a.to, a.subject, a.in_reply_to) for a in handler.snapshot()])
-            elif request[0] == "mails":
-                with handler.lock:
-                    conn.send(list(handler.mails))
-            elif request[0] == "kept":
-                with handler.lock:
-                    conn.send(list(handler.kept))
-            else:
-                conn.send("stopped")
-                return
-    finally:
-        controller.stop()
 
 
 @contextmanager

@@ -149,6 +149,19 @@ class SinkRelay:
         with self.lock:
             return sum(1 for a in self.arrivals if a.subject.startswith(subject_prefix))
 
+    # The default (33 MiB) is plenty for the sink; a subclass that keeps
+    # whole result mails with their maps may lift it (0: no limit).
+    data_size_limit = 33554432
+
+    def answer(self, request: tuple[Any, ...]) -> Any:
+        """The reply to one question from the benchmark's process; a
+        subclass answers more. LookupError: not a question, so stop."""
+        if request[0] == "count":
+            return self.count(request[1])
+        if request[0] == "arrivals":
+            return [(a.at, a.to, a.subject, a.in_reply_to) for a in self.snapshot()]
+        raise LookupError(request[0])
+
 
 def forked() -> Any:
     """Helper processes are forked, not spawned: a spawned child imports the
@@ -163,11 +176,11 @@ class RelayProcess:
     judge for the processors (as a real relay on the same machine would)
     but not for the judge's interpreter lock."""
 
-    def __init__(self) -> None:
+    def __init__(self, handler_type: type[SinkRelay] = SinkRelay) -> None:
         ctx = forked()
         self._conn, child = ctx.Pipe()
         self.port = free_port()
-        self._process = ctx.Process(target=_relay_main, args=(child, self.port),
+        self._process = ctx.Process(target=_relay_main, args=(child, self.port, handler_type),
                                     name="sink-relay", daemon=True)
         self._process.start()
         child.close()  # so that a child that dies is seen here as end of file
@@ -192,20 +205,19 @@ class RelayProcess:
             self._process.join(10)
 
 
-def _relay_main(conn: Any, port: int) -> None:
-    handler = SinkRelay()
+def _relay_main(conn: Any, port: int, handler_type: type[SinkRelay]) -> None:
+    handler = handler_type()
     controller = Controller(handler, hostname="127.0.0.1", port=port,
-                            server_hostname="relay.test", ready_timeout=10.0)
+                            server_hostname="relay.test", ready_timeout=10.0,
+                            data_size_limit=handler.data_size_limit)
     controller.start()
     conn.send("ready")
     try:
         while True:
             request = conn.recv()
-            if request[0] == "count":
-                conn.send(handler.count(request[1]))
-            elif request[0] == "arrivals":
-                conn.send([(a.at, a.to, a.subject, a.in_reply_to) for a in handler.snapshot()])
-            else:
+            try:
+                conn.send(handler.answer(request))
+            except LookupError:
                 conn.send("stopped")
                 return
     finally:
