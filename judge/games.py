@@ -311,6 +311,9 @@ def join(session: Session, game: Game, address: str, password_hash: str,
     if len(players) >= len(seats):
         raise GameError(f"game {game.name} is full")
     seat = ""
+    if power and dict(settings_of(game).rules).get("power_choice") == "no":
+        raise GameError(f"game {game.name} seats its players at random (its GM set "
+                        f"rules power_choice=no): JOIN {game.name} without a power")
     if power:
         found = resolve_power(game, power)
         if found is None:

@@ -28,6 +28,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 PRESS_KINDS = ("white", "grey", "none")  # grey: anonymous press allowed
 NMR_POLICIES = ("wait", "hold")  # wait: grace period, then civil disorder
+# the `rules` setting's choices, the first of each the default:
+# cd_distance: civil disorder removals by distance to owned or home centres;
+# power_choice: whether a player may JOIN a named power (DPJudge asks the GM
+# to allow it; "no" seats every player at random from the game's seed)
+RULE_OPTIONS = {"cd_distance": ("owned", "home"), "power_choice": ("yes", "no")}
 _DURATION = re.compile(
     r"^(\d+(?:\.\d+)?)\s*([dhms]|days?|hours?|minutes?|mins?|seconds?|secs?)$")
 
@@ -197,10 +202,12 @@ def _setting(settings: GameSettings, key: str, value: str) -> GameSettings:
     if key == "rules":
         rules = dict(settings.rules)
         for item in value.split():
-            name, _, option = item.partition("=")
-            if name.lower() != "cd_distance" or option.lower() not in ("home", "owned"):
-                raise SettingsError(f"unknown rule {item!r}; known: cd_distance=home|owned")
-            rules[name.lower()] = option.lower()
+            name, _, option = item.lower().partition("=")
+            if option not in RULE_OPTIONS.get(name, ()):
+                known = ", ".join(f"{rule}={'|'.join(options)}"
+                                  for rule, options in RULE_OPTIONS.items())
+                raise SettingsError(f"unknown rule {item!r}; known: {known}")
+            rules[name] = option
         return replace(settings, rules=tuple(sorted(rules.items())))
     raise SettingsError(f"unknown setting {key!r}")
 
