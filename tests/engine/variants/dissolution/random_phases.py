@@ -1,6 +1,13 @@
 """Random Dissolution phases for the property tests: positions drawn from
 the opening, orders for player units (with wing convoys, criss-crosses and
 paradoxes), bids on neutral units, and what the results say happened.
+
+A phase starts from the opening position with some units removed or
+moved, some Favor and centres changed, now and then a player in exile.
+The players' orders mostly fit together (moves, sorties of wings, supports
+of the moves drawn, convoys along explicit paths of fleets and wings),
+with some nonsense among them; random bidders bid on the neutral units'
+orders.
 """
 
 from __future__ import annotations

@@ -1,15 +1,9 @@
 """Properties of Dissolution's board, seasons and whole games, for any
 position, any orders and any bids.
 
-Random phases are drawn from the opening position (some units removed or
-moved, some Favor and centres changed, now and then a player in exile),
-with orders for the players' units that mostly fit together (moves,
-sorties of wings, supports of the moves drawn, convoys along explicit
-paths of fleets and wings) plus some nonsense, and with bids from random
-bidders on the neutral units' orders. The board, the bids and the
-violations are then checked against the rules (§ numbers are those of
-/work/shared/rules/dissolution-v2.1-full-rules.txt), each from the results
-rather than from the engine's internals where possible.
+The random phases and how they are drawn: random_phases.py. Each property
+is checked from the results rather than from the engine's internals where
+possible (§ numbers are those of the Dissolution v2.1 full rules).
 """
 
 from __future__ import annotations
