@@ -64,6 +64,15 @@ def normalise_name(text: str) -> str:
     return " ".join(text.split())
 
 
+def power_named(game_map: GameMap, text: str) -> str | None:
+    """The power a GM or a phase file names: its name as the map writes it,
+    or any of its aliases; None for no power of the map."""
+    text = text.strip()
+    if text.upper() in game_map.powers:
+        return text.upper()
+    return game_map.power_aliases.get(normalise_name(text))
+
+
 class _LineFinder:
     """Maps a key path such as ``provinces.BUL.coasts.EC`` to its line in the file."""
 

@@ -6,7 +6,7 @@ The contract is documented in docs/cli.md. Input errors raise
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.bids import Bid
@@ -17,7 +17,7 @@ from engine.orders import Order
 from engine.phase import Phase
 from engine.state import Dislodged, GameState, VariantState
 from engine.units import Unit
-from engine.variant_file import load_variant, normalise_name
+from engine.variant_file import load_variant, normalise_name, power_named
 from engine.variants import rules_for
 from parser import OrderError, parse_order
 from parser.bids import parse_bid
@@ -28,9 +28,7 @@ class PhaseInputError(ValueError):
 
 
 def _power(game_map: GameMap, name: Any, key: str) -> str:
-    if str(name).upper() in game_map.powers:
-        return str(name).upper()
-    power = game_map.power_aliases.get(normalise_name(str(name)))
+    power = power_named(game_map, str(name))
     if power is None:
         raise PhaseInputError(f"{key}: unknown power {name!r}")
     return power
@@ -264,26 +262,25 @@ def write_state(state: GameState) -> dict[str, Any]:
             favor.setdefault(power, {})[nuclear] = state.favor_of(power, nuclear)
         out["favor"] = favor
     if state.built:
-        built: dict[str, list[str]] = {}
-        for power, centre in state.built:
-            built.setdefault(power, []).append(centre)
-        out["built"] = built
+        out["built"] = _by_power(state.built)
     if state.embassies:
-        embassies: dict[str, list[str]] = {}
-        for power, _, space in state.embassies:
-            embassies.setdefault(power, []).append(space)
-        out["embassies"] = embassies
+        out["embassies"] = _by_power((power, space) for power, _, space in state.embassies)
     for key, pairs in (("kicked", state.kicked), ("retaliated", state.retaliated)):
         if pairs:
-            table: dict[str, list[str]] = {}
-            for power, nuclear in sorted(pairs):
-                table.setdefault(power, []).append(nuclear)
-            out[key] = table
+            out[key] = _by_power(sorted(pairs))
     if state.exiles:
         out["exiles"] = sorted(state.exiles)
     if state.silenced:
         out["silenced"] = sorted(state.silenced)
     return out
+
+
+def _by_power(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """(power, thing) rows as {power: [thing, ...]}, in the rows' order."""
+    table: dict[str, list[str]] = {}
+    for power, thing in rows:
+        table.setdefault(power, []).append(thing)
+    return table
 
 
 def write_resolution(

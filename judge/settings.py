@@ -61,6 +61,11 @@ class GameSettings:
     # Favor map, §11.2), published by the GM before the start
     setup: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
 
+    def setup_text(self) -> str:
+        """The GM's setup of the other board as players read it:
+        'KAZAKHSTAN N1p U1p I1p B1p R2j; ...'."""
+        return "; ".join(f"{power} {' '.join(spaces)}" for power, spaces in self.setup)
+
     def period(self, phase_kind: str) -> timedelta:
         return {"M": self.movement, "R": self.retreat, "A": self.adjustment}[phase_kind]
 

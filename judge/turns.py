@@ -72,8 +72,8 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
         ending = f"{adjudication.resolution.winner} has won the game."
     body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
                         adjudication.resolution.next, ending,
-                        [str(v["text"]) for v in stored["violations"]],  # type: ignore[attr-defined]
-                        [str(k["text"]) for k in stored["kicks"]])  # type: ignore[attr-defined]
+                        [v.describe() for v in adjudication.resolution.violations],
+                        [k.describe() for k in adjudication.resolution.kicks])
     files = maps.attachments_or_none(game_map, scene_after(game.name, adjudication.resolution))
     if preview:
         body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)

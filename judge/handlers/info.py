@@ -55,8 +55,8 @@ def _describe_game(ctx: Context, game: Game) -> str:
                      f"{format_deadline(game.deadline, settings.zone)}")
     lines.append("Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe()))
     if settings.setup:  # §11.2: players see the setup in force before they choose
-        lines.append("Favor setup (the default for powers not named): " + "; ".join(
-            f"{power} {' '.join(spaces)}" for power, spaces in settings.setup))
+        lines.append("Favor setup (the default for powers not named): "
+                     + settings.setup_text())
     players = games.members(ctx.session, game, "player")
     if players:
         lines.append("Players:")

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from engine.variant_file import normalise_name
+from engine.variant_file import power_named
 from engine.variants import rules_for
 from judge import games, turns
 from judge.games import MASTER, GameError
@@ -227,23 +227,22 @@ def do_set_favor(ctx: Context, command: c.SetFavor) -> str:
         raise GameError("powers are already assigned: publish the setup before players "
                         "choose their powers (§11.2)")
     game_map = games.map_of(game)
-    power = game_map.power_aliases.get(normalise_name(command.power)) \
-        or (command.power if command.power in game_map.powers else None)
+    power = power_named(game_map, command.power)
     if power is None:
         raise GameError(f"{command.power} is not a power of {game.name}")
-    settings = _settings(game)
+    settings = games.settings_of(game)
     setup = {**dict(settings.setup), power: command.spaces}
     problems = rules_for(game_map).setup_problems(game_map, setup)
     # two Embassies on one hex may be a swap half made: allowed until START
     own = [p for p in problems if p.startswith(f"{power}:") and " is also " not in p]
     if own:
         raise GameError("that setup is not valid: " + "; ".join(own))
-    game.settings = replace(settings, setup=tuple(sorted(setup.items()))).to_json()
+    settings = replace(settings, setup=tuple(sorted(setup.items())))
+    game.settings = settings.to_json()
     ctx.session.add(game)
     clashes = [p for p in problems if " is also " in p]
     return (f"{power}'s Embassies: {' '.join(command.spaces)}. Setup in force (the default "
-            f"for powers not set): " + "; ".join(
-                f"{p} {' '.join(s)}" for p, s in sorted(setup.items()))
+            f"for powers not set): " + settings.setup_text()
             + (". Not valid yet (the game cannot start so): " + "; ".join(clashes)
                if clashes else "."))
 
@@ -254,8 +253,7 @@ def do_silence(ctx: Context, command: c.Silence) -> str:
     if game.status not in ("active", "paused"):
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     game_map = games.map_of(game)
-    power = game_map.power_aliases.get(normalise_name(command.power)) \
-        or (command.power if command.power in game_map.powers else None)
+    power = power_named(game_map, command.power)
     state = games.current_state(ctx.session, game)
     if power is None or power not in state.exiles:
         raise GameError(f"{command.power} is no player in exile in {game.name}: only "

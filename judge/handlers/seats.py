@@ -35,10 +35,10 @@ def do_join(ctx: Context, command: c.Join) -> str:
     text = (f"You have joined {game.name}"
             + (f" as {member.power}" if member.power else "")
             + f". {players} of {wanted} players.")
-    setup = games.settings_of(game).setup
-    if setup:  # §11.2: those who join see the Favor setup in force
+    settings = games.settings_of(game)
+    if settings.setup:  # §11.2: those who join see the Favor setup in force
         text += ("\nThe GM's Favor setup (the default for powers not named): "
-                 + "; ".join(f"{power} {' '.join(spaces)}" for power, spaces in setup) + ".")
+                 + settings.setup_text() + ".")
     if not member.power:
         number = games.player_number(ctx.session, game, member)
         text += (f"\nYou are {_identity(ctx, game, member)} until the game starts and gives "
