@@ -48,8 +48,7 @@ def other_board_attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment
     if drawn is None:
         return ()
     svg, stem = drawn
-    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=1000)
-    return ((f"{stem}.png", "image/png", png),
+    return ((f"{stem}.png", "image/png", _other_board_png(svg)),
             (f"{stem}.svg", "image/svg+xml", svg.encode("utf-8")))
 
 
@@ -60,8 +59,12 @@ def render_other_board(game_map: GameMap, scene: Scene, kind: str) -> bytes | No
         return None
     svg = drawn[0]
     if kind == "png":
-        return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=1000))
+        return _other_board_png(svg)
     return svg_to_pdf(svg) if kind == "pdf" else svg.encode("utf-8")
+
+
+def _other_board_png(svg: str) -> bytes:
+    return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=1000))
 
 
 def attachments_or_none(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:

@@ -90,7 +90,7 @@ def _coast_point(game_map: GameMap, location: str, centre: Point,
     return centre[0] + dx / length * reach, centre[1] + dy / length * reach
 
 
-def _regions(game_map: GameMap, places: dict[str, Point], nearest: float) -> dict[str, str]:
+def _regions(places: dict[str, Point], nearest: float) -> dict[str, str]:
     """Where every province has a point on a real map (the variant file's
     [map.units]): each province the region of the map nearer its point than
     any other's (a Voronoi cell), kept within a few discs' width of it, so
@@ -122,6 +122,9 @@ def _regions(game_map: GameMap, places: dict[str, Point], nearest: float) -> dic
     return out
 
 
+_FILL = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}  # anything else is land
+
+
 def schematic_board(game_map: GameMap) -> Board:
     drawing = game_map.drawing
     codes = sorted(game_map.provinces)
@@ -140,10 +143,9 @@ def schematic_board(game_map: GameMap) -> Board:
     width, height = drawing.size or (max(xs) + MARGIN, max(ys) + MARGIN)
 
     parts = [f'<rect width="{number(width)}" height="{number(height)}" fill="{PAPER}"/>']
-    cells = _regions(game_map, places, nearest) if len(given) == len(codes) else {}
+    cells = _regions(places, nearest) if len(given) == len(codes) else {}
     for code, cell in sorted(cells.items()):
-        terrain = game_map.provinces[code].terrain
-        fill = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}.get(terrain, LAND)
+        fill = _FILL.get(game_map.provinces[code].terrain, LAND)
         parts.append(f'<path d="{cell}" fill="{fill}" stroke="{BORDER}" stroke-width="0.6" '
                      f'stroke-linejoin="round" class="region" data-province="{code}"/>')
     colours = {"army": ARMY_EDGE, "fleet": FLEET_EDGE, "both": BOTH_EDGE, "border": ROCK}
@@ -162,7 +164,7 @@ def schematic_board(game_map: GameMap) -> Board:
     for code in codes:
         x, y = places[code]
         terrain = game_map.provinces[code].terrain
-        fill = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}.get(terrain, LAND)
+        fill = _FILL.get(terrain, LAND)
         circle = f'cx="{number(x)}" cy="{number(y)}" r="{number(radius)}"'
         parts.append(f'<circle {circle} fill="{fill}"/>')
         ring = territory.get(code)
