@@ -33,6 +33,7 @@ from engine.state import GameState
 from engine.units import Unit
 from engine.variants.dissolution.embassies import winter_orders
 from engine.variants.dissolution.favor_board import (
+    FavorBoard,
     favor_board,
     parse_label,
     read_board,
@@ -93,18 +94,16 @@ class DissolutionRules(Rules):
         """§11.2: any setup with each Embassy on a hex of its power's
         starting Favor value, one per slice, never two on one hex."""
         board = favor_board(game_map)
-        merged = {**board.setups["default"], **{p: tuple(s) for p, s in setup.items()}}
         problems: list[tuple[tuple[str, ...], str]] = []
-        read_setup(game_map, board, merged, ("setup",), problems)
+        read_setup(game_map, board, _over_default(board, setup), ("setup",), problems)
         return [f"{path[-1]}: {message}" if len(path) > 1 else message
                 for path, message in problems]
 
     def with_setup(self, game_map: GameMap, state: GameState,
                    setup: Mapping[str, Sequence[str]]) -> GameState:
         board = favor_board(game_map)
-        merged = {**board.setups["default"], **{p: tuple(s) for p, s in setup.items()}}
         labels = {p: tuple(parse_label(s).label for s in spaces)  # type: ignore[union-attr]
-                  for p, spaces in merged.items()}
+                  for p, spaces in _over_default(board, setup).items()}
         return place_embassies(game_map, state, labels)
 
     def board_spaces(self, game_map: GameMap) -> Mapping[str, str]:
@@ -126,8 +125,7 @@ class DissolutionRules(Rules):
         """§5.2's budget and §11.4.1's caps: the Favor with each nuclear power."""
         if power not in bidders(game_map, state):
             return 0, {}
-        return budget(game_map, state, power), {
-            n: state.favor_of(power, n) for n, p in game_map.powers.items() if p.is_nuclear}
+        return budget(game_map, state, power), favor_caps(game_map, state, power)
 
     def after_movement(self, game_map: GameMap, state: GameState,
                        violations: tuple[Violation, ...]) -> tuple[GameState, tuple[Kick, ...]]:
@@ -137,18 +135,14 @@ class DissolutionRules(Rules):
     def after_retaliation(self, game_map: GameMap, state: GameState,
                           destroyed: tuple[Unit, ...]) -> GameState:
         """§11.5.3.3: note who suffered retaliation from whom this year."""
-        hit = set()
-        for unit in destroyed:
-            for nuclear in zero_favor(game_map, state, unit.power):
-                if unit.province in game_map.powers[nuclear].territory:
-                    hit.add((unit.power, nuclear))
+        hit = {(unit.power, nuclear) for unit in destroyed
+               for nuclear in zero_favor(game_map, state, unit.power)
+               if unit.province in game_map.powers[nuclear].territory}
         return state.evolve(retaliated=state.retaliated | hit)
 
     def retreat_barred(self, game_map: GameMap, state: GameState, unit: Unit) -> frozenset[str]:
         """§11.4.2: no retreat into a nuclear power's territory at zero Favor."""
-        return state.closed | frozenset(
-            prov for nuclear in zero_favor(game_map, state, unit.power)
-            for prov in game_map.powers[nuclear].territory)
+        return state.closed | shut_out(game_map, state, unit.power)
 
     def retaliation(self, game_map: GameMap, state: GameState,
                     units: Sequence[Unit]) -> tuple[Unit, ...]:
@@ -158,9 +152,7 @@ class DissolutionRules(Rules):
         destroyed = []
         for unit in units:
             if unit.power not in barred:
-                barred[unit.power] = frozenset(
-                    prov for nuclear in zero_favor(game_map, state, unit.power)
-                    for prov in game_map.powers[nuclear].territory)
+                barred[unit.power] = shut_out(game_map, state, unit.power)
             if unit.province in barred[unit.power]:
                 destroyed.append(unit)
         return tuple(destroyed)
@@ -271,6 +263,26 @@ def place_embassies(game_map: GameMap, state: GameState,
         (power, board.slices[board.spaces[space].slice], space)
         for power, spaces in setup.items() for space in spaces))
     return state.evolve(embassies=embassies)
+
+
+def _over_default(board: FavorBoard, setup: Mapping[str, Sequence[str]]
+                  ) -> dict[str, tuple[str, ...]]:
+    """A GM's setup of some powers, the default setup's places for the rest."""
+    return {**board.setups["default"], **{p: tuple(s) for p, s in setup.items()}}
+
+
+def favor_caps(game_map: GameMap, state: GameState, power: str) -> dict[str, int]:
+    """§11.4.1: the most a player may bid on each nuclear power's units, its
+    Favor with that power."""
+    return {n: state.favor_of(power, n) for n, p in game_map.powers.items() if p.is_nuclear}
+
+
+def shut_out(game_map: GameMap, state: GameState, power: str) -> frozenset[str]:
+    """§11.4.2: the territories of the nuclear powers with which a played
+    power has zero Favor: its units may not retreat there, and those there
+    are destroyed."""
+    return frozenset(prov for nuclear in zero_favor(game_map, state, power)
+                     for prov in game_map.powers[nuclear].territory)
 
 
 def played(game_map: GameMap) -> list[str]:

@@ -70,14 +70,15 @@ def neutral_orders(rules: DissolutionRules, game_map: GameMap, state: GameState,
                    bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
     allowed = set(bidders(game_map, state))
     results: list[BidResult] = []
+    # the nuclear power whose cap a unit counts against (§11.4.1), by province
+    cap_of = {prov: unit.power for prov, unit in board.units.items()
+              if game_map.powers[unit.power].is_nuclear}
     for bidder, bidder_bids in bids.items():
         judged = [_judge(rules, game_map, state, board, chosen, bidder, bid, bidder in allowed)
                   for bid in bidder_bids]
-        caps = {n: state.favor_of(bidder, n) for n, p in game_map.powers.items()
-                if p.is_nuclear}
-        cap_of = {prov: unit.power for prov, unit in board.units.items()
-                  if game_map.powers[unit.power].is_nuclear}
-        results.extend(spend(judged, budget(game_map, state, bidder), caps, cap_of))
+        # a bidder who may not bid has nothing to spend, and every bid of its is ignored
+        points, caps = rules.bid_allowance(game_map, state, bidder)
+        results.extend(spend(judged, points, caps, cap_of))
     orders = winning_orders(r for r in results if r.counted)
     for prov, unit in board.units.items():
         power = game_map.powers.get(unit.power)
