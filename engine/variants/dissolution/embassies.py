@@ -46,7 +46,13 @@ class _Embassy:
     @property
     def key(self) -> str:
         """Its place for the resolver: the space, or the power's own corner of a Perimeter."""
-        return f"{self.space}:{self.power}" if self.space.endswith("0z") else self.space
+        return _place(self.space, self.power)
+
+
+def _place(space: str, power: str | None) -> str:
+    """A space as the resolver knows it: a hex as itself, a Perimeter as the
+    power's own corner of it (``I0z:PAKISTAN``)."""
+    return f"{space}:{power}" if space.endswith("0z") else space
 
 
 def is_embassy_order(order: Order) -> bool:
@@ -229,11 +235,10 @@ def _for_resolver(order: EmbassyOrder, embassy: _Embassy) -> EmbassyOrder:
         dest = parse_label(order.dest)
         assert dest is not None
         # every Embassy moving into a Perimeter has a corner of its own there
-        return Move(me, f"{dest.label}:{embassy.power}" if dest.is_perimeter else dest.label)
+        return Move(me, _place(dest.label, embassy.power))
     target = parse_label(order.target.location)
     assert target is not None
-    key = f"{target.label}:{order.target.power}" if target.is_perimeter else target.label
-    them = UnitRef(key, UnitKind.EMBASSY)
+    them = UnitRef(_place(target.label, order.target.power), UnitKind.EMBASSY)
     if isinstance(order, SupportHold):
         return SupportHold(me, them)
     dest = parse_label(order.dest)
