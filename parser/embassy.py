@@ -19,12 +19,14 @@ from collections.abc import Mapping
 from engine.map import UnitKind
 from engine.orders import Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from engine.variant_file import normalise_name
+from parser.grammar import HOLD_WORDS, MOVE_WORDS, SUPPORT_WORDS
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+|->|-|\u2013|\u2014|\u2192")
 _EMBASSY = {"e", "embassy"}
-_HOLD = {"h", "hold", "holds", "stand", "stands"}
-_MOVE = {"-", "->", "\u2013", "\u2014", "\u2192", "to", "m", "move", "moves"}
-_SUPPORT = {"s", "sup", "supp", "support", "supports"}
+_HOLD = frozenset(HOLD_WORDS)
+# the order grammar's move words, and the arrows this reader's tokens keep
+_MOVE = frozenset({"-", "->", "\u2013", "\u2014", "\u2192", *MOVE_WORDS})
+_SUPPORT = frozenset(SUPPORT_WORDS)
 
 
 class EmbassyReader:

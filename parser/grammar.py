@@ -71,10 +71,10 @@ _KIND_WORDS = {w: k for w, k in _ALL_KIND_WORDS.items() if k in (UnitKind.ARMY, 
 def kind_words(game_map: GameMap) -> dict[str, UnitKind]:
     """The words naming the map's kinds of unit: 'a', 'army', 'w', 'wing'..."""
     return {w: k for w, k in _ALL_KIND_WORDS.items() if k in game_map.kinds}
-_HOLD = ("h", "hold", "holds", "stand", "stands")
-_SUPPORT = ("s", "sup", "supp", "support", "supports")
+HOLD_WORDS = ("h", "hold", "holds", "stand", "stands")
+SUPPORT_WORDS = ("s", "sup", "supp", "support", "supports")
 _CONVOY = ("c", "convoy", "convoys", "transport", "transports")
-_MOVE = ("m", "move", "moves", "to")
+MOVE_WORDS = ("m", "move", "moves", "to")
 _RETREAT = ("r", "retreat", "retreats")
 _DISBAND = ("d", "disband", "disbands")
 _REMOVE = ("remove", "removes")
@@ -85,7 +85,7 @@ _OPERATORS = ("-->", "->", "--", "=>", "-", "\u2013", "\u2014", "\u2192", ">", "
 
 KEYWORDS: frozenset[str] = frozenset(
     {
-        *_ALL_KIND_WORDS, *_HOLD, *_SUPPORT, *_CONVOY, *_MOVE, *_RETREAT, *_DISBAND,
+        *_ALL_KIND_WORDS, *HOLD_WORDS, *SUPPORT_WORDS, *_CONVOY, *MOVE_WORDS, *_RETREAT, *_DISBAND,
         *_REMOVE, *_BUILD, *_WAIVE, *_VIA, "w",
     }
 )
@@ -355,12 +355,11 @@ def build_grammar(game_map: GameMap) -> pp.ParserElement:
 
     # Every tail but a bare route starts with a keyword: one look tells which.
     keyword_tail = pp.FollowedBy(
-        _skip(*_HOLD, *_SUPPORT, *_CONVOY, *_RETREAT, *_DISBAND, *_REMOVE, *_BUILD)
+        _skip(*HOLD_WORDS, *SUPPORT_WORDS, *_CONVOY, *_RETREAT, *_DISBAND, *_REMOVE, *_BUILD)
     ) + (
-        _mark(Hold, *_HOLD)
-        | (_skip(*_SUPPORT) + other_unit + (route | pp.Opt(_skip(*_HOLD)))).add_parse_action(
-            _support_tail
-        )
+        _mark(Hold, *HOLD_WORDS)
+        | (_skip(*SUPPORT_WORDS) + other_unit
+           + (route | pp.Opt(_skip(*HOLD_WORDS)))).add_parse_action(_support_tail)
         | (_skip(*_CONVOY) + other_unit + route).add_parse_action(_convoy_tail)
         | (_skip(*_RETREAT) + pp.Opt(move) + place).add_parse_action(_retreat_tail)
         | _mark(Disband, *_DISBAND)
