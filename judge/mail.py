@@ -26,6 +26,7 @@ from judge.config import Config
 from judge.models import Game, Member
 from judge.outbox import OutgoingMail
 from judge.settings import GameSettings, format_duration
+from judge.winter_notes import builds_lost
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -148,8 +149,9 @@ def adjustment_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]
         if power in state.unplayed or due == 0:
             continue
         text = f"builds {due}" if due > 0 else f"removes {-due}"
+        lost = builds_lost(game_map, state, power) if due > 0 else ""
         rows.append({"power": power, "centres": counts.get(power, 0), "units": units,
-                     "text": text})
+                     "text": text, "lost": lost})
     return rows
 
 

@@ -1,6 +1,7 @@
 """A player's orders for a phase: read from a mail, checked by the engine
-for the player's powers, and kept on file (each mail's orders replace the
-ones before, as on DPJudge)."""
+for the player's powers, and kept on file: one order per unit (or build
+site), each accepted order replacing the one before for that unit, so a
+refused correction never costs the orders already given."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from sqlmodel import Session
 
 from engine.bids import Bid
 from engine.game import adjudicate
-from engine.map import GameMap, UnitKind
+from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Build, Order, Waive
-from engine.outcomes import Outcome, Why
+from engine.outcomes import OrderResult, Outcome, Why
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variants import rules_for
@@ -24,6 +25,7 @@ from judge.games import (
     file_bids,
     file_orders,
     map_of,
+    orders_on_file,
     powers_of,
     powers_to_order,
 )
@@ -62,14 +64,70 @@ def _owner(game_map: GameMap, state: GameState, order: Order,
     prov = order.unit.location.partition("/")[0]
     units = [d.unit for d in state.dislodged] if state.phase.kind is PhaseKind.RETREAT \
         else list(state.units)
-    unit = next((u for u in units if u.province == prov), None)
+    here = [u for u in units if u.province == prov]
+    # the seat's own unit first: a dislodged unit shares its province with the attacker
+    unit = next((u for u in here if u.power in powers), here[0] if here else None)
     return unit.power if unit is not None else None
+
+
+def _key(order: Order) -> str | None:
+    """What an order is for: a later order for the same key replaces the
+    earlier. Builds are for their site; a WAIVE is for no site in particular."""
+    if isinstance(order, Waive):
+        return None
+    if isinstance(order, Build):
+        return province_of(order.location)
+    if order.unit.kind is UnitKind.EMBASSY:  # Embassies share spaces' provinces
+        return order.unit.location
+    return province_of(order.unit.location)
+
+
+@dataclass
+class _OnFile:
+    """A power's orders on file while a mail is read: one per unit or site
+    (WAIVEs each count for one build), in the order they were first given."""
+    orders: list[Order]
+
+    def with_(self, order: Order) -> list[Order]:
+        key = _key(order)
+        out = list(self.orders)
+        for i, old in enumerate(out):
+            if key is not None and _key(old) == key:
+                out[i] = order
+                return out
+        out.append(order)
+        return out
+
+    def replaced(self, order: Order) -> Order | None:
+        key = _key(order)
+        return next((o for o in self.orders if key is not None and _key(o) == key), None)
+
+
+def _on_file(session: Session, game: Game, game_map: GameMap,
+             powers: Sequence[str]) -> dict[str, _OnFile]:
+    filed = orders_on_file(session, game)
+    out: dict[str, _OnFile] = {}
+    for power in powers:
+        orders = (parse_order(text, game_map) for text in filed.get(power, []))
+        out[power] = _OnFile([o for o in orders if not isinstance(o, OrderError)])
+    return out
+
+
+def _refusal(result: OrderResult) -> str | None:
+    """Why the engine refuses an order now, or None if it stands: illegal,
+    or a build or removal beyond the allowance (said now rather than 'ok'
+    and void at the deadline)."""
+    if result.outcome is Outcome.ILLEGAL or (
+            result.reason is not None and result.reason.why is Why.TOO_MANY):
+        return result.reason.describe() if result.reason else "illegal"
+    return None
 
 
 def submit_orders(session: Session, game: Game, member: Member,
                   lines: Sequence[tuple[int, str]]) -> OrdersReport:
-    """Read a mail's orders for the member's powers. They replace every
-    order the member had on file for this phase (DPJudge semantics)."""
+    """Read a mail's orders for the member's powers. Each accepted order
+    replaces the one on file for the same unit (or build site); a refused
+    order changes nothing; orders for other units stay."""
     if game.status != "active":
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     game_map = map_of(game)
@@ -80,7 +138,6 @@ def submit_orders(session: Session, game: Game, member: Member,
     first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
     parsed = parse_orders(text, game_map)
     notes: list[OrderNote] = []
-    accepted: dict[str, list[Order]] = {p: [] for p in powers}
     for error in parsed.errors:
         notes.append(OrderNote(first_line.get(error.line, error.line), error.source, str(
             error).split(": ", 1)[-1]))
@@ -89,39 +146,103 @@ def submit_orders(session: Session, game: Game, member: Member,
         line = first_line.get(item.line, item.line)
         power = _owner(game_map, state, item.order, powers)
         if power is None or power not in powers:
-            if isinstance(item.order, (Build, Waive)):
-                problem = "not a home centre of yours"
-            elif power is None:
-                problem = f"there is no unit in {item.order.unit.location.partition('/')[0]}" + (
-                    " to retreat" if state.phase.kind is PhaseKind.RETREAT else "")
-            else:
-                problem = "that unit is not yours"
-            notes.append(OrderNote(line, item.source, problem))
+            notes.append(OrderNote(line, item.source,
+                                   _not_yours(state, item.order, power, powers)))
             continue
         candidates.append((line, item.source, power, item.order))
-    # legality, judged by the engine on this seat's orders alone
+    filed = _on_file(session, game, game_map, powers)
+    before = {p: list(f.orders) for p, f in filed.items()}
+    if state.phase.kind is PhaseKind.ADJUSTMENT:
+        notes.extend(_one_by_one(game_map, state, candidates, filed))
+    else:
+        notes.extend(_together(game_map, state, candidates, filed))
+    merged = {p: f.orders for p, f in filed.items()}
+    notes.extend(_bids(session, game, game_map, state, powers, merged, bid_lines))
+    notes.sort(key=lambda n: n.line)
     for power in powers:
+        if merged[power] != before[power]:
+            file_orders(session, game, power, [str(o) for o in merged[power]])
+    return OrdersReport(tuple(notes))
+
+
+def _not_yours(state: GameState, order: Order, power: str | None,
+               powers: Sequence[str]) -> str:
+    if isinstance(order, (Build, Waive)):
+        return "not a home centre of yours"
+    if state.phase.kind is PhaseKind.RETREAT:
+        prov = province_of(order.unit.location)
+        standing = next((u for u in state.units if u.province == prov and u.power in powers),
+                        None)
+        if standing is not None:  # the player's own unit, which has nothing to do now
+            yours = [f"{d.unit}" for d in state.dislodged if d.unit.power in powers]
+            return (f"your {standing} was not dislodged: in a retreat phase only dislodged "
+                    "units are ordered (" + (f"yours: {', '.join(yours)}" if yours
+                                             else "you have none") + ")")
+    if power is None:
+        return f"there is no unit in {order.unit.location.partition('/')[0]}" + (
+            " to retreat" if state.phase.kind is PhaseKind.RETREAT else "")
+    return "that unit is not yours"
+
+
+def _kept(problem: str, old: Order | None) -> str:
+    return problem + (f"; the order on file stays: {old}" if old is not None else "")
+
+
+def _together(game_map: GameMap, state: GameState,
+              candidates: Sequence[tuple[int, str, str, Order]],
+              filed: dict[str, _OnFile]) -> list[OrderNote]:
+    """Movement and retreats: each order is legal or not by itself, so the
+    engine judges the mail's orders for a power in one go."""
+    notes: list[OrderNote] = []
+    for power, on_file in filed.items():
         mine = [c for c in candidates if c[2] == power]
         if not mine:
             continue
         results = [r for r in adjudicate(game_map, state, {power: [c[3] for c in mine]}).results
                    if r.power == power][:len(mine)]
         for (line, source, _, _order), result in zip(mine, results, strict=False):
-            # builds or removals beyond the allowance are void: say so now,
-            # as for an illegal order, rather than 'ok' and void at the deadline
-            if result.outcome is Outcome.ILLEGAL or (
-                    result.reason is not None and result.reason.why is Why.TOO_MANY):
-                reason = result.reason.describe() if result.reason else "illegal"
-                notes.append(OrderNote(line, source, reason))
+            problem = _refusal(result)
+            if problem is not None:
+                notes.append(OrderNote(line, source, _kept(problem, on_file.replaced(_order))))
+                continue
+            on_file.orders = on_file.with_(result.order)
+            notes.append(OrderNote(line, source, ""))
+    return notes
+
+
+def _result_for(results: Sequence[OrderResult], power: str,
+                order: Order) -> OrderResult | None:
+    """The engine's answer to one order (the engine may answer others first:
+    waived builds, civil disorder removals)."""
+    mine = [r for r in results if r.power == power]
+    return next((r for r in mine if r.order == order), None) or next(
+        (r for r in mine if type(r.order) is type(order) and _key(r.order) == _key(order)),
+        mine[0] if mine else None)
+
+
+def _one_by_one(game_map: GameMap, state: GameState,
+                candidates: Sequence[tuple[int, str, str, Order]],
+                filed: dict[str, _OnFile]) -> list[OrderNote]:
+    """Winter: whether a build or removal fits depends on the others on file
+    (no more than are due), so each is tried on the set it would join."""
+    notes: list[OrderNote] = []
+    for line, source, power, order in candidates:
+        on_file = filed[power]
+        alone = _result_for(adjudicate(game_map, state, {power: [order]}).results, power, order)
+        problem = _refusal(alone) if alone else "illegal"
+        chosen = alone.order if alone else order
+        if problem is None:
+            trial = on_file.with_(chosen)
+            over = [r for r in adjudicate(game_map, state, {power: trial}).results
+                    if r.power == power and _refusal(r) is not None]
+            if over:
+                problem = _refusal(over[0]) or "illegal"
+                problem += "; to order this one instead, CLEAR and send the set again"
             else:
-                accepted[power].append(result.order)
-                notes.append(OrderNote(line, source, ""))
-    notes.extend(_bids(session, game, game_map, state, powers, accepted, bid_lines))
-    notes.sort(key=lambda n: n.line)
-    for power in powers:
-        # nothing usable for a power leaves it with no orders on file
-        file_orders(session, game, power, [str(o) for o in accepted[power]])
-    return OrdersReport(tuple(notes))
+                on_file.orders = trial
+        notes.append(OrderNote(line, source, "" if problem is None
+                               else _kept(problem, on_file.replaced(chosen))))
+    return notes
 
 
 _DP_HEADING = re.compile(r"^(dp|diplomacy points|bids?)\s*:?$", re.IGNORECASE)

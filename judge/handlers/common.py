@@ -33,9 +33,6 @@ class Context:
     member: Member | None = None  # the player or observer signed on as
     master: bool = False  # signed on as the game's GM
     mails: list[OutgoingMail] = field(default_factory=list)
-    # the order lines of this mail so far, per (member, phase): one mail's
-    # orders are one set, however blank lines, comments or commands split them
-    order_lines: dict[tuple[int, str], list[tuple[int, str]]] = field(default_factory=dict)
     # a game whose orders changed: processed early, at the end of the mail,
     # if every power then has orders (so corrections later in the mail count)
     early: list[Game] = field(default_factory=list)

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variants import rules_for
-from judge import games, order_entry, turns
+from judge import games, order_entry, turns, winter_notes
 from judge.games import MASTER, GameError
 from judge.handlers.common import (
     Context,
@@ -45,9 +45,12 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
             lines.append(f"  {power:<9} {text}")
     if not any(on_file.values()):
         lines.append("  (none)")
-    missing = order_entry.unordered_units(games.map_of(game), state, powers, on_file)
+    game_map = games.map_of(game)
+    missing = order_entry.unordered_units(game_map, state, powers, on_file)
     if missing:
         lines.append("Without orders: " + ", ".join(missing))
+    if state.phase.kind is PhaseKind.ADJUSTMENT:
+        lines.extend(winter_notes.due_lines(game_map, state, powers, on_file))
     lines.extend(_bids_summary(ctx, game, state, powers))
     return "\n".join(lines)
 
@@ -78,12 +81,9 @@ def do_orders(ctx: Context, command: c.Orders) -> str:
         raise GameError("orders must follow a SIGNON (SIGNON power@game password); "
                         "if these lines were meant as commands, check their spelling")
     game, member = _player(ctx)
-    so_far = ctx.order_lines.setdefault((member.id or 0, game.phase), [])
-    so_far.extend(command.lines)
-    report = order_entry.submit_orders(ctx.session, game, member, so_far)
-    these = {number for number, _ in command.lines}
+    report = order_entry.submit_orders(ctx.session, game, member, command.lines)
     lines = []
-    for note in (n for n in report.notes if n.line in these):
+    for note in report.notes:
         mark = "ok   " if not note.problem else "ERROR"
         lines.append(f"{mark} line {note.line}: {note.text}"
                      + (f"\n        {note.problem}" if note.problem else ""))
