@@ -7,6 +7,7 @@ values; it never sends or stores anything itself.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from datetime import datetime
@@ -64,6 +65,17 @@ def render(name: str, **context: Any) -> str:
         if line or (out and out[-1]):
             out.append(line)
     return "\n".join(out).strip("\n") + "\n"
+
+
+# 'Re:', 'RE:', 'Re[2]:' and runs of them, however mail clients stacked them
+_REPLY_PREFIXES = re.compile(r"^(?:\s*re(?:\[\d+\])?\s*:)+\s*", re.IGNORECASE)
+
+
+def reply_subject(subject: str) -> str:
+    """The subject of the judge's answer to a mail: one 'Re: ', whatever the
+    mail had already."""
+    bare = _REPLY_PREFIXES.sub("", subject).strip()
+    return f"Re: {bare}"[:200] if bare else "Your mail to the judge"
 
 
 def format_deadline(moment: datetime | None, zone: str) -> str:

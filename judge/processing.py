@@ -24,7 +24,7 @@ from judge.config import Config
 from judge.db import run, transaction
 from judge.games import GameError
 from judge.handlers import Context, finish_mail, handle
-from judge.mail import render
+from judge.mail import render, reply_subject
 from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, as_utc, utcnow
 from judge.outbox import OutgoingMail, queue
@@ -166,7 +166,7 @@ def fail_mail(engine: Engine, config: Config, inbound_id: int) -> str:
         mail = read_mail(row.raw, envelope_from=row.envelope_from)
         if mail.sender and not mail.automatic:
             queue(session, OutgoingMail(
-                to=(mail.sender,), subject=f"Re: {mail.subject}"[:200],
+                to=(mail.sender,), subject=reply_subject(mail.subject),
                 body=render("notice.txt.j2", judge=config.name, address=config.address,
                             game=_NoGame(), deadline_line="",
                             text="The judge could not process your mail because of an "
@@ -225,8 +225,7 @@ def _process(session: Session, config: Config, row: _Stored, mail: MailText,
     reply = render("reply.txt.j2", judge=config.name, address=config.address,
                    received=row.received_at.strftime("%Y-%m-%d %H:%M UTC"),
                    subject=mail.subject, sections=sections, problems=list(mail.problems))
-    queue(session, OutgoingMail(to=(mail.sender,), subject=f"Re: {mail.subject}"[:200]
-                                if mail.subject else "Your mail to the judge",
+    queue(session, OutgoingMail(to=(mail.sender,), subject=reply_subject(mail.subject),
                                 body=reply, kind="reply", game=ctx.game.name if ctx.game else "",
                                 in_reply_to=mail.message_id,
                                 attachments=tuple(ctx.attachments)), config)

@@ -17,6 +17,7 @@ A scenario:
     now = "..."                # optional, this mail only
     reply = ["substring", ...] # in the one reply to the sender
     reply_lacks = ["..."]      # not in it
+    reply_subject = "Re: ..."  # the reply's subject, exactly
     attached = ["g-F1901M.png", ...]  # the reply's attachments, exactly (default: none)
     sections = 3               # the reply answers this many commands
     sent = [{ subject = "...", to = ["a@x", ...], has = ["..."], lacks = ["..."],
@@ -124,6 +125,8 @@ def _check_reply(mail: dict[str, Any], sent: list[Sent], where: str) -> None:
     assert len(replies) == 1, f"{where}: {len(replies)} replies: {[m.subject for m in sent]}"
     reply = replies[0]
     assert reply.to == (mail["from"],), where
+    if "reply_subject" in mail:
+        assert reply.subject == mail["reply_subject"], f"{where}: {reply.subject!r}"
     for text in mail.get("reply", []):
         assert text in reply.body, f"{where}: {text!r} not in the reply:\n{reply.body}"
     for text in mail.get("reply_lacks", []):
