@@ -69,13 +69,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import signal
     import threading
 
+    from judge.intake.smtp import ListenError
     from judge.service import Judge
 
     logging.basicConfig(level=logging.INFO,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's per-command chatter
     judge = Judge(_config(args))
-    judge.start()
+    try:
+        judge.start()
+    except ListenError as exc:
+        judge.stop()
+        sys.stderr.write(f"judge: {exc}\n")
+        return 1
     if not judge.config.relay_host:
         logging.getLogger("judge").info(
             "no relay configured: outgoing mail is written to the Maildir %s",

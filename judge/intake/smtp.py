@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +37,11 @@ MAX_RECIPIENTS = 100
 TEMPORARY_FAILURE = "451 4.3.0 temporary failure, try again later"
 
 OnStored = Callable[[int, bool], None]
+
+
+class ListenError(Exception):
+    """The listener could not start (the port is taken, the address is not
+    this machine's...)."""
 
 
 class IntakeHandler:
@@ -128,6 +134,11 @@ def start_listener(config: Config, engine: Engine,
         "decode_data": False,
     }
     controller = Controller(IntakeHandler(engine, on_stored), **kwargs)
-    controller.start()
+    try:
+        controller.start()
+    except OSError as exc:  # the keeper's mistake, not the judge's: say it in one line
+        reason = os.strerror(exc.errno).lower() if exc.errno else str(exc)
+        raise ListenError(f"cannot listen on {config.smtp_host}:{config.smtp_port}: "
+                          f"{reason}") from None
     log.info("smtp intake: listening on %s:%d", config.smtp_host, config.smtp_port)
     return controller
