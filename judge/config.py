@@ -37,7 +37,7 @@ class Config:
     workers: int = 1  # mail worker processes
     smtp_host: str = "127.0.0.1"
     smtp_port: int = 2525
-    max_message_bytes: int = 1_000_000
+    max_message_bytes: int = 25 * 1024 * 1024  # an ordinary mail with photos attached
     imap: ImapConfig | None = None
     relay_host: str = ""
     relay_port: int = 25
@@ -127,7 +127,7 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
             workers=workers,
             smtp_host=str(smtp.get("host", "127.0.0.1")),
             smtp_port=int(smtp.get("port", 2525)),
-            max_message_bytes=int(smtp.get("max_message_bytes", 1_000_000)),
+            max_message_bytes=int(smtp.get("max_message_bytes", 25 * 1024 * 1024)),
             imap=ImapConfig(
                 host=str(imap["host"]), port=int(imap.get("port", 143)),
                 user=str(imap.get("user", "")), password=str(imap.get("password", "")),
