@@ -102,10 +102,14 @@ def header(config: Config, game: Game, settings: GameSettings) -> dict[str, Any]
 
 def list_headers(game: Game, settings: GameSettings, config: Config) -> tuple[
         tuple[str, str], ...]:
-    domain = settings.list_address.partition("@")[2] or "localhost"
+    """The game's mail as a list (RFC 2369). List-Unsubscribe writes to the
+    judge itself: the subject and the body both say UNSUBSCRIBE game, which
+    the judge carries out for the sender (mail programs send one or the other)."""
+    domain = (settings.list_address or config.address).partition("@")[2] or "localhost"
+    command = f"unsubscribe%20{game.name}"
     return (
         ("List-Id", f"Diplomacy game {game.name} <{game.name}.{domain}>"),
-        ("List-Unsubscribe", f"<mailto:{config.address}?subject=unsubscribe%20{game.name}>"),
+        ("List-Unsubscribe", f"<mailto:{config.address}?subject={command}&body={command}>"),
         ("List-Post", "NO"),
     )
 
@@ -126,6 +130,7 @@ def to_game(game: Game, settings: GameSettings, config: Config, recipients: Sequ
     if addresses:
         mails.append(OutgoingMail(to=tuple(addresses), subject=subject, body=body, kind=kind,
                                   game=game.name, attachments=attachments,
+                                  headers=list_headers(game, settings, config),
                                   group=f"Players of {game.name}" if len(addresses) > 1 else ""))
     if settings.list_address:
         mails.append(OutgoingMail(to=(settings.list_address,), subject=subject, body=body,

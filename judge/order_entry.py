@@ -21,6 +21,7 @@ from engine.state import GameState
 from engine.variants import rules_for
 from judge.games import (
     GameError,
+    bids_on_file,
     current_state,
     file_bids,
     file_orders,
@@ -264,8 +265,9 @@ def split_bids(lines: Sequence[tuple[int, str]]
 def _bids(session: Session, game: Game, game_map: GameMap, state: GameState,
           powers: Sequence[str], accepted: dict[str, list[Order]],
           lines: Sequence[tuple[int, str]]) -> list[OrderNote]:
-    """Read the mail's bids, check them against its orders, and file them
-    for the seat's first power (replacing its bids, as orders are)."""
+    """Read the mail's bids, check them against the orders on file, and file
+    them for the seat's first power: a mail's bids replace the bids on file
+    (a bid is no unit's order); a mail without bids leaves them."""
     rules = rules_for(game_map)
     power = powers[0] if powers else ""
     points, _ = rules.bid_allowance(game_map, state, power)
@@ -274,6 +276,8 @@ def _bids(session: Session, game: Game, game_map: GameMap, state: GameState,
             why = "no bids in this game" if not game_map.bid_powers else \
                 f"{power} may not bid" if points == 0 else "bids are for Spring and Autumn"
             return [OrderNote(n, t.strip(), why) for n, t in lines]
+        return []
+    if not lines:  # a mail without bids keeps those on file, as it keeps other orders
         return []
     notes: list[OrderNote] = []
     kept: list[tuple[int, str, Bid]] = []
@@ -293,8 +297,11 @@ def _bids(session: Session, game: Game, game_map: GameMap, state: GameState,
 
 
 def clear_orders(session: Session, game: Game, member: Member) -> None:
+    """Every order of the seat's powers for this phase, bids included."""
     for power in powers_of(member):
         file_orders(session, game, power, [])
+        if power in bids_on_file(session, game):
+            file_bids(session, game, power, [])
 
 
 def unordered_units(game_map: GameMap, state: GameState, powers: Sequence[str],

@@ -10,6 +10,7 @@ and never answered, so two robots can never feed each other.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -133,9 +134,20 @@ def _read(engine: Engine, inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
             found[inbound_id] = stored.status if stored is not None else "missing"
             continue
         mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
-        found[inbound_id] = (mail, parse_commands(mail.body)
-                             if mail.sender and not mail.automatic else [])
+        found[inbound_id] = (mail, _commands(mail) if mail.sender and not mail.automatic
+                             else [])
     return found
+
+
+# what a mail program's List-Unsubscribe sends when it fills in only the subject
+_UNSUBSCRIBE_SUBJECT = re.compile(r"\s*unsubscribe\s+\S+\s*", re.IGNORECASE)
+
+
+def _commands(mail: MailText) -> list[Line]:
+    lines = parse_commands(mail.body)
+    if not lines and _UNSUBSCRIBE_SUBJECT.fullmatch(mail.subject):
+        return parse_commands(mail.subject.strip())
+    return lines
 
 
 def _process_locked(session: Session, config: Config, inbound_id: int, read: _Read,

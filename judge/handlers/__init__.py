@@ -20,6 +20,7 @@ from judge.handlers.info import (
     do_map,
     do_summary,
 )
+from judge.handlers.leaving import do_unsubscribe
 from judge.handlers.master import (
     do_create,
     do_eject,
@@ -75,6 +76,7 @@ HANDLERS: dict[type, Callable[[Context, Any], str]] = {
     c.Help: do_help, c.ListGames: do_list, c.History: do_history, c.Summary: do_summary,
     c.MapRequest: do_map, c.Observe: do_observe, c.Join: do_join, c.Signon: do_signon,
     c.Signoff: do_signoff, c.Orders: do_orders, c.Clear: do_clear, c.Resign: do_resign,
+    c.Unsubscribe: do_unsubscribe,
     c.SetPassword: do_set_password, c.SetAddress: do_set_address, c.SetWait: do_set_wait,
     c.SetAbsence: do_set_absence, c.SetDraw: do_set_draw, c.SetNoDraw: do_set_nodraw,
     c.SetConcede: do_set_concede, c.Press: do_press, c.Create: do_create, c.Start: do_start,

@@ -13,6 +13,7 @@ from engine.state import GameState
 from engine.variants import rules_for
 from judge import games, order_entry, turns, winter_notes
 from judge.games import MASTER, GameError
+from judge.handlers import leaving
 from judge.handlers.common import (
     Context,
     _after_change,
@@ -99,6 +100,8 @@ def do_clear(ctx: Context, command: c.Clear) -> str:
 
 
 def do_resign(ctx: Context, command: c.Resign) -> str:
+    if ctx.game is not None and ctx.member is not None and ctx.member.role == "observer":
+        return leaving.leave(ctx, ctx.game, [ctx.member])  # njudge: observers RESIGN too
     game, member = _player(ctx)
     member.status = "resigned"
     ctx.session.add(member)

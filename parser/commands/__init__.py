@@ -54,6 +54,7 @@ from parser.commands.values import (
     Start,
     Summary,
     Terminate,
+    Unsubscribe,
 )
 
 __all__ = [
@@ -96,6 +97,7 @@ __all__ = [
     "Start",
     "Summary",
     "Terminate",
+    "Unsubscribe",
     "parse_commands",
     "redacted_source",
     "split_lines",

@@ -44,6 +44,7 @@ from parser.commands.values import (
     Start,
     Summary,
     Terminate,
+    Unsubscribe,
 )
 
 _TAIL = r"[.,;:!?]*(?!\S)"  # trailing punctuation, then the end of the word
@@ -246,7 +247,13 @@ _SIGNON_TARGET = (ROLE_AT_GAME | INITIAL_GAME).set_name(_POWER_AND_GAME)
 _EJECTED = _token(r"[A-Za-z0-9][^\s,]*?", "a power", lambda w: w if "@" in w else w.upper())
 
 FORMS: dict[str, Form] = {
-    "HELP": Form("HELP", pp.Opt(REST).set_parse_action(lambda: Help()), "HELP"),
+    "HELP": Form("HELP", pp.Opt(REST).set_parse_action(
+        lambda t: Help(" ".join(str(t[0]).split()) if t else "")), "HELP or HELP orders"),
+    "UNSUBSCRIBE": Form(
+        "UNSUBSCRIBE", (pp.Opt(GAME) + END).set_parse_action(
+            lambda t: Unsubscribe(str(t[0]) if t else None)),
+        "UNSUBSCRIBE mygame (or, after SIGNON, UNSUBSCRIBE)",
+    ),
     "LIST": Form(
         "LIST", (pp.Opt(GAME) + END).set_parse_action(
             lambda t: ListGames(str(t[0]) if t else None)), "LIST or LIST mygame",

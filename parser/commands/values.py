@@ -18,7 +18,7 @@ from typing import TypeAlias
 
 @dataclass(frozen=True, slots=True)
 class Help:
-    pass
+    topic: str = ""  # a command or a heading of the manual; '' for the list of topics
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +126,12 @@ class Clear:
 
 
 @dataclass(frozen=True, slots=True)
+class Unsubscribe:
+    """An observer leaves a game (also what List-Unsubscribe sends)."""
+    game: str | None  # None: the game signed on to
+
+
+@dataclass(frozen=True, slots=True)
 class Press:
     recipients: tuple[str, ...]  # ('ALL',) for a broadcast
     grey: bool  # sent without the sender's name
@@ -229,7 +235,7 @@ class Official:
 Command: TypeAlias = (
     Help | ListGames | History | Summary | MapRequest | Observe | Join | Signon
     | Signoff | Resign | SetPassword | SetAddress | SetWait | SetAbsence | SetDraw
-    | SetNoDraw | SetConcede | Clear | Press | Orders
+    | SetNoDraw | SetConcede | Clear | Unsubscribe | Press | Orders
     | Create | Start | Process | Preview | Rollback | SetDeadline | SetGrace | Pause
     | Resume | Eject | Silence | SetFavor | Replace | Terminate | Official
 )

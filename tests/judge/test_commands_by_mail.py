@@ -21,7 +21,7 @@ A scenario:
     attached = ["g-F1901M.png", ...]  # the reply's attachments, exactly (default: none)
     sections = 3               # the reply answers this many commands
     sent = [{ subject = "...", to = ["a@x", ...], has = ["..."], lacks = ["..."],
-              attached = ["g-F1901M.png", ...] }]
+              attached = ["g-F1901M.png", ...], headers = { List-Id = "..." } }]
     not_sent = ["subject part"]  # no new mail has a subject containing it
     only_reply = true          # the reply is the only mail this one caused
     game = { status = "active", phase = "S1901M", result = "..." }  # name: see below
@@ -86,6 +86,7 @@ class Sent:
     kind: str
     body: str
     files: tuple[str, ...]  # attachments' file names
+    headers: dict[str, str]  # the List-* headers
 
 
 def _when(text: str) -> datetime:
@@ -114,8 +115,9 @@ def _new_mails(engine: Engine, after: int) -> tuple[list[Sent], int]:
             part = msg.get_body(("plain",))
             body = part.get_content().replace("\r\n", "\n") if part is not None else ""
             files = tuple(str(p.get_filename()) for p in msg.iter_attachments())
+            lists = {k: str(v).strip() for k, v in msg.items() if k.lower().startswith("list-")}
             out.append(Sent(tuple(json.loads(row.recipients)), str(msg["Subject"]),
-                            row.kind, body, files))
+                            row.kind, body, files, lists))
             last = max(last, row.id or 0)
         return out, last
 
@@ -155,6 +157,8 @@ def _check_sent(mail: dict[str, Any], sent: list[Sent], where: str) -> None:
         for m in matching:
             if "attached" in expect:
                 assert list(m.files) == expect["attached"], f"{where}: {m.files}"
+            for name, value in expect.get("headers", {}).items():
+                assert m.headers.get(name) == value, f"{where}: {name}: {m.headers}"
             for text in expect.get("has", []):
                 assert text in m.body, f"{where}: {text!r} not in mail to {m.to}:\n{m.body}"
             for text in expect.get("lacks", []):

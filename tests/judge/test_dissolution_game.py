@@ -114,8 +114,8 @@ def test_rollback_takes_the_bids_off_file(db: Engine) -> None:
 
 def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
     """Orders and a DP section in one mail: each bid is read, checked
-    against the orders (deception, caps...) and filed; a later mail
-    replaces them. In Winter the same mail carries Embassy orders."""
+    against the orders (deception, caps...) and filed; a later mail's
+    bids replace them, a mail without bids keeps them, CLEAR takes them. In Winter the same mail carries Embassy orders."""
     with _playing(db) as (session, game):
         poland = next(m for m in games.members(session, game, "player") if m.power == "POLAND")
         report = order_entry.submit_orders(session, game, poland, [
@@ -128,7 +128,12 @@ def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
         assert games.bids_on_file(session, game) == {
             "POLAND": ["2: A AUS S WAR - PRA", "1: A BRA H"]}
         order_entry.submit_orders(session, game, poland, [(1, "A War H"), (2, "A Gda H")])
-        assert games.bids_on_file(session, game) == {}  # replaced, as orders are
+        assert games.bids_on_file(session, game) == {  # a mail without bids keeps them
+            "POLAND": ["2: A AUS S WAR - PRA", "1: A BRA H"]}
+        order_entry.submit_orders(session, game, poland, [(1, "DP"), (2, "1: A Bra H")])
+        assert games.bids_on_file(session, game) == {"POLAND": ["1: A BRA H"]}  # replaced
+        order_entry.clear_orders(session, game, poland)
+        assert games.bids_on_file(session, game) == {}  # CLEAR takes the bids too
         state = games.current_state(session, game)
         from judge import snapshots
         record = games.phase_record(session, game)
