@@ -115,7 +115,8 @@ def test_rollback_takes_the_bids_off_file(db: Engine) -> None:
 def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
     """Orders and a DP section in one mail: each bid is read, checked
     against the orders (deception, caps...) and filed; a later mail's
-    bids replace them, a mail without bids keeps them, CLEAR takes them. In Winter the same mail carries Embassy orders."""
+    bids replace them, a mail without bids keeps them, CLEAR takes them.
+    In Winter the same mail carries Embassy orders."""
     with _playing(db) as (session, game):
         poland = next(m for m in games.members(session, game, "player") if m.power == "POLAND")
         report = order_entry.submit_orders(session, game, poland, [
