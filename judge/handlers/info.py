@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlmodel import col, select
 
 from engine.variant_file import shipped_variants
-from judge import games, maps, turns
+from judge import games, manual_topics, maps, turns
 from judge.games import GameError
 from judge.handlers.common import Context, _game, _settings
 from judge.mail import (
@@ -21,7 +21,10 @@ from parser import commands as c
 
 
 def do_help(ctx: Context, command: c.Help) -> str:
-    return render("help.txt.j2", address=ctx.config.address, judge=ctx.config.name)
+    if command.topic:
+        return manual_topics.lookup(command.topic)
+    return render("help.txt.j2", address=ctx.config.address, judge=ctx.config.name) + \
+        "\n" + manual_topics.contents()
 
 
 def do_list(ctx: Context, command: c.ListGames) -> str:
