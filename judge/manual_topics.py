@@ -59,7 +59,8 @@ def _plain(lines: list[str]) -> str:
 @cache
 def topics() -> tuple[Topic, ...]:
     found: list[Topic] = []
-    title, part, level, body = "", "", 0, []
+    title, part, level = "", "", 0
+    body: list[str] = []
 
     def close() -> None:
         if title:
