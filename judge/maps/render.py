@@ -46,6 +46,7 @@ from engine.state import GameState
 from judge.mail import TEMPLATES
 from judge.maps.board import Board, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
+from judge.maps.labels import circle_box, clear_labels, unit_boxes
 from judge.maps.scene import DrawnOrder, Scene
 from judge.maps.schematic import schematic_board
 
@@ -514,10 +515,21 @@ class _Prepared:
         """The sea, land, borders and names, for the top of every map."""
         board = self.board
         labels = [(code, _n(x), _n(y), self.map.provinces[code].is_centre)
-                  for code, (x, y) in sorted(board.labels.items())]
+                  for code, (x, y) in sorted(self.labels.items())]
         return _environment().get_template("map-board.svg.j2").render(
             under=Markup(board.under), over=Markup(board.over), labels=labels,
             label_size=_n(board.label_size))
+
+    @cached_property
+    def labels(self) -> dict[str, Point]:
+        """The names, moved off the units and centre markers drawn over them."""
+        board = self.board
+        obstacles = [box for x, y in board.units.values()
+                     for box in unit_boxes(x, y, board.unit_size)]
+        marker = board.unit_size * 0.26  # as the phase's template draws it
+        obstacles.extend(circle_box(x, y, marker * (1.55 if _centre_value(
+            self.map, code) > 1 else 1.0) + 0.4) for code, (x, y) in board.centres.items())
+        return clear_labels(board.labels, obstacles, board.label_size)
 
     @cached_property
     def layer(self) -> cairocffi.ImageSurface:
