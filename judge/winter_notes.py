@@ -43,7 +43,10 @@ def due_lines(game_map: GameMap, state: GameState, powers: Sequence[str],
     lines = []
     for power in powers:
         due = adjustment_due(game_map, state, power)
-        if due == 0 or power in state.unplayed:
+        if power in state.unplayed:
+            continue
+        if due == 0:
+            lines.append(f"{power} neither builds nor removes this winter")
             continue
         orders = [parse_order(t, game_map) for t in on_file.get(power, [])]
         if due > 0:
