@@ -201,10 +201,10 @@ def _together(game_map: GameMap, state: GameState,
             continue
         results = [r for r in adjudicate(game_map, state, {power: [c[3] for c in mine]}).results
                    if r.power == power][:len(mine)]
-        for (line, source, _, _order), result in zip(mine, results, strict=False):
+        for (line, source, _, order), result in zip(mine, results, strict=False):
             problem = _refusal(result)
             if problem is not None:
-                notes.append(OrderNote(line, source, _kept(problem, on_file.replaced(_order))))
+                notes.append(OrderNote(line, source, _kept(problem, on_file.replaced(order))))
                 continue
             on_file.orders = on_file.with_(result.order)
             notes.append(OrderNote(line, source, ""))
