@@ -29,3 +29,18 @@ def test_winter_lines(case: dict[str, Any]) -> None:
 def test_no_loss_said_when_every_build_has_a_site() -> None:
     game_map, state = read_state(CASES["case"][0]["position"])
     assert builds_lost(game_map, state, "FRANCE") == ""
+
+
+def test_the_results_adjustment_table_says_why_a_build_is_lost() -> None:
+    from judge.mail import adjustment_table, render
+
+    game_map, state = read_state(CASES["case"][1]["position"])
+    rows = adjustment_table(game_map, state)
+    text = render("results.txt.j2", judge="J", address="j@x", game={"name": "g",
+                  "variant": "standard"}, deadline_line="", phase="F1901M",
+                  phase_name="Fall 1901 Movement", orders=[], late=[], dislodged=[], notes=[],
+                  violations=[], kicks=[], budgets=[], centres=[], adjustments=rows,
+                  next_name="Winter 1901 Adjustment", next_phase="W1901A",
+                  next_deadline="not set", ending="")
+    assert "FRANCE     5 centres, 3 units: builds 2" in text
+    assert "FRANCE has 1 free home centre (BRE) for 2 builds: 1 build lost" in text
