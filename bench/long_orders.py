@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judge.config import Config  # noqa: E402
-from judge.db import open_database  # noqa: E402
-from judge.intake.store import store_inbound  # noqa: E402
-from judge.processing import process_mail  # noqa: E402
+from judge.config import Config
+from judge.db import open_database
+from judge.intake.store import store_inbound
+from judge.processing import process_mail
 
 POWERS = ("austria", "england", "france", "germany", "italy", "russia", "turkey")
 # France's units, some orders illegal or for another power's unit
