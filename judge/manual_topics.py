@@ -1,7 +1,8 @@
 """HELP by mail: the manual's sections as topics. Players cannot read
-docs/manual.md, so the judge ships a copy of it (judge/manual.md, kept
-equal to docs/manual.md by tests/docs/test_manual_copy.py) and answers
-'HELP topic' with the section that topic names."""
+docs/manual.md, so the package carries it as judge/manual.md (a symbolic
+link to docs/manual.md in the source tree, so there is one manual; a built
+wheel holds the file itself) and answers 'HELP topic' with the section that
+topic names."""
 
 from __future__ import annotations
 
