@@ -27,7 +27,7 @@ from judge.handlers import Context, finish_mail, handle
 from judge.mail import render
 from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, as_utc, utcnow
-from judge.outbox import OutgoingMail, queue
+from judge.outbox import OutgoingMail, is_own_address, queue
 from parser.commands import CommandError, Line, Orders, parse_commands, redacted_source
 
 log = logging.getLogger(__name__)
@@ -191,6 +191,11 @@ def _process(session: Session, config: Config, row: _Stored, mail: MailText,
     if not mail.sender:
         log.info("mail %d ignored: no sender address", row.id)
         return "ignored", "no usable sender address"
+    if is_own_address(config, *mail.authors, mail.sender):
+        # our own mail come back (a forward, a relay's loop, a forged From):
+        # answering it would have the judge write to itself without end
+        log.info("mail %d ignored: it names the judge's own address", row.id)
+        return "ignored", "mail from or for the judge's own address, not answered"
     ctx = Context(session=session, config=config, sender=mail.sender, now=now,
                   inbound_id=row.id)
     sections: list[dict[str, object]] = []
