@@ -24,11 +24,20 @@ from judge.config import Config
 from judge.db import run, transaction
 from judge.games import GameError
 from judge.handlers import Context, finish_mail, handle
+from judge.intake.redacted import redacted_copy
 from judge.mail import render
 from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, as_utc, utcnow
 from judge.outbox import OutgoingMail, is_own_address, queue
-from parser.commands import CommandError, Line, Orders, parse_commands, redacted_source
+from parser.commands import (
+    CommandError,
+    Line,
+    Orders,
+    masked,
+    parse_commands,
+    redacted_source,
+    secret_words,
+)
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +64,10 @@ _READ_MAILS = select(_INBOUND.c.id, _INBOUND.c.status, _INBOUND.c.raw,
     _INBOUND.c.id.in_(bindparam("ids", expanding=True)))
 _LOCK_MAIL = select(_INBOUND.c.status, _INBOUND.c.received_at).where(
     _INBOUND.c.id == bindparam("id")).with_for_update()
+# the raw mail is replaced by its redacted copy as the mail is marked done
 _MARK_MAIL = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail")).values(
-    status=bindparam("status"), processed_at=bindparam("at"), note=bindparam("why"))
+    status=bindparam("status"), processed_at=bindparam("at"), note=bindparam("why"),
+    raw=bindparam("raw"))
 _AUDIT = insert(AuditEntry.__table__)  # type: ignore[attr-defined]
 
 
@@ -118,7 +129,17 @@ def process_mails(engine: Engine, config: Config, inbound_ids: Sequence[int],
         return {i: process_mail(engine, config, i, now) for i in inbound_ids}
 
 
-_Read = tuple[MailText, list[Line]]
+@dataclass(frozen=True)
+class _Read:
+    """A stored mail as read before its transaction: its text, its
+    commands, the words in it that are passwords, and the copy of it to keep."""
+    mail: MailText
+    lines: list[Line]
+    secrets: frozenset[str]
+    kept: bytes
+
+    def hide(self, text: str) -> str:
+        return masked(text, self.secrets)
 
 
 def _read(engine: Engine, inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
@@ -133,8 +154,10 @@ def _read(engine: Engine, inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
             found[inbound_id] = stored.status if stored is not None else "missing"
             continue
         mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
-        found[inbound_id] = (mail, parse_commands(mail.body)
-                             if mail.sender and not mail.automatic else [])
+        secrets = secret_words(mail.body)
+        found[inbound_id] = _Read(mail, parse_commands(mail.body)
+                                  if mail.sender and not mail.automatic else [], secrets,
+                                  redacted_copy(stored.raw, mail.subject, mail.body, secrets))
     return found
 
 
@@ -144,11 +167,10 @@ def _process_locked(session: Session, config: Config, inbound_id: int, read: _Re
     locked = run(session, _LOCK_MAIL, {"id": inbound_id}).first()
     if locked is None or locked.status != "new":
         return str(locked.status) if locked is not None else "missing"
-    mail, lines = read
     row = _Stored(inbound_id, as_utc(locked.received_at))
-    status, note = _process(session, config, row, mail, lines, now or utcnow())
+    status, note = _process(session, config, row, read, now or utcnow())
     run(session, _MARK_MAIL, {"mail": inbound_id, "status": status, "at": utcnow(),
-                              "why": note})
+                              "why": note, "raw": read.kept})
     return status
 
 
@@ -182,9 +204,10 @@ class _NoGame:
     variant = "-"
 
 
-def _process(session: Session, config: Config, row: _Stored, mail: MailText,
-             lines: list[Line], now: datetime) -> tuple[str, str]:
+def _process(session: Session, config: Config, row: _Stored, read: _Read,
+             now: datetime) -> tuple[str, str]:
     """The mail's new status and a note on it for the keeper."""
+    mail, lines, hide = read.mail, read.lines, read.hide
     if mail.automatic:
         log.info("mail %d ignored: %s", row.id, mail.automatic)
         return "ignored", f"automatic mail, not answered: {mail.automatic}"
@@ -208,7 +231,12 @@ def _process(session: Session, config: Config, row: _Stored, mail: MailText,
                 text += f" (did you mean {command.suggestion}?)"
         else:
             text = handle(ctx, command)
-        written = redacted_source(line.source)
+        if isinstance(command, (CommandError, Orders)):
+            # what the player wrote is quoted back; a password written as
+            # a slip ('SIGNON france@g' with the password alone on the next
+            # line) would be quoted with it
+            text = hide(text)
+        written = hide(redacted_source(line.source))
         source = written
         if isinstance(command, Orders):
             source = f"orders ({len(command.lines)} line{'s' * (len(command.lines) != 1)})"
@@ -227,11 +255,12 @@ def _process(session: Session, config: Config, row: _Stored, mail: MailText,
     if not lines:
         sections.append({"source": "(nothing)", "line": 0,
                          "text": "This mail held no commands. Send HELP for the list."})
+    subject = hide(mail.subject)
     reply = render("reply.txt.j2", judge=config.name, address=config.address,
                    received=row.received_at.strftime("%Y-%m-%d %H:%M UTC"),
-                   subject=mail.subject, sections=sections, problems=list(mail.problems))
-    queue(session, OutgoingMail(to=(mail.sender,), subject=f"Re: {mail.subject}"[:200]
-                                if mail.subject else "Your mail to the judge",
+                   subject=subject, sections=sections, problems=list(mail.problems))
+    queue(session, OutgoingMail(to=(mail.sender,), subject=f"Re: {subject}"[:200]
+                                if subject else "Your mail to the judge",
                                 body=reply, kind="reply", game=ctx.game.name if ctx.game else "",
                                 in_reply_to=mail.message_id,
                                 attachments=tuple(ctx.attachments)), config)

@@ -14,7 +14,7 @@ Nothing here raises, whatever the input.
 """
 
 from parser.commands.reader import MAX_LINE, parse_commands, split_lines
-from parser.commands.redact import redacted_source
+from parser.commands.redact import masked, redacted_lines, redacted_source, secret_words
 from parser.commands.values import (
     Clear,
     Command,
@@ -96,7 +96,10 @@ __all__ = [
     "Start",
     "Summary",
     "Terminate",
+    "masked",
     "parse_commands",
+    "redacted_lines",
     "redacted_source",
+    "secret_words",
     "split_lines",
 ]
