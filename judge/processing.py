@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
+from judge import signons
 from judge.config import Config
 from judge.db import run, transaction
 from judge.games import GameError
@@ -29,6 +30,7 @@ from judge.mail import render
 from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, as_utc, utcnow
 from judge.outbox import OutgoingMail, is_own_address, queue
+from judge.signons import Verdict
 from parser.commands import (
     CommandError,
     Line,
@@ -86,7 +88,7 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
             # Reading the mail and its commands needs no lock: the stored mail
             # never changes. Done first, it keeps the transaction (and on
             # SQLite the database's one write lock) short.
-            found = _read(engine, [inbound_id])[inbound_id]
+            found = _read(engine, config, [inbound_id])[inbound_id]
             if isinstance(found, str):
                 return found
             with transaction(engine) as session:
@@ -113,7 +115,7 @@ def process_mails(engine: Engine, config: Config, inbound_ids: Sequence[int],
     if len(inbound_ids) == 1:
         return {inbound_ids[0]: process_mail(engine, config, inbound_ids[0], now)}
     try:
-        read = _read(engine, inbound_ids)
+        read = _read(engine, config, inbound_ids)
         statuses = {i: r for i, r in read.items() if isinstance(r, str)}
         with transaction(engine) as session:
             for inbound_id in inbound_ids:
@@ -137,14 +139,17 @@ class _Read:
     lines: list[Line]
     secrets: frozenset[str]
     kept: bytes
+    signons: tuple[Verdict, ...]  # its SIGNONs' passwords, checked
 
     def hide(self, text: str) -> str:
         return masked(text, self.secrets)
 
 
-def _read(engine: Engine, inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
+def _read(engine: Engine, config: Config,
+          inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
     """Each new mail's text and commands, or the status of one that is not
-    new (or 'missing')."""
+    new (or 'missing'). SIGNON passwords are checked here, outside the
+    transaction: scrypt must never hold the write lock."""
     with engine.connect() as reader:
         rows = {row.id: row for row in reader.execute(_READ_MAILS, {"ids": list(inbound_ids)})}
     found: dict[int, _Read | str] = {}
@@ -155,9 +160,10 @@ def _read(engine: Engine, inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
             continue
         mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
         secrets = secret_words(mail.body)
-        found[inbound_id] = _Read(mail, parse_commands(mail.body)
-                                  if mail.sender and not mail.automatic else [], secrets,
-                                  redacted_copy(stored.raw, mail.subject, mail.body, secrets))
+        lines = parse_commands(mail.body) if mail.sender and not mail.automatic else []
+        found[inbound_id] = _Read(mail, lines, secrets,
+                                  redacted_copy(stored.raw, mail.subject, mail.body, secrets),
+                                  tuple(signons.verify(engine, config.limits, lines)))
     return found
 
 
@@ -220,7 +226,7 @@ def _process(session: Session, config: Config, row: _Stored, read: _Read,
         log.info("mail %d ignored: it names the judge's own address", row.id)
         return "ignored", "mail from or for the judge's own address, not answered"
     ctx = Context(session=session, config=config, sender=mail.sender, now=now,
-                  inbound_id=row.id)
+                  inbound_id=row.id, signons=list(read.signons))
     sections: list[dict[str, object]] = []
     audit: list[dict[str, object]] = []  # one row per command, written together
     for line in lines:
