@@ -31,6 +31,7 @@ from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, as_utc, utcnow
 from judge.outbox import OutgoingMail, is_own_address, queue
 from judge.signons import Verdict
+from judge.throttle import may_reply
 from parser.commands import (
     CommandError,
     Line,
@@ -192,7 +193,9 @@ def fail_mail(engine: Engine, config: Config, inbound_id: int) -> str:
         row.note = "internal error; see the judge's log"
         session.add(row)
         mail = read_mail(row.raw, envelope_from=row.envelope_from)
-        if mail.sender and not mail.automatic:
+        if mail.sender and not mail.automatic and not is_own_address(
+                config, *mail.authors, mail.sender) and may_reply(
+                session, mail.sender, config.limits.replies_per_hour):
             queue(session, OutgoingMail(
                 to=(mail.sender,), subject=f"Re: {mail.subject}"[:200],
                 body=render("notice.txt.j2", judge=config.name, address=config.address,
@@ -261,6 +264,10 @@ def _process(session: Session, config: Config, row: _Stored, read: _Read,
     if not lines:
         sections.append({"source": "(nothing)", "line": 0,
                          "text": "This mail held no commands. Send HELP for the list."})
+    if not may_reply(session, mail.sender, config.limits.replies_per_hour):
+        for outgoing in ctx.mails:  # game mail: never throttled
+            queue(session, outgoing, config)
+        return "done", _withheld(session, row.id, mail.sender, config, now)
     subject = hide(mail.subject)
     reply = render("reply.txt.j2", judge=config.name, address=config.address,
                    received=row.received_at.strftime("%Y-%m-%d %H:%M UTC"),
@@ -273,3 +280,14 @@ def _process(session: Session, config: Config, row: _Stored, read: _Read,
     for outgoing in ctx.mails:
         queue(session, outgoing, config)
     return "done", ""
+
+
+def _withheld(session: Session, inbound_id: int, sender: str, config: Config,
+              now: datetime) -> str:
+    """Note (log, audit, the mail's note) a reply the throttle withheld."""
+    why = (f"reply withheld: {sender} had {config.limits.replies_per_hour} replies in the "
+           "last hour (a robot answering ours?); the mail was carried out")
+    log.warning("mail %d: %s", inbound_id, why)
+    run(session, _AUDIT, [{"at": now, "inbound_id": inbound_id, "game": "",
+                           "address": sender, "command": "(reply)", "outcome": why}])
+    return why

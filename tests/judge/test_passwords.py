@@ -9,7 +9,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from judge import passwords
-from judge.config import Config
+from judge.config import Config, Limits
 from judge.intake.smtp import start_listener
 from judge.intake.store import store_inbound
 from judge.models import Outbox, SignonFailure
@@ -44,7 +44,9 @@ def test_a_remembered_check_is_for_that_hash_and_password_only() -> None:
 
 # -- guessing by mail ----------------------------------------------------------
 
-CONFIG = Config(name="TESTJUDGE", address="judge@judge.test")
+# the guesser here is answered every time: the reply throttle is not under test
+CONFIG = Config(name="TESTJUDGE", address="judge@judge.test",
+                limits=Limits(replies_per_hour=1000))
 LIMITS = CONFIG.limits
 
 
