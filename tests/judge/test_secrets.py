@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import email
 import tomllib
+from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -14,12 +15,15 @@ from string import Template
 from typing import Any
 
 import pytest
-from sqlalchemy import MetaData, select
+from sqlalchemy import MetaData
 from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
 
 from judge.config import Config
 from judge.intake.store import store_inbound
+from judge.models import InboundMail, utcnow
 from judge.processing import process_mail
+from judge.retention import forget_old_mail
 
 DATA = tomllib.loads((Path(__file__).parent / "data" / "secrets.toml").read_text("utf-8"))
 CONFIG = Config(name="TESTJUDGE", address="judge@judge.test")
@@ -108,3 +112,21 @@ def test_each_spelling_is_masked(db: Engine, spelling: dict[str, Any]) -> None:
     inbound_id, _ = store_inbound(db, raw, "smtp")
     assert process_mail(db, CONFIG, inbound_id) == "done"
     assert _found(db) == []
+
+
+def test_processed_mail_is_forgotten_after_the_retention_period(db: Engine) -> None:
+    """After keep_mail_days even the redacted copy goes; the row stays (the
+    audit refers to it) and a late copy of the mail is still known. Mail
+    not yet processed is never touched."""
+    raw = _mail("gm@players.test", _fill(DATA["create"]), 0)
+    done, _ = store_inbound(db, raw, "smtp")
+    process_mail(db, CONFIG, done)
+    waiting, _ = store_inbound(db, _mail("a@players.test", "LIST", 1), "smtp")
+    days = CONFIG.limits.keep_mail_days
+    assert forget_old_mail(db, days) == 0  # processed just now: kept
+    later = utcnow() + timedelta(days=days, hours=1)
+    assert forget_old_mail(db, days, now=later) == 1
+    with Session(db) as session:
+        kept = {row.id: row.raw for row in session.exec(select(InboundMail)).all()}
+    assert kept[done] == b"" and kept[waiting] != b""
+    assert store_inbound(db, raw, "smtp") == (done, False)
