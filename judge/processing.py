@@ -34,8 +34,13 @@ from judge.signons import Verdict
 from judge.throttle import may_reply
 from parser.commands import (
     CommandError,
+    Create,
+    Join,
     Line,
+    Observe,
     Orders,
+    Replace,
+    SetPassword,
     masked,
     parse_commands,
     redacted_source,
@@ -191,8 +196,11 @@ def fail_mail(engine: Engine, config: Config, inbound_id: int) -> str:
         row.status = "failed"
         row.processed_at = utcnow()
         row.note = "internal error; see the judge's log"
-        session.add(row)
         mail = read_mail(row.raw, envelope_from=row.envelope_from)
+        # not processed, but done with: its passwords go as a processed mail's do
+        secrets = secret_words(mail.body)
+        row.raw = redacted_copy(row.raw, mail.subject, mail.body, secrets)
+        session.add(row)
         if mail.sender and not mail.automatic and not is_own_address(
                 config, *mail.authors, mail.sender) and may_reply(
                 session, mail.sender, config.limits.replies_per_hour):
@@ -211,6 +219,10 @@ def fail_mail(engine: Engine, config: Config, inbound_id: int) -> str:
 class _NoGame:
     name = "-"
     variant = "-"
+
+
+# commands that hash a new password (in the transaction: the hash is stored)
+_SETS_A_PASSWORD = (Join, Observe, Create, SetPassword, Replace)
 
 
 def _process(session: Session, config: Config, row: _Stored, read: _Read,
@@ -232,12 +244,21 @@ def _process(session: Session, config: Config, row: _Stored, read: _Read,
                   inbound_id=row.id, signons=list(read.signons))
     sections: list[dict[str, object]] = []
     audit: list[dict[str, object]] = []  # one row per command, written together
+    passwords_set = 0
     for line in lines:
         command = line.command
+        if isinstance(command, _SETS_A_PASSWORD):
+            passwords_set += 1
         if isinstance(command, CommandError):
             text = f"Not understood: {command.message}"
             if command.suggestion:
                 text += f" (did you mean {command.suggestion}?)"
+        elif passwords_set > config.limits.signons_per_mail and isinstance(
+                command, _SETS_A_PASSWORD):
+            # each costs a scrypt hash under the write lock: a mail of a
+            # thousand JOINs would hold everyone else's mail for half a minute
+            text = (f"Refused: a mail may set at most {config.limits.signons_per_mail} "
+                    "passwords; this one was not carried out")
         else:
             text = handle(ctx, command)
         if isinstance(command, (CommandError, Orders)):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import smtplib
+from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
@@ -145,3 +146,23 @@ def test_a_mail_is_accepted_while_another_mail_checks_passwords(
     finally:
         controller.stop()
     assert answers == [{}]  # accepted: no recipient refused
+
+
+def test_a_mail_of_many_joins_hashes_a_bounded_number_of_passwords(
+        db: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each password set (JOIN, OBSERVE, CREATE, SET PASSWORD, REPLACE) is
+    hashed inside the transaction: a mail may set only so many."""
+    _game(db)
+    hashed: list[bytes] = []
+    real = passwords.hashlib.scrypt
+
+    def counted(password: bytes, **options: Any) -> bytes:
+        hashed.append(password)
+        return real(password, **options)
+
+    monkeypatch.setattr(passwords.hashlib, "scrypt", counted)
+    body = "\n".join(f"OBSERVE g watch-{n}" for n in range(200))
+    reply = _process(db, "watcher@players.test", body, 3)
+    assert len(hashed) <= LIMITS.signons_per_mail
+    assert reply.count(f"a mail may set at most {LIMITS.signons_per_mail} passwords") == \
+        200 - LIMITS.signons_per_mail

@@ -19,6 +19,7 @@ from sqlalchemy import MetaData
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from judge import processing
 from judge.config import Config
 from judge.intake.store import store_inbound
 from judge.models import InboundMail, utcnow
@@ -130,3 +131,15 @@ def test_processed_mail_is_forgotten_after_the_retention_period(db: Engine) -> N
         kept = {row.id: row.raw for row in session.exec(select(InboundMail)).all()}
     assert kept[done] == b"" and kept[waiting] != b""
     assert store_inbound(db, raw, "smtp") == (done, False)
+
+
+def test_a_mail_that_failed_keeps_no_password_either(
+        db: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> str:
+        raise RuntimeError("a bug in the judge")
+
+    raw = _mail("france@players.test", "SIGNON france@g " + PASSWORDS["france"], 1)
+    inbound_id, _ = store_inbound(db, raw, "smtp")
+    monkeypatch.setattr(processing, "_process", broken)
+    assert process_mail(db, CONFIG, inbound_id) == "failed"
+    assert _found(db) == []
