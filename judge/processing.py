@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -41,7 +41,7 @@ from parser.commands import (
     Orders,
     Replace,
     SetPassword,
-    masked,
+    masker,
     parse_commands,
     redacted_source,
     secret_words,
@@ -146,9 +146,7 @@ class _Read:
     secrets: frozenset[str]
     kept: bytes
     signons: tuple[Verdict, ...]  # its SIGNONs' passwords, checked
-
-    def hide(self, text: str) -> str:
-        return masked(text, self.secrets)
+    hide: Callable[[str], str]  # a text with this mail's passwords masked
 
 
 def _read(engine: Engine, config: Config,
@@ -169,7 +167,8 @@ def _read(engine: Engine, config: Config,
         lines = parse_commands(mail.body) if mail.sender and not mail.automatic else []
         found[inbound_id] = _Read(mail, lines, secrets,
                                   redacted_copy(stored.raw, mail.subject, mail.body, secrets),
-                                  tuple(signons.verify(engine, config.limits, lines)))
+                                  tuple(signons.verify(engine, config.limits, lines)),
+                                  masker(secrets))
     return found
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from parser.commands import masked, redacted_lines
+from parser.commands import masker, redacted_lines
 
 # header fields that describe the body as it came: the copy's body is plain text
 _BODY_FIELDS = re.compile(rb"^(content-[!-9;-~]*|mime-version|subject)[ \t]*:", re.IGNORECASE)
@@ -32,9 +32,10 @@ def redacted_copy(raw: bytes, subject: str, body: str, secrets: frozenset[str]) 
         dropping = bool(_BODY_FIELDS.match(line))
         if not dropping:
             kept.append(line)
-    header = masked(b"\r\n".join(kept).decode("utf-8", "replace"), secrets)
-    text = masked("\n".join(redacted_lines(body.splitlines())), secrets)
-    lines = [header, f"Subject: {masked(subject, secrets)}", NOTE.decode(), "MIME-Version: 1.0",
+    hide = masker(secrets)
+    header = hide(b"\r\n".join(kept).decode("utf-8", "replace"))
+    text = hide("\n".join(redacted_lines(body.splitlines())))
+    lines = [header, f"Subject: {hide(subject)}", NOTE.decode(), "MIME-Version: 1.0",
              'Content-Type: text/plain; charset="utf-8"', "Content-Transfer-Encoding: 8bit",
              "", text]
     return "\r\n".join(lines).encode("utf-8") + b"\r\n"

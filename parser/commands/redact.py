@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from parser.commands.set_forms import SET_WORDS
 from parser.commands.words import KEYWORDS, bare, misspelt, read_keyword
@@ -90,9 +90,20 @@ def secret_words(text: str) -> frozenset[str]:
 def masked(text: str, secrets: frozenset[str]) -> str:
     """``text`` with each of the secrets masked wherever it appears (a short
     one only as a word of its own)."""
+    return masker(secrets)(text)
+
+
+def masker(secrets: frozenset[str]) -> Callable[[str], str]:
+    """``masked`` for these secrets, made once for the many texts of a mail
+    (one of a thousand SIGNONs has a thousand secrets)."""
     if not secrets:
-        return text
+        return _unchanged
     ordered = sorted(secrets, key=len, reverse=True)  # 'pw1' must not leave '1' of 'pw12'
-    pattern = "|".join(re.escape(s) if len(s) >= _SHORT else rf"(?<!\S){re.escape(s)}(?!\S)"
-                       for s in ordered)
-    return re.sub(pattern, MASK, text)
+    pattern = re.compile("|".join(
+        re.escape(s) if len(s) >= _SHORT else rf"(?<!\S){re.escape(s)}(?!\S)"
+        for s in ordered))
+    return lambda text: pattern.sub(MASK, text)
+
+
+def _unchanged(text: str) -> str:
+    return text
