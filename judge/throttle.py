@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, text
 from sqlmodel import Session
 
 from judge.db import run
@@ -23,6 +23,7 @@ from judge.models import ReplySent, utcnow
 HOUR = timedelta(hours=1)
 _SENT = ReplySent.__table__  # type: ignore[attr-defined]
 _COUNT = select(func.count()).select_from(_SENT)
+_TURN = text("SELECT pg_advisory_xact_lock(hashtext(:address))")
 
 
 def may_reply(session: Session, address: str, per_hour: int) -> bool:
@@ -30,6 +31,10 @@ def may_reply(session: Session, address: str, per_hour: int) -> bool:
     it is counted (in the caller's transaction)."""
     now = utcnow()
     address = address.lower()
+    if session.get_bind().dialect.name == "postgresql":
+        # two workers answering one address take turns, so neither counts
+        # before the other's reply is in (SQLite's one writer does so anyway)
+        run(session, _TURN, {"address": address})
     sent = run(session, _COUNT.where(_SENT.c.address == address,
                                      _SENT.c.at >= now - HOUR)).scalar_one()
     if sent >= per_hour:

@@ -5,6 +5,7 @@ processed once."""
 from __future__ import annotations
 
 import json
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -158,3 +159,24 @@ def test_game_mail_is_never_throttled(db: Engine) -> None:
         process_mail(db, config, store_inbound(db, _from(sender, body, n), "smtp")[0])
     to_gm = [body for recipients, body in _replies(db) if "gm@players.test" in recipients]
     assert len(to_gm) >= 2 and any("duo" in body and "started" in body for body in to_gm[1:])
+
+
+def test_the_throttle_counts_across_concurrent_workers(db: Engine) -> None:
+    """Two workers (threads, each with its own connections, as processes
+    would be) answering one robot at once send the hour's replies, not more."""
+    limit = CONFIG.limits.replies_per_hour
+    ids = [store_inbound(db, _from("robot@robots.test", "LIST", n), "smtp")[0]
+           for n in range(2 * limit)]
+    start = threading.Barrier(2)
+
+    def worker(mine: list[int]) -> None:
+        start.wait()
+        for inbound_id in mine:
+            process_mail(db, CONFIG, inbound_id)
+
+    threads = [threading.Thread(target=worker, args=(ids[n::2],)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert len(_replies(db)) == limit
