@@ -29,6 +29,15 @@ class ImapConfig:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """What the judge allows one sender, against robots and guessing."""
+    replies_per_hour: int = 10  # replies to one address; then it is not answered
+    signons_per_mail: int = 10  # SIGNON lines one mail may try; the rest are refused
+    failed_signons_per_hour: int = 10  # wrong passwords per game and power; then refused
+    keep_mail_days: int = 30  # a processed mail's (redacted) copy is kept this long
+
+
+@dataclass(frozen=True)
 class Config:
     name: str = "PYJUDGE"
     address: str = "judge@localhost"
@@ -44,6 +53,7 @@ class Config:
     relay_max_attempts: int = 8
     relay_first_retry_seconds: float = 30.0
     database_url_setting: str = ""
+    limits: Limits = field(default_factory=Limits)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -115,6 +125,7 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
     imap = data.get("imap", {})
     relay = data.get("relay", {})
     database = data.get("database", {})
+    limits = data.get("limits", {})
     try:
         workers = int(judge.get("workers", 1))
         if not 1 <= workers <= 64:
@@ -139,6 +150,15 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
             relay_max_attempts=int(relay.get("max_attempts", 8)),
             relay_first_retry_seconds=float(relay.get("first_retry_seconds", 30)),
             database_url_setting=str(database.get("url", "")),
+            limits=_limits(limits),
         )
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"configuration: {exc}") from exc
+
+
+def _limits(limits: Mapping[str, Any]) -> Limits:
+    known = {name: int(limits[name]) for name in Limits.__dataclass_fields__ if name in limits}
+    for name, value in known.items():
+        if value < 1:
+            raise ValueError(f"limits.{name} must be at least 1, not {value}")
+    return Limits(**known)

@@ -43,10 +43,16 @@ def _bid_records(conn: Connection) -> None:
     SQLModel.metadata.tables["bid_record"].create(conn, checkfirst=True)
 
 
+def _abuse_limits(conn: Connection) -> None:
+    for name in ("signon_failure", "reply_sent"):
+        SQLModel.metadata.tables[name].create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
     _bid_records,  # 3: Diplomacy Point bids, a record per power and phase
+    _abuse_limits,  # 4: wrong sign-ons and replies sent, counted for the limits
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

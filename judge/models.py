@@ -178,3 +178,27 @@ class AuditEntry(SQLModel, table=True):
     address: str = Field(default="", max_length=998)
     command: str = Field(sa_column=Column(Text, nullable=False))
     outcome: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class SignonFailure(SQLModel, table=True):
+    """A SIGNON whose password was wrong: counted per game and power, so
+    guessing stops after a few tries an hour (schema version 4)."""
+
+    __tablename__ = "signon_failure"
+    __table_args__ = (Index("ix_signon_failure_seat", "game", "power", "at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(max_length=64)
+    power: str = Field(max_length=64)  # as resolved: a seat, MASTER, OBSERVER1, POWER#3...
+    at: datetime = Field(default_factory=utcnow)
+
+
+class ReplySent(SQLModel, table=True):
+    """A reply the judge mailed to an address: counted per address, so a
+    robot that answers every reply is answered only a few times an hour
+    (schema version 4)."""
+
+    __tablename__ = "reply_sent"
+    __table_args__ = (Index("ix_reply_sent_address", "address", "at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    address: str = Field(max_length=998)
+    at: datetime = Field(default_factory=utcnow)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import base64
 import json
+import logging
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from email import policy
 from email.headerregistry import Address, Group
 from email.message import EmailMessage
@@ -29,6 +30,8 @@ from sqlmodel import Session
 
 from judge import models
 from judge.db import run
+
+log = logging.getLogger(__name__)
 
 KINDS = frozenset({"reply", "results", "reminder", "press", "notice"})
 
@@ -118,6 +121,12 @@ def recipients_of(mail: OutgoingMail) -> tuple[str, ...]:
     if not out:
         raise OutboxError("a mail needs at least one recipient")
     return tuple(out)
+
+
+def is_own_address(config: JudgeIdentity, *addresses: str) -> bool:
+    """Whether any of the addresses is the judge's own (in any case)."""
+    own = config.address.strip().lower()
+    return any(address.strip().strip("<>").lower() == own for address in addresses)
 
 
 def _domain(address: str) -> str:
@@ -285,7 +294,14 @@ def queue(session: Session, mail: OutgoingMail, config: JudgeIdentity) -> int:
     """Add the mail to the outbox in the caller's session; returns its row's
     id. Nothing is committed here: the mail goes out only if the caller's
     transaction (the change that caused it) commits. OutboxError if the
-    mail cannot be built."""
+    mail cannot be built. The judge's own address is never mailed (it
+    would read its own mail and answer it): a mail for nobody else is not
+    queued, and 0 returned."""
+    if any(is_own_address(config, address) for address in mail.to):
+        mail = replace(mail, to=tuple(a for a in mail.to if not is_own_address(config, a)))
+        if not mail.to:
+            log.warning("a %s mail to the judge's own address was not queued", mail.kind)
+            return 0
     message_id, raw = build_message(mail, config)
     now = models.utcnow()
     # a plain insert: every order mail queues a reply, and the ORM's unit of

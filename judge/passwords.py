@@ -22,7 +22,11 @@ def _b64(data: bytes) -> str:
 def hash_password(password: str) -> str:
     salt = os.urandom(16)
     digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_N, r=_R, p=_P, dklen=32)
-    return f"scrypt${_N}${_R}${_P}${_b64(salt)}${_b64(digest)}"
+    stored = f"scrypt${_N}${_R}${_P}${_b64(salt)}${_b64(digest)}"
+    # known to match: a SIGNON later in the same mail (JOIN, then SIGNON)
+    # is checked without a second scrypt, inside the transaction
+    _remember(_tag(password, stored))
+    return stored
 
 
 # Successful checks are remembered, as keyed tags only (the key never leaves
@@ -40,18 +44,32 @@ def _tag(password: str, stored: str) -> bytes:
 
 
 def check_password(password: str, stored: str) -> bool:
+    """Whether ``password`` is the one ``stored`` was made from. Slow (scrypt)
+    unless it matched before: never call it holding the write lock."""
+    if remembered(password, stored):
+        return True
+    if not _scrypt_matches(password, stored):
+        return False
+    _remember(_tag(password, stored))
+    return True
+
+
+def remembered(password: str, stored: str) -> bool:
+    """Whether this process already knows ``password`` matches ``stored``
+    (checked or made here before): fast, and False when it does not know."""
     tag = _tag(password, stored)
     with _LOCK:
         if tag in _VERIFIED:
             _VERIFIED.move_to_end(tag)
             return True
-    if not _scrypt_matches(password, stored):
-        return False
+    return False
+
+
+def _remember(tag: bytes) -> None:
     with _LOCK:
         _VERIFIED[tag] = None
         if len(_VERIFIED) > _VERIFIED_MAX:
             _VERIFIED.popitem(last=False)
-    return True
 
 
 def _scrypt_matches(password: str, stored: str) -> bool:

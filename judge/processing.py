@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,15 +21,32 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
+from judge import signons
 from judge.config import Config
 from judge.db import run, transaction
 from judge.games import GameError
 from judge.handlers import Context, finish_mail, handle
+from judge.intake.redacted import redacted_copy
 from judge.mail import render, reply_subject
 from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, as_utc, utcnow
-from judge.outbox import OutgoingMail, queue
-from parser.commands import CommandError, Line, Orders, parse_commands, redacted_source
+from judge.outbox import OutgoingMail, is_own_address, queue
+from judge.signons import Verdict
+from judge.throttle import may_reply
+from parser.commands import (
+    CommandError,
+    Create,
+    Join,
+    Line,
+    Observe,
+    Orders,
+    Replace,
+    SetPassword,
+    masker,
+    parse_commands,
+    redacted_source,
+    secret_words,
+)
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +73,10 @@ _READ_MAILS = select(_INBOUND.c.id, _INBOUND.c.status, _INBOUND.c.raw,
     _INBOUND.c.id.in_(bindparam("ids", expanding=True)))
 _LOCK_MAIL = select(_INBOUND.c.status, _INBOUND.c.received_at).where(
     _INBOUND.c.id == bindparam("id")).with_for_update()
+# the raw mail is replaced by its redacted copy as the mail is marked done
 _MARK_MAIL = update(_INBOUND).where(_INBOUND.c.id == bindparam("mail")).values(
-    status=bindparam("status"), processed_at=bindparam("at"), note=bindparam("why"))
+    status=bindparam("status"), processed_at=bindparam("at"), note=bindparam("why"),
+    raw=bindparam("raw"))
 _AUDIT = insert(AuditEntry.__table__)  # type: ignore[attr-defined]
 
 
@@ -76,7 +95,7 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
             # Reading the mail and its commands needs no lock: the stored mail
             # never changes. Done first, it keeps the transaction (and on
             # SQLite the database's one write lock) short.
-            found = _read(engine, [inbound_id])[inbound_id]
+            found = _read(engine, config, [inbound_id])[inbound_id]
             if isinstance(found, str):
                 return found
             with transaction(engine) as session:
@@ -103,7 +122,7 @@ def process_mails(engine: Engine, config: Config, inbound_ids: Sequence[int],
     if len(inbound_ids) == 1:
         return {inbound_ids[0]: process_mail(engine, config, inbound_ids[0], now)}
     try:
-        read = _read(engine, inbound_ids)
+        read = _read(engine, config, inbound_ids)
         statuses = {i: r for i, r in read.items() if isinstance(r, str)}
         with transaction(engine) as session:
             for inbound_id in inbound_ids:
@@ -119,12 +138,23 @@ def process_mails(engine: Engine, config: Config, inbound_ids: Sequence[int],
         return {i: process_mail(engine, config, i, now) for i in inbound_ids}
 
 
-_Read = tuple[MailText, list[Line]]
+@dataclass(frozen=True)
+class _Read:
+    """A stored mail as read before its transaction: its text, its
+    commands, the words in it that are passwords, and the copy of it to keep."""
+    mail: MailText
+    lines: list[Line]
+    secrets: frozenset[str]
+    kept: bytes
+    signons: tuple[Verdict, ...]  # its SIGNONs' passwords, checked
+    hide: Callable[[str], str]  # a text with this mail's passwords masked
 
 
-def _read(engine: Engine, inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
+def _read(engine: Engine, config: Config,
+          inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
     """Each new mail's text and commands, or the status of one that is not
-    new (or 'missing')."""
+    new (or 'missing'). SIGNON passwords are checked here, outside the
+    transaction: scrypt must never hold the write lock."""
     with engine.connect() as reader:
         rows = {row.id: row for row in reader.execute(_READ_MAILS, {"ids": list(inbound_ids)})}
     found: dict[int, _Read | str] = {}
@@ -134,8 +164,12 @@ def _read(engine: Engine, inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
             found[inbound_id] = stored.status if stored is not None else "missing"
             continue
         mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
-        found[inbound_id] = (mail, _commands(mail) if mail.sender and not mail.automatic
-                             else [])
+        secrets = secret_words(mail.body)
+        lines = _commands(mail) if mail.sender and not mail.automatic else []
+        found[inbound_id] = _Read(mail, lines, secrets,
+                                  redacted_copy(stored.raw, mail.subject, mail.body, secrets),
+                                  tuple(signons.verify(engine, config.limits, lines)),
+                                  masker(secrets))
     return found
 
 
@@ -156,11 +190,10 @@ def _process_locked(session: Session, config: Config, inbound_id: int, read: _Re
     locked = run(session, _LOCK_MAIL, {"id": inbound_id}).first()
     if locked is None or locked.status != "new":
         return str(locked.status) if locked is not None else "missing"
-    mail, lines = read
     row = _Stored(inbound_id, as_utc(locked.received_at))
-    status, note = _process(session, config, row, mail, lines, now or utcnow())
+    status, note = _process(session, config, row, read, now or utcnow())
     run(session, _MARK_MAIL, {"mail": inbound_id, "status": status, "at": utcnow(),
-                              "why": note})
+                              "why": note, "raw": read.kept})
     return status
 
 
@@ -174,11 +207,16 @@ def fail_mail(engine: Engine, config: Config, inbound_id: int) -> str:
         row.status = "failed"
         row.processed_at = utcnow()
         row.note = "internal error; see the judge's log"
-        session.add(row)
         mail = read_mail(row.raw, envelope_from=row.envelope_from)
-        if mail.sender and not mail.automatic:
+        # not processed, but done with: its passwords go as a processed mail's do
+        secrets = secret_words(mail.body)
+        row.raw = redacted_copy(row.raw, mail.subject, mail.body, secrets)
+        session.add(row)
+        if mail.sender and not mail.automatic and not is_own_address(
+                config, *mail.authors, mail.sender) and may_reply(
+                session, mail.sender, config.limits.replies_per_hour):
             queue(session, OutgoingMail(
-                to=(mail.sender,), subject=reply_subject(mail.subject),
+                to=(mail.sender,), subject=reply_subject(masker(secrets)(mail.subject)),
                 body=render("notice.txt.j2", judge=config.name, address=config.address,
                             game=_NoGame(), deadline_line="",
                             text="The judge could not process your mail because of an "
@@ -194,28 +232,52 @@ class _NoGame:
     variant = "-"
 
 
-def _process(session: Session, config: Config, row: _Stored, mail: MailText,
-             lines: list[Line], now: datetime) -> tuple[str, str]:
+# commands that hash a new password (in the transaction: the hash is stored)
+_SETS_A_PASSWORD = (Join, Observe, Create, SetPassword, Replace)
+
+
+def _process(session: Session, config: Config, row: _Stored, read: _Read,
+             now: datetime) -> tuple[str, str]:
     """The mail's new status and a note on it for the keeper."""
+    mail, lines, hide = read.mail, read.lines, read.hide
     if mail.automatic:
         log.info("mail %d ignored: %s", row.id, mail.automatic)
         return "ignored", f"automatic mail, not answered: {mail.automatic}"
     if not mail.sender:
         log.info("mail %d ignored: no sender address", row.id)
         return "ignored", "no usable sender address"
+    if is_own_address(config, *mail.authors, mail.sender):
+        # our own mail come back (a forward, a relay's loop, a forged From):
+        # answering it would have the judge write to itself without end
+        log.info("mail %d ignored: it names the judge's own address", row.id)
+        return "ignored", "mail from or for the judge's own address, not answered"
     ctx = Context(session=session, config=config, sender=mail.sender, now=now,
-                  inbound_id=row.id)
+                  inbound_id=row.id, signons=list(read.signons))
     sections: list[dict[str, object]] = []
     audit: list[dict[str, object]] = []  # one row per command, written together
+    passwords_set = 0
     for line in lines:
         command = line.command
+        if isinstance(command, _SETS_A_PASSWORD):
+            passwords_set += 1
         if isinstance(command, CommandError):
             text = f"Not understood: {command.message}"
             if command.suggestion:
                 text += f" (did you mean {command.suggestion}?)"
+        elif passwords_set > config.limits.signons_per_mail and isinstance(
+                command, _SETS_A_PASSWORD):
+            # each costs a scrypt hash under the write lock: a mail of a
+            # thousand JOINs would hold everyone else's mail for half a minute
+            text = (f"Refused: a mail may set at most {config.limits.signons_per_mail} "
+                    "passwords; this one was not carried out")
         else:
             text = handle(ctx, command)
-        written = redacted_source(line.source)
+        if isinstance(command, (CommandError, Orders)):
+            # what the player wrote is quoted back; a password written as
+            # a slip ('SIGNON france@g' with the password alone on the next
+            # line) would be quoted with it
+            text = hide(text)
+        written = hide(redacted_source(line.source))
         source = written
         if isinstance(command, Orders):
             source = f"orders ({len(command.lines)} line{'s' * (len(command.lines) != 1)})"
@@ -234,13 +296,29 @@ def _process(session: Session, config: Config, row: _Stored, mail: MailText,
     if not lines:
         sections.append({"source": "(nothing)", "line": 0,
                          "text": "This mail held no commands. Send HELP for the list."})
+    if not may_reply(session, mail.sender, config.limits.replies_per_hour):
+        for outgoing in ctx.mails:  # game mail: never throttled
+            queue(session, outgoing, config)
+        return "done", _withheld(session, row.id, mail.sender, config, now)
+    subject = hide(mail.subject)
     reply = render("reply.txt.j2", judge=config.name, address=config.address,
                    received=row.received_at.strftime("%Y-%m-%d %H:%M UTC"),
-                   subject=mail.subject, sections=sections, problems=list(mail.problems))
-    queue(session, OutgoingMail(to=(mail.sender,), subject=reply_subject(mail.subject),
+                   subject=subject, sections=sections, problems=list(mail.problems))
+    queue(session, OutgoingMail(to=(mail.sender,), subject=reply_subject(subject),
                                 body=reply, kind="reply", game=ctx.game.name if ctx.game else "",
                                 in_reply_to=mail.message_id,
                                 attachments=tuple(ctx.attachments)), config)
     for outgoing in ctx.mails:
         queue(session, outgoing, config)
     return "done", ""
+
+
+def _withheld(session: Session, inbound_id: int, sender: str, config: Config,
+              now: datetime) -> str:
+    """Note (log, audit, the mail's note) a reply the throttle withheld."""
+    why = (f"reply withheld: {sender} had {config.limits.replies_per_hour} replies in the "
+           "last hour (a robot answering ours?); the mail was carried out")
+    log.warning("mail %d: %s", inbound_id, why)
+    run(session, _AUDIT, [{"at": now, "inbound_id": inbound_id, "game": "",
+                           "address": sender, "command": "(reply)", "outcome": why}])
+    return why

@@ -29,6 +29,7 @@ from judge.config import Config
 from judge.db import transaction
 from judge.models import Game, as_utc, utcnow
 from judge.outbox import queue
+from judge.retention import forget_old_mail
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,9 @@ class DeadlineScheduler:
         self.sync()
         self.scheduler.add_job(self.sync, "interval", seconds=60, id="sweep",
                                replace_existing=True)
+        # processed mail is kept [limits] keep_mail_days, then its text deleted
+        self.scheduler.add_job(self._forget, "interval", hours=1, id="retention",
+                               next_run_time=utcnow(), replace_existing=True)
 
     def stop(self) -> None:
         with self._sync_lock:
@@ -145,6 +149,12 @@ class DeadlineScheduler:
         self.scheduler.add_job(self._run, "date", run_date=max(moment, utcnow()),
                                args=[game_id], id=job_id, replace_existing=True)
         return job_id
+
+    def _forget(self) -> None:
+        try:
+            forget_old_mail(self.engine, self.config.limits.keep_mail_days)
+        except Exception:
+            log.exception("deleting old mail failed; tried again in an hour")
 
     def _run(self, game_id: int) -> None:
         try:

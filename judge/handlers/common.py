@@ -20,6 +20,7 @@ from judge.mail import (
 )
 from judge.models import Game, Member
 from judge.outbox import OutboxError, OutgoingMail, check_address
+from judge.signons import Verdict
 
 
 @dataclass
@@ -38,6 +39,8 @@ class Context:
     early: list[Game] = field(default_factory=list)
     # files for the reply to this mail (MAP's maps)
     attachments: list[tuple[str, str, bytes]] = field(default_factory=list)
+    # the verdicts on this mail's SIGNONs, checked before its transaction
+    signons: list[Verdict] = field(default_factory=list)
 
 
 

@@ -13,6 +13,10 @@ Refusals the client sees:
   EHLO as SIZE; aiosmtpd refuses at MAIL FROM when the client states the
   size, otherwise after reading the data). Nothing is stored.
 - 500 for a line longer than RFC 5321's 1000 characters (aiosmtpd's limit).
+- 500 and the connection closed when more than ``MAX_UNENDED_BYTES`` come
+  without a line end: aiosmtpd discards such a line's text but keeps its
+  pieces until the line ends, so one endless line grew the process by its
+  size.
 - 452 past 100 recipients (the judge is one mailbox; more is abuse).
 """
 
@@ -37,6 +41,36 @@ MAX_RECIPIENTS = 100
 TEMPORARY_FAILURE = "451 4.3.0 temporary failure, try again later"
 
 OnStored = Callable[[int, bool], None]
+
+# No line of SMTP is this long (1000 at most, RFC 5321 4.5.3.1.6); a client
+# sending this much without a line end is broken or hostile.
+MAX_UNENDED_BYTES = 64 * 1024
+LINE_WITHOUT_END = b"500 5.5.2 line without end, closing the connection\r\n"
+
+
+class _BoundedSMTP(SMTP):
+    """aiosmtpd's SMTP with a bound on the bytes it takes without a line end,
+    counted as they arrive, before aiosmtpd buffers any of them."""
+
+    _unended = 0  # bytes since the last line end
+
+    def data_received(self, data: bytes) -> None:
+        end = data.rfind(b"\n")
+        self._unended = len(data) - end - 1 if end >= 0 else self._unended + len(data)
+        if self._unended > MAX_UNENDED_BYTES:
+            transport = self.transport
+            if isinstance(transport, asyncio.WriteTransport) and not transport.is_closing():
+                log.warning("smtp intake: %r sent %d bytes without a line end; closed",
+                            self.session.peer if self.session else "?", self._unended)
+                transport.write(LINE_WITHOUT_END)
+                transport.close()
+            return
+        super().data_received(data)
+
+
+class _Controller(Controller):
+    def factory(self) -> SMTP:
+        return _BoundedSMTP(self.handler, **self.SMTP_kwargs)
 
 
 class ListenError(Exception):
@@ -133,7 +167,7 @@ def start_listener(config: Config, engine: Engine,
         "enable_SMTPUTF8": True,
         "decode_data": False,
     }
-    controller = Controller(IntakeHandler(engine, on_stored), **kwargs)
+    controller = _Controller(IntakeHandler(engine, on_stored), **kwargs)
     try:
         controller.start()
     except OSError as exc:  # the keeper's mistake, not the judge's: say it in one line

@@ -23,6 +23,7 @@ from judge.mailtext.automatic import _automatic
 from judge.mailtext.body import _clean_body, _one_line
 from judge.mailtext.charsets import _decode
 from judge.mailtext.headers import (
+    _addresses,
     _decode_words,
     _header_values,
     _message_id,
@@ -48,6 +49,9 @@ class MailText:
     body: str  # the text the judge reads
     automatic: str | None  # None for a person's mail, else why it must never be answered
     problems: tuple[str, ...]  # things worth telling the sender
+    # every address the mail names as its own (From, Reply-To, Sender), as
+    # `sender` is: so a mail that would have the judge answer itself is seen
+    authors: tuple[str, ...] = ()
 
 
 # Header values past this are hostile or broken; what matters is at the start.
@@ -119,7 +123,14 @@ def _assemble(
         body=body,
         automatic=is_automatic(msg, envelope_from),
         problems=_unique(problems + cut),
+        authors=_authors(msg),
     )
+
+
+def _authors(msg: Message) -> tuple[str, ...]:
+    found = (clean_address(address) for name in ("from", "reply-to", "sender")
+             for _, address in _addresses(_header_values(msg, name)))
+    return _unique([address for address in found if address])
 
 
 def _unique(items: list[str]) -> tuple[str, ...]:

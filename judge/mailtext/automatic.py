@@ -48,6 +48,11 @@ def _automatic(msg: Message, envelope_from: str) -> str | None:
         token = _first_token(value)
         if token in ("bulk", "list", "junk"):
             return f"Precedence: {token}"
+    # RFC 3834 section 2: mail from a list goes to many; a reply to it would
+    # go to the list (or its robot) and may come back to us
+    for header in ("list-id", "list-unsubscribe", "list-post"):
+        if _header_values(msg, header):
+            return f"mailing list ({header.title()})"
     for header in ("x-autoreply", "x-autorespond"):
         for value in _header_values(msg, header)[:1]:
             return f"{header.title()}: {_shown(value)}"

@@ -14,7 +14,13 @@ Nothing here raises, whatever the input.
 """
 
 from parser.commands.reader import MAX_LINE, parse_commands, split_lines
-from parser.commands.redact import redacted_source
+from parser.commands.redact import (
+    masked,
+    masker,
+    redacted_lines,
+    redacted_source,
+    secret_words,
+)
 from parser.commands.values import (
     Clear,
     Command,
@@ -98,7 +104,11 @@ __all__ = [
     "Summary",
     "Terminate",
     "Unsubscribe",
+    "masked",
+    "masker",
     "parse_commands",
+    "redacted_lines",
     "redacted_source",
+    "secret_words",
     "split_lines",
 ]

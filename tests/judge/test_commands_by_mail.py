@@ -57,7 +57,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from judge.config import Config
+from judge.config import Config, Limits
 from judge.intake.store import store_inbound
 from judge.models import Game, Member, OrderRecord, Outbox, PhaseRecord, Press, as_utc
 from judge.processing import process_mail
@@ -65,7 +65,9 @@ from judge.processing import process_mail
 DATA = Path(__file__).parent / "data" / "commands"
 PRELUDES: dict[str, Any] = tomllib.loads(
     (DATA / "preludes.toml").read_text())
-CONFIG = Config(name="TESTJUDGE", address="judge@judge.test")
+# a scenario's player sends more mails in a moment than the reply throttle allows
+CONFIG = Config(name="TESTJUDGE", address="judge@judge.test",
+                limits=Limits(replies_per_hour=1000))
 DEFAULT_NOW = "2026-03-02T12:00:00+00:00"  # a Monday
 
 

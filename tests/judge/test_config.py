@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.config import ConfigError, load_config
+from judge.config import ConfigError, Limits, load_config
 
 
 def test_embedded_defaults() -> None:
@@ -55,3 +55,15 @@ def test_bad_configuration_is_reported(tmp_path: Path, text: str, environ: dict[
 def test_missing_file_is_reported(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(tmp_path / "nope.toml", environ={})
+
+
+def test_limits_are_read_and_checked(tmp_path: Path) -> None:
+    assert load_config(environ={}).limits == Limits()
+    path = tmp_path / "limits.toml"
+    path.write_text("[limits]\nreplies_per_hour = 3\nkeep_mail_days = 7\n")
+    limits = load_config(path, environ={}).limits
+    assert (limits.replies_per_hour, limits.keep_mail_days) == (3, 7)
+    assert limits.signons_per_mail == Limits().signons_per_mail
+    path.write_text("[limits]\nfailed_signons_per_hour = 0\n")
+    with pytest.raises(ConfigError, match="failed_signons_per_hour must be at least 1"):
+        load_config(path, environ={})

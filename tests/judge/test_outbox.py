@@ -256,3 +256,16 @@ def test_queue_refuses_a_bad_mail_and_adds_nothing(db: Engine) -> None:
             queue(session, mail(to=("a@example.com\r\nBcc: b@example.com",)), CONFIG)
         queue(session, mail(), CONFIG)
     assert _count(db) == 1
+
+
+def test_the_judge_never_mails_its_own_address(db: Engine) -> None:
+    """A game mail naming the judge among its players (in any case) goes to
+    the others only; one for the judge alone is not queued at all."""
+    with transaction(db) as session:
+        outbox_id = queue(session, mail(to=("a@example.com", "JUDGE@Judge.Example.org"),
+                                        kind="results"), CONFIG)
+        assert queue(session, mail(to=("judge@judge.example.org",)), CONFIG) == 0
+    with transaction(db) as session:
+        stored = session.get(models.Outbox, outbox_id)
+    assert stored is not None and json.loads(stored.recipients) == ["a@example.com"]
+    assert _count(db) == 1

@@ -5,6 +5,7 @@ processed once."""
 from __future__ import annotations
 
 import json
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,10 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from judge import processing
-from judge.config import Config
+from judge.config import Config, Limits
+from judge.db import open_database
 from judge.intake.store import store_inbound
-from judge.models import AuditEntry, InboundMail, Outbox
+from judge.models import AuditEntry, Game, InboundMail, Outbox
 from judge.processing import process_mail, process_mails
 
 CASES = tomllib.loads((Path(__file__).parent / "data" / "bad_mail.toml").read_text())["mail"]
@@ -101,3 +103,80 @@ def test_a_batch_is_processed_in_order_in_one_go(db: Engine) -> None:
         replies = session.exec(select(Outbox).order_by(Outbox.id)).all()  # type: ignore[arg-type]
     assert [json.loads(r.recipients) for r in replies] == [[f"p{n}@players.test"]
                                                           for n in range(4)]
+
+
+# -- the reply throttle ----------------------------------------------------------
+
+
+def _from(sender: str, body: str, n: int) -> bytes:
+    return (f"From: {sender}\r\nSubject: mail {n}\r\nMessage-ID: <t{n}@players.test>\r\n"
+            f"\r\n{body}\r\n").encode()
+
+
+def test_a_robot_is_answered_only_so_often_and_its_mail_still_counts(db: Engine) -> None:
+    """A robot answering every reply (no Auto-Submitted) sends 25 mails: it
+    gets the hour's replies and no more; every mail is carried out (the
+    game it creates exists) and the withheld replies are in the audit."""
+    limit = CONFIG.limits.replies_per_hour
+    ids = [store_inbound(db, _from("robot@robots.test", "LIST", n), "smtp")[0]
+           for n in range(24)]
+    ids.append(store_inbound(db, _from("robot@robots.test",
+                                       "CREATE late gm-pw\nvariant standard\nEND", 24),
+                             "smtp")[0])
+    assert {process_mail(db, CONFIG, i) for i in ids} == {"done"}
+    assert len(_replies(db)) == limit
+    with Session(db) as session:
+        notes = [session.get(InboundMail, i).note for i in ids]  # type: ignore[union-attr]
+        withheld = session.exec(select(AuditEntry).where(AuditEntry.command == "(reply)")).all()
+        assert session.exec(select(Game).where(Game.name == "late")).first() is not None
+    assert notes[:limit] == [""] * limit
+    assert all(note.startswith("reply withheld: robot@robots.test") for note in notes[limit:])
+    assert len(withheld) == 25 - limit
+    # another address is answered as ever
+    other = store_inbound(db, _from("person@players.test", "LIST", 99), "smtp")[0]
+    process_mail(db, CONFIG, other)
+    assert len(_replies(db)) == limit + 1
+
+
+def test_the_throttle_holds_across_a_restart(db_url: str) -> None:
+    config = CONFIG.with_(limits=Limits(replies_per_hour=2))
+    for n in range(3):
+        engine = open_database(db_url)  # a judge started anew for each mail
+        process_mail(engine, config, store_inbound(engine, _from("r@robots.test", "LIST", n),
+                                                   "smtp")[0])
+        replies = len(_replies(engine))
+        engine.dispose()
+    assert replies == 2
+
+
+def test_game_mail_is_never_throttled(db: Engine) -> None:
+    """The GM, out of replies, still gets the game's mail (the start notice)."""
+    config = CONFIG.with_(limits=Limits(replies_per_hour=1))
+    mails = [("gm@players.test", "CREATE duo gm-pw\nvariant standard\nplayers 2\nEND"),
+             ("gm@players.test", "LIST")]  # withheld: the hour's one reply went out
+    mails += [(f"p{n}@players.test", f"JOIN duo pw{n}") for n in range(2)]
+    for n, (sender, body) in enumerate(mails):
+        process_mail(db, config, store_inbound(db, _from(sender, body, n), "smtp")[0])
+    to_gm = [body for recipients, body in _replies(db) if "gm@players.test" in recipients]
+    assert len(to_gm) >= 2 and any("duo" in body and "started" in body for body in to_gm[1:])
+
+
+def test_the_throttle_counts_across_concurrent_workers(db: Engine) -> None:
+    """Two workers (threads, each with its own connections, as processes
+    would be) answering one robot at once send the hour's replies, not more."""
+    limit = CONFIG.limits.replies_per_hour
+    ids = [store_inbound(db, _from("robot@robots.test", "LIST", n), "smtp")[0]
+           for n in range(2 * limit)]
+    start = threading.Barrier(2)
+
+    def worker(mine: list[int]) -> None:
+        start.wait()
+        for inbound_id in mine:
+            process_mail(db, CONFIG, inbound_id)
+
+    threads = [threading.Thread(target=worker, args=(ids[n::2],)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert len(_replies(db)) == limit

@@ -19,8 +19,11 @@ from parser.commands import (
     Orders,
     Press,
     Signon,
+    masked,
     parse_commands,
+    redacted_lines,
     redacted_source,
+    secret_words,
 )
 from parser.commands.words import misspelt
 
@@ -118,9 +121,25 @@ def test_no_province_or_power_name_reads_as_a_misspelt_command() -> None:
     ("SINGON Fjigdy pw", "SINGON Fjigdy ********"),
     ("A PAR - BUR", "A PAR - BUR"),
     ("SIGNON", "SIGNON"),
+    ("PASSWORD pw", "PASSWORD ********"),
+    ("Password: pw", "Password: ********"),
+    ("Signon\tF@g pw // note", "Signon F@g ******** ******** ********"),
 ])
 def test_redacted_source(source: str, shown: str) -> None:
     assert redacted_source(source) == shown
+
+
+SECRETS = tomllib.loads(
+    (Path(__file__).parents[1] / "judge" / "data" / "secrets.toml").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("spelling", [s for s in SECRETS["spelling"] if "mime" not in s],
+                         ids=lambda s: s["name"])
+def test_every_spelling_of_a_password_is_masked(spelling: dict[str, str]) -> None:
+    body = spelling["body"].replace("$pw", "Fr-Secret").replace("$gm", "Gm-Secret")
+    shown = "\n".join(redacted_lines(body.splitlines()))
+    assert "Secret" not in shown, shown
+    assert masked(body, secret_words(body)).count("Secret") == 0
 
 
 # -- properties ---------------------------------------------------------------------

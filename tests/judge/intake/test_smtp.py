@@ -4,9 +4,11 @@ after the commit, 451 when the database fails, 552 for oversize mail."""
 from __future__ import annotations
 
 import smtplib
+import socket
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import Engine
@@ -210,3 +212,50 @@ def test_line_over_1000_characters_gets_500(listener: Listener, db_url: str) -> 
         code, _ = _send(smtp, raw)
     assert code == 500
     assert _rows(db_url) == []
+
+
+def _memory_kb(field_name: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field_name + ":"):
+            return int(line.split()[1])
+    raise AssertionError(f"no {field_name} in /proc/self/status")
+
+
+@pytest.mark.parametrize("where", ["command", "data"])
+def test_a_line_without_end_is_refused_without_growing_memory(
+        listener: Listener, db_url: str, where: str) -> None:
+    """20 MB with no line end: the listener closes the connection long before
+    the end, and the process (listener and test in one) grows by a few MB at
+    most, not by the line's size (peak RSS, reset first)."""
+    chunk = b"x" * 65536
+    conn = socket.create_connection((listener.config.smtp_host, listener.config.smtp_port),
+                                    timeout=30)
+    reader = conn.makefile("rb")
+    assert reader.readline().startswith(b"220")
+    if where == "data":
+        for command, code in ((b"HELO client.example.org", b"250"),
+                              (f"MAIL FROM:<{SENDER}>".encode(), b"250"),
+                              (f"RCPT TO:<{JUDGE}>".encode(), b"250"), (b"DATA", b"354")):
+            conn.sendall(command + b"\r\n")
+            assert reader.readline().startswith(code)
+    Path("/proc/self/clear_refs").write_text("5")  # VmHWM starts again from VmRSS
+    before = _memory_kb("VmRSS")
+    refused = False
+    try:
+        for _ in range(20 * 2**20 // len(chunk)):
+            conn.sendall(chunk)
+        conn.sendall(b"\r\n.\r\n")
+        conn.shutdown(socket.SHUT_WR)
+        # without the bound, the listener answers (500) and waits for more
+        refused = reader.readline() == b"" or reader.readline() == b""
+    except OSError:
+        refused = True  # reset by the listener while we were still sending
+    finally:
+        reader.close()
+        conn.close()
+    grown = _memory_kb("VmHWM") - before
+    assert refused
+    assert grown < 8 * 1024, f"the process grew by {grown} kB"
+    assert _rows(db_url) == []
+    with listener.client() as smtp:  # the listener is still there for others
+        assert _send(smtp, crlf(load_mail("orders.eml")))[0] == 250
