@@ -196,32 +196,16 @@ def test_mails_locking_two_games_in_opposite_orders_both_get_through(
 def test_killing_the_judge_leaves_no_worker_and_no_semaphore_behind(tmp_path: Path) -> None:
     """kill -9 of `judge serve`: its worker processes (and multiprocessing's
     helper) end with it, and it leaves nothing in /dev/shm."""
-    from tests.judge.judge_process import (
-        alive,
-        descendants,
-        listening,
-        named_semaphores,
-        start_judge,
-        wait_until,
-        write_config,
-    )
-    from tests.loopback import free_port
+    from tests.judge.test_kill_run import kill_run_module
 
-    port = free_port()
-    config = write_config(tmp_path / "judge.toml", tmp_path / "data", port, workers=2)
-    judge = start_judge(config, tmp_path / "judge.log")
+    kill_run = kill_run_module()
+    judge = kill_run.JudgeProcess(tmp_path, f"sqlite:///{tmp_path / 'judge.db'}", workers=2)
+    judge.start()
     try:
-        assert wait_until(lambda: listening(port), 60), (tmp_path / "judge.log").read_text()
-        assert wait_until(lambda: len(descendants(judge.pid)) >= 2, 30)
-        children = descendants(judge.pid)
-        semaphores = named_semaphores(children | {judge.pid})
+        assert judge.process is not None
+        pid = judge.process.pid
+        _wait(lambda: len(kill_run.descendants(pid)) >= 2)  # the workers and their helper
     finally:
-        judge.kill()
-        judge.wait(10)
-    gone = wait_until(lambda: not any(alive(pid) for pid in children), 10)
-    left = {name for name in semaphores if os.path.exists(name)}
-    for pid in children:  # not to leave them to the next test
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
-    assert gone, "processes of the killed judge live on"
-    assert semaphores == set() and left == set()
+        judge.kill()  # SIGKILL; counts (and ends) what lives on
+    assert judge.orphans == 0
+    assert judge.semaphores_left == 0
