@@ -3,7 +3,8 @@ order mails: does every mail still get exactly one answer?
 
 One or more judges run as real processes (`python -m judge.cli serve`), on
 one database, each with its own data directory and so its own Maildir, the
-sink of its outgoing mail (no relay). Client threads send N order mails
+sink of its outgoing mail; with --relay they send to a loopback SMTP relay
+instead, which notes the Message-ID of every message it takes. Client threads send N order mails
 over SMTP, spread over the judges, retrying a mail until they get its 250
 (as a mail server would: the judge recognises a mail it stored already).
 At random instants (after a random number of accepted mails, plus a
@@ -14,8 +15,12 @@ and the Maildirs:
 * lost after 250: a mail a judge accepted that is not in the database;
 * processed twice: a mail that got more than one reply row;
 * acknowledgements missing: an accepted mail whose reply is not in a
-  Maildir;
-* sent twice: a reply (outbox row, Message-ID) in a Maildir more than once;
+  Maildir (or at the relay);
+* sent twice: a reply (outbox row, Message-ID) in a Maildir more than once,
+  or at the relay under two Message-IDs;
+* resent: with --relay, messages the relay got more than once under the
+  same Message-ID (the judge was killed before it wrote down the relay's
+  250, and sent it again: the receiving side can tell; not a failure);
 * orphans: processes of a killed judge still alive 5 s after the kill;
 * semaphores left: named semaphores (/dev/shm/sem.*) a killed judge's
   processes had mapped that are still there after the kill.
@@ -26,6 +31,7 @@ run in the suite; bench/README.md records full runs. Usage::
     .venv/bin/python bench/kill_run.py --mails 1000 --kills 20
     .venv/bin/python bench/kill_run.py --mails 1000 --kills 20 --judges 2 \\
         --database-url postgresql://root@127.0.0.1:5432/test
+    .venv/bin/python bench/kill_run.py --mails 1000 --kills 20 --relay
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from dataclasses import asdict, dataclass
 from datetime import timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -58,6 +65,8 @@ for path in (str(ROOT), str(HERE)):  # the judge's packages and service_common
 
 from service_common import (  # noqa: E402
     POWERS,
+    RelayProcess,
+    SinkRelay,
     database,
     free_port,
     password_of,
@@ -89,6 +98,7 @@ class Figures:
     processed_twice: int
     acknowledgements_missing: int
     sent_twice: int
+    resent: int
     orphans: int
     semaphores_left: int
     seconds: float
@@ -149,7 +159,8 @@ def semaphores_still_there(inodes: set[int]) -> int:
 class JudgeProcess:
     """One `judge serve` with a data directory of its own."""
 
-    def __init__(self, directory: Path, database_url: str, workers: int = 1) -> None:
+    def __init__(self, directory: Path, database_url: str, workers: int = 1,
+                 relay_port: int = 0) -> None:
         directory.mkdir(parents=True, exist_ok=True)
         self.data_dir = directory / "data"
         self.port = free_port()
@@ -157,7 +168,9 @@ class JudgeProcess:
         self.config.write_text("\n".join([
             "[judge]", f'data_dir = "{self.data_dir}"', f'address = "{JUDGE_ADDRESS}"',
             f"workers = {workers}",
-            "[smtp]", f"port = {self.port}", "[database]", f'url = "{database_url}"', ""]))
+            "[smtp]", f"port = {self.port}", "[database]", f'url = "{database_url}"',
+            *(["[relay]", 'host = "127.0.0.1"', f"port = {relay_port}",
+               "first_retry_seconds = 1"] if relay_port else []), ""]))
         self.log = directory / "judge.log"
         self.process: subprocess.Popen[bytes] | None = None
         self.orphans = 0
@@ -289,6 +302,35 @@ class Clients:
                 self.accepted.append(message_id)
 
 
+class MessageIdRelay(SinkRelay):
+    """The sink relay, noting each message's Message-ID and In-Reply-To."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.messages: list[tuple[str, str]] = []
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        head = self._headers.parsebytes(envelope.original_content or envelope.content or b"")
+        with self.lock:
+            self.messages.append((str(head.get("Message-ID", "")).strip(),
+                                  str(head.get("In-Reply-To", "")).strip()))
+        return "250 OK"
+
+    def answer(self, request: tuple[Any, ...]) -> Any:
+        if request[0] == "messages":
+            with self.lock:
+                return list(self.messages)
+        return super().answer(request)
+
+
+class MessageIdRelayProcess(RelayProcess):
+    def __init__(self) -> None:
+        super().__init__(MessageIdRelay)
+
+    def messages(self) -> list[tuple[str, str]]:
+        return [(message_id, in_reply_to) for message_id, in_reply_to in self._ask("messages")]
+
+
 # -- the check ---------------------------------------------------------------------
 
 
@@ -309,37 +351,42 @@ def settled(database_url: str, accepted: set[str]) -> bool:
     return busy is None and all(stored.get(m, "new") != "new" for m in accepted)
 
 
-def maildir_files(judges: list[JudgeProcess]) -> list[bytes]:
+def maildir_messages(judges: list[JudgeProcess]) -> list[tuple[str, str]]:
+    """(Message-ID, In-Reply-To) of every file in the judges' Maildirs."""
     out = []
+    parser = email.parser.BytesHeaderParser(policy=email.policy.compat32)
     for judge in judges:
         for sub in ("new", "cur"):
             folder = judge.data_dir / "outgoing" / sub
             if folder.is_dir():
-                out += [path.read_bytes() for path in sorted(folder.iterdir())]
+                for path in sorted(folder.iterdir()):
+                    head = parser.parsebytes(path.read_bytes())
+                    out.append((str(head.get("Message-ID", "")).strip(),
+                                str(head.get("In-Reply-To", "")).strip()))
     return out
 
 
 def check(database_url: str, judges: list[JudgeProcess], accepted: set[str],
-          mails: int, kills: int, seconds: float) -> Figures:
+          delivered: list[tuple[str, str]], relay: bool, mails: int, kills: int,
+          seconds: float) -> Figures:
     engine = open_database(database_url)
     with Session(engine) as session:
         stored = {m.message_id for m in session.exec(select(InboundMail))}
         replies = Counter(_in_reply_to(row.raw) for row in session.exec(
             select(Outbox).where(Outbox.kind == "reply")))
     engine.dispose()
-    delivered = Counter()
-    by_message_id: Counter[str] = Counter()
-    for content in maildir_files(judges):
-        head = email.parser.BytesHeaderParser(policy=email.policy.compat32).parsebytes(content)
-        delivered[str(head.get("In-Reply-To", "")).strip()] += 1
-        by_message_id[str(head.get("Message-ID", "")).strip()] += 1
+    answered = Counter(in_reply_to for _, in_reply_to in delivered)
+    copies = Counter(message_id for message_id, _ in delivered)
+    ids_per_reply = Counter(in_reply_to for _, in_reply_to in set(delivered))
+    twice = sum(1 for n in (ids_per_reply if relay else copies).values() if n > 1)
     return Figures(
         mails=mails, kills=kills, judges=len(judges),
         database=database_url.partition(":")[0],
         lost_after_250=len(accepted - stored),
         processed_twice=sum(1 for m in accepted if replies[m] > 1),
-        acknowledgements_missing=sum(1 for m in accepted if delivered[m] == 0),
-        sent_twice=sum(1 for n in by_message_id.values() if n > 1),
+        acknowledgements_missing=sum(1 for m in accepted if answered[m] == 0),
+        sent_twice=twice,
+        resent=sum(1 for n in copies.values() if n > 1) if relay else 0,
         orphans=sum(j.orphans for j in judges),
         semaphores_left=sum(j.semaphores_left for j in judges),
         seconds=round(seconds, 1))
@@ -349,11 +396,23 @@ def check(database_url: str, judges: list[JudgeProcess], accepted: set[str],
 
 
 def kill_run(database_url: str, directory: Path, *, mails: int, kills: int, judges: int = 1,
-             threads: int = 4, seed: int = 1) -> Figures:
+             threads: int = 4, seed: int = 1, relay: bool = False) -> Figures:
+    sink = MessageIdRelayProcess() if relay else None
+    try:
+        return _kill_run(database_url, directory, sink, mails=mails, kills=kills,
+                         judges=judges, threads=threads, seed=seed)
+    finally:
+        if sink is not None:
+            sink.stop()
+
+
+def _kill_run(database_url: str, directory: Path, sink: RelayProcess | None, *, mails: int,
+              kills: int, judges: int, threads: int, seed: int) -> Figures:
     rng = random.Random(seed)
     templates = set_up_game(database_url, seed)
     all_mails = [order_mail(n, templates[n % len(templates)]) for n in range(mails)]
-    running = [JudgeProcess(directory / f"judge{n}", database_url) for n in range(judges)]
+    running = [JudgeProcess(directory / f"judge{n}", database_url,
+                            relay_port=sink.port if sink else 0) for n in range(judges)]
     for judge in running:
         judge.start()
     began = time.monotonic()
@@ -378,7 +437,9 @@ def kill_run(database_url: str, directory: Path, *, mails: int, kills: int, judg
     finally:
         for judge in running:
             judge.stop()
-    return check(database_url, running, accepted, mails, kills, seconds)
+    delivered = sink.messages() if sink is not None else maildir_messages(running)
+    return check(database_url, running, accepted, delivered, sink is not None, mails, kills,
+                 seconds)
 
 
 def main() -> int:
@@ -389,13 +450,16 @@ def main() -> int:
                         help="judges sharing the database (PostgreSQL for more than one)")
     parser.add_argument("--threads", type=int, default=4, help="SMTP client threads")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--relay", action="store_true",
+                        help="send through a loopback SMTP relay instead of the Maildir")
     parser.add_argument("--database-url", default="",
                         help="a PostgreSQL server (a schema of its own is made and dropped)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="judge-kill-") as name, \
             database(args.database_url or None, Path(name)) as url:
         figures = kill_run(url, Path(name), mails=args.mails, kills=args.kills,
-                           judges=args.judges, threads=args.threads, seed=args.seed)
+                           judges=args.judges, threads=args.threads, seed=args.seed,
+                           relay=args.relay)
     print(json.dumps(asdict(figures), indent=2))
     return 0 if figures.clean() else 1
 
