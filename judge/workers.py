@@ -277,6 +277,8 @@ class MailWorkers:
                   dead.process.exitcode, ", ".join(map(str, held)) or "none")
         dead.conn.close()
         with self._lock:
+            if self._stopping.is_set():
+                return  # stop() is ending the workers; its mails stay 'new'
             self._workers[self._workers.index(dead)] = self._spawn()
             # what it had been handed goes out again (a mail already done
             # is skipped when it comes round)
