@@ -16,7 +16,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 def kill_run_module() -> ModuleType:
     """bench/kill_run.py, which imports its neighbours by their bare names."""
     if str(BENCH) not in sys.path:
-        sys.path.insert(0, str(BENCH))
+        sys.path.append(str(BENCH))  # last: its module names must shadow nothing
     return importlib.import_module("kill_run")
 
 
