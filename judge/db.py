@@ -48,11 +48,17 @@ def _abuse_limits(conn: Connection) -> None:
         SQLModel.metadata.tables[name].create(conn, checkfirst=True)
 
 
+def _outbox_claimed_by(conn: Connection) -> None:
+    conn.execute(text("ALTER TABLE outbox ADD COLUMN claimed_by VARCHAR(300) "
+                      "NOT NULL DEFAULT ''"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
     _bid_records,  # 3: Diplomacy Point bids, a record per power and phase
     _abuse_limits,  # 4: wrong sign-ons and replies sent, counted for the limits
+    _outbox_claimed_by,  # 5: whose claim a 'sending' row is, for a restarted judge
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -61,11 +61,14 @@ class Outbox(SQLModel, table=True):
     kind: str = Field(default="reply", max_length=32)  # reply | results | reminder | ...
     game: str = Field(default="", index=True, max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
-    # pending -> sending -> sent; sending at start-up = uncertain (not resent);
-    # failed after the last attempt
+    # pending -> sending -> sent; failed after the last attempt; uncertain
+    # when the last attempt's fate is unknown (the relay may have it)
     status: str = Field(default="pending", index=True, max_length=16)
     attempts: int = 0
     next_attempt_at: datetime = Field(default_factory=utcnow, index=True)
+    # the judge that claimed the row last (judge.instance): at its next
+    # start it takes back its own claims, and only those, at once
+    claimed_by: str = Field(default="", max_length=300)
     sent_at: datetime | None = None
     last_error: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
 

@@ -1,7 +1,7 @@
 """`judge replay GAME`: re-adjudicate every stored phase of a game from its
 stored position and orders, and list each phase whose stored result or
 following position differs from what the engine gives now (after an engine
-upgrade, say)."""
+upgrade, say). It only reads: a live game is replayed while the judge runs."""
 
 from __future__ import annotations
 
@@ -11,22 +11,30 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge import games, snapshots
-from judge.db import game_by_name, transaction
+from judge.db import game_by_name
 from judge.models import Game
 
 
 def replay_game(engine: Engine, name: str) -> list[str] | None:
-    with transaction(engine) as session:
-        game = game_by_name(session, name)
-        if game is None:
-            return None
-        return _differences(session, game)
+    # A session that is never committed: whatever the adjudication code
+    # touches is rolled back when it closes.
+    with Session(engine) as session:
+        try:
+            game = game_by_name(session, name)
+            if game is None:
+                return None
+            # detached: stepping its phase through the records (which
+            # adjudicate_phase reads) must never reach the game's row, not
+            # even as a flush that would lock it against the running judge
+            session.expunge(game)
+            return _differences(session, game)
+        finally:
+            session.rollback()
 
 
 def _differences(session: Session, game: Game) -> list[str]:
     records = games.phase_records(session, game)
     out: list[str] = []
-    saved_phase = game.phase
     for record, following in zip(records, [*records[1:], None], strict=True):
         if not record.results:
             continue
@@ -39,6 +47,4 @@ def _differences(session: Session, game: Game) -> list[str]:
         if following is not None and snapshots.loads(following.state) \
                 != adjudication.resolution.next:
             out.append(f"{record.phase}: the position after it differs from {following.phase}")
-    game.phase = saved_phase
-    session.expunge(game)  # nothing here may be written back
     return out

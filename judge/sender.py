@@ -1,34 +1,35 @@
 """The sender: delivers the outbox, each mail once, retrying what can be
 retried and keeping a record of what could not be sent.
 
-A row goes pending -> sending -> sent. The claim ('sending') commits before
-delivery starts and 'sent' commits after it ends, so a crash in between
-leaves the row 'sending'; at the next start it becomes 'uncertain' and is
-not sent again (an operator looks at it): a mail may be left for a person to
-judge, but it is never sent twice and never dropped without a trace.
+A row goes pending -> sending -> sent. The claim ('sending', signed with
+the judge's instance name, judge.instance) commits before delivery starts
+and 'sent' commits after it ends, so a crash in between leaves the row
+'sending'. The judge takes its own claims back the moment it starts again;
+another judge sharing the database takes them only once they are older than
+CLAIM_LEASE (their judge never came back).
+
+A claim taken back goes again. Into the Maildir (the sink when no relay is
+configured) that is exactly once: a file named after the row shows whether
+the mail got there before the crash. Through a relay the judge cannot know,
+and of a lost mail and a second copy under the same Message-ID (which the
+receiving side can recognise) the second is the lesser harm; the same holds
+for a relay whose answer to the message never came.
 
 Rows are claimed, delivered and recorded a batch at a time (BATCH rows, one
 relay connection), which is what lets the sender keep up with a burst of
-replies: a crash mid-batch leaves at most that many rows 'uncertain'.
-
-Delivery goes to an SMTP relay when one is configured, and otherwise into a
-Maildir (config.maildir), where a file named after the row shows whether the
-mail got there: that path is exactly-once even across crashes.
+replies.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import os
 import re
 import smtplib
 import threading
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from pathlib import Path
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import defer
@@ -37,6 +38,9 @@ from sqlmodel import col, select
 from judge import models
 from judge.config import Config
 from judge.db import transaction
+from judge.instance import instance_name
+from judge.maildir_sink import in_maildir, maildir_name, write_to_maildir
+from judge.outbox import OutboxError
 
 log = logging.getLogger(__name__)
 
@@ -62,11 +66,16 @@ class Claimed:
     created_at: datetime
     due_at: datetime  # when it was due before the claim (restored if never tried)
 
+    @property
+    def maildir_name(self) -> str:
+        return maildir_name(self.id, self.message_id, self.created_at)
+
 
 @dataclass(frozen=True)
 class Outcome:
     """How one delivery attempt ended. status: sent | temporary | permanent
-    | uncertain (the relay may have taken the mail: never resend).
+    | uncertain (the relay may have taken the mail: tried again, as the
+    same message).
     relay_down: the relay could not be reached at all, so the other rows
     due now would fail the same way (each after a connect timeout)."""
 
@@ -117,6 +126,7 @@ class Sender:
         self.config = config
         self.engine = engine
         self.smtp_timeout = smtp_timeout
+        self.claimant = instance_name(config)
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -151,7 +161,7 @@ class Sender:
             try:
                 if last_recover is None or time.monotonic() - last_recover >= RECOVER_EVERY_SECONDS:
                     # another judge on the same database may have died mid-send
-                    self.recover(stale_only=True)
+                    self.recover(own=False)
                     last_recover = time.monotonic()
                 claimed, _sent = self._send_batch(models.utcnow(), 100)
                 busy = claimed >= 100
@@ -199,6 +209,7 @@ class Sender:
             for row in session.exec(due).all():
                 due_at = row.next_attempt_at
                 row.status = "sending"
+                row.claimed_by = self.claimant
                 row.attempts += 1
                 # while a row is 'sending' its next_attempt_at records the claim,
                 # so recover() can tell a crashed claim from a running one
@@ -246,11 +257,18 @@ class Sender:
         if outcome.status == "sent":
             stored.status = "sent"
             stored.sent_at = now
+        elif outcome.status == "uncertain" and row.attempts < self.config.relay_max_attempts:
+            stored.status = "pending"
+            stored.next_attempt_at = now + self.backoff(row.attempts)
+            log.warning("outbox %d to %s (%s) may or may not have been sent: %s; "
+                        "sent again with the same Message-ID at %s", row.id,
+                        ", ".join(row.recipients), row.message_id, outcome.error,
+                        stored.next_attempt_at.isoformat())
         elif outcome.status == "uncertain":
             stored.status = "uncertain"
-            log.error("outbox %d to %s (%s) may or may not have been sent: %s; "
-                      "marked uncertain, not resent", row.id, ", ".join(row.recipients),
-                      row.message_id, outcome.error)
+            log.error("outbox %d to %s (%s) may or may not have been sent after %d "
+                      "attempt(s): %s; not tried again", row.id, ", ".join(row.recipients),
+                      row.message_id, row.attempts, outcome.error)
         elif outcome.status == "temporary" and row.attempts < self.config.relay_max_attempts:
             stored.status = "pending"
             stored.next_attempt_at = now + self.backoff(row.attempts)
@@ -266,31 +284,35 @@ class Sender:
 
     # -- recovery ------------------------------------------------------------
 
-    def recover(self, now: datetime | None = None, *, stale_only: bool | None = None) -> int:
-        """Settle rows a crash left 'sending'; how many. A row whose mail is
-        in the Maildir becomes 'sent'; any other becomes 'uncertain' and is
-        logged, not resent. On PostgreSQL (several judges may share it) and
-        with stale_only, only claims older than CLAIM_LEASE count as crashed."""
+    def recover(self, now: datetime | None = None, *, own: bool = True) -> int:
+        """Take back claims a crash left 'sending'; how many. This judge's
+        own (``own``: it has just started, so whoever made them is dead) at
+        once; any other judge's once older than CLAIM_LEASE. A row whose
+        mail is in the Maildir becomes 'sent'; any other is due again."""
         now = now or models.utcnow()
-        if stale_only is None:
-            stale_only = self.engine.dialect.name == "postgresql"
+        table = models.Outbox
+        crashed = table.next_attempt_at <= now - CLAIM_LEASE
+        if own:
+            crashed = crashed | (table.claimed_by == self.claimant)
         settled = 0
         with transaction(self.engine) as session:
-            query = select(models.Outbox).where(models.Outbox.status == "sending")
-            if stale_only:
-                query = query.where(models.Outbox.next_attempt_at <= now - CLAIM_LEASE)
-            for row in session.exec(query.with_for_update()).all():
+            query = select(table).where(table.status == "sending", crashed)
+            # skip_locked: rows another judge is recording right now are its own
+            for row in session.exec(query.with_for_update(skip_locked=True)).all():
                 claimed = self._claimed(row, row.next_attempt_at)
-                if not self.config.relay_host and self._in_maildir(claimed, look_in_cur=True):
+                if not self.config.relay_host and in_maildir(
+                        self.config.maildir, claimed.maildir_name, look_in_cur=True):
                     row.status = "sent"
                     row.sent_at = now
                     log.info("outbox %d was in the Maildir already: sent", claimed.id)
                 else:
-                    row.status = "uncertain"
-                    row.last_error = "the judge stopped while sending this mail"
-                    log.warning("outbox %d to %s (%s) was being sent when the judge stopped; "
-                                "marked uncertain, not resent: check the relay's log",
-                                claimed.id, ", ".join(claimed.recipients), claimed.message_id)
+                    row.status = "pending"
+                    row.next_attempt_at = now
+                    row.last_error = "the judge stopped while sending this mail; sent again"
+                    log.warning("outbox %d to %s (%s) was being sent when the judge that "
+                                "claimed it (%s) stopped; sent again", claimed.id,
+                                ", ".join(claimed.recipients), claimed.message_id,
+                                row.claimed_by or "unknown")
                 settled += 1
         return settled
 
@@ -397,43 +419,17 @@ class Sender:
 
     # -- the Maildir ---------------------------------------------------------
 
-    @staticmethod
-    def maildir_name(row: Claimed) -> str:
-        """The row's file name: a function of the row alone, so the sender
-        can see after a crash whether the file got there. time.unique.host
-        as Maildir readers expect; the Message-ID's hash keeps two databases
-        writing to one Maildir apart."""
-        digest = hashlib.sha256(row.message_id.encode()).hexdigest()[:12]
-        host = re.sub(r"[^A-Za-z0-9.-]", "_", row.message_id.rpartition("@")[2]) or "judge"
-        return f"{int(row.created_at.timestamp())}.outbox{row.id}_{digest}.{host}"
-
-    def _in_maildir(self, row: Claimed, *, look_in_cur: bool) -> bool:
-        root = self.config.maildir
-        name = self.maildir_name(row)
-        if (root / "new" / name).exists():
-            return True
-        if look_in_cur and (root / "cur").is_dir():
-            # a mail reader moves what it has seen to cur/, adding ':2,flags'
-            with os.scandir(root / "cur") as entries:
-                return any(e.name == name or e.name.startswith(name + ":") for e in entries)
-        return False
-
     def _deliver_maildir(self, row: Claimed) -> Outcome:
         root = self.config.maildir
-        name = self.maildir_name(row)
         try:
-            for sub in ("tmp", "new", "cur"):
-                (root / sub).mkdir(parents=True, exist_ok=True)
             # a row claimed before (attempts > 1) may have reached the Maildir
             # and been read since; a fresh one can only be in new/ by a crash
-            if self._in_maildir(row, look_in_cur=row.attempts > 1):
+            if in_maildir(root, row.maildir_name, look_in_cur=row.attempts > 1):
                 log.info("outbox %d is in %s already: not written again", row.id, root)
                 return Outcome("sent")
-            temporary = root / "tmp" / name
-            final = root / "new" / name
-            _write_durably(temporary, row.raw)
-            os.rename(temporary, final)  # atomic: the mail is in new/ whole or not at all
-            _sync_directory(root / "new")
+            final = write_to_maildir(root, row.maildir_name, row.recipients, row.raw)
+        except OutboxError as exc:
+            return Outcome("permanent", str(exc)[:500])
         except OSError as exc:
             return Outcome("temporary", f"Maildir {root}: {exc!r}"[:500])
         log.info("outbox %d (%s) for %s written to %s", row.id, row.message_id,
@@ -473,30 +469,3 @@ class _RelayConnection:
         except (smtplib.SMTPException, OSError):
             self._smtp.close()
         self._smtp = None
-
-
-def _write_durably(path: Path, data: bytes) -> None:
-    # a leftover in tmp/ is a write a crash cut short: ours to replace
-    path.unlink(missing_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _sync_directory(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass  # some file systems cannot sync a directory; the rename stands
-    finally:
-        os.close(fd)
-

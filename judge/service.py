@@ -3,8 +3,8 @@ processes that process stored mail (judge.workers), the deadline scheduler
 and the sender.
 
 Intake only stores; the workers process. At start the workers take every
-mail left 'new' by an earlier run, the sender sets aside mail a crash left
-half-sent, and the scheduler is rebuilt from the database.
+mail left 'new' by an earlier run, the sender takes back the mail this
+judge was sending when it stopped (judge.instance), and the scheduler is rebuilt from the database.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 
 from judge.config import Config
 from judge.db import open_database
+from judge.instance import InstanceLock
 from judge.intake.imap import ImapPoller
 from judge.intake.smtp import start_listener
 from judge.scheduler import DeadlineScheduler
@@ -44,6 +45,7 @@ class Judge:
             if config.imap else None
         self.workers = MailWorkers(config, self.engine, config.workers, self._processed)
         self.listener: Any = None
+        self.instance_lock = InstanceLock(config)
         self._sync_lock = threading.Lock()
         self._last_sync = 0.0
 
@@ -54,6 +56,9 @@ class Judge:
 
     def start(self) -> None:
         self.config.data_dir.mkdir(parents=True, exist_ok=True)
+        # first: the sender's recover() takes back this judge's claims, which
+        # is only safe while no other judge runs under the same name
+        self.instance_lock.acquire()
         # The listener's and the sender's threads hand the database's write
         # lock around. A thread that holds it and waits for the interpreter
         # lock keeps every writer waiting, up to the whole switch interval
@@ -79,6 +84,7 @@ class Judge:
         self.workers.stop()
         self.scheduler.stop()
         self.sender.stop()
+        self.instance_lock.release()
 
     def _stored(self, inbound_id: int, new: bool) -> None:
         if new:

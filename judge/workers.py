@@ -16,6 +16,12 @@ as failed (its sender is told), so that a mail which kills its worker
 cannot kill the next one too; if it held a batch, each mail of the batch
 goes again in a transaction of its own, which finds the culprit.
 
+Each worker talks to the judge over a pipe of its own (multiprocessing
+Pipe): no multiprocessing Queue, Lock or shared Array, which are named
+POSIX semaphores in /dev/shm that a killed judge would leave behind. A
+worker ends when the judge does, however the judge ends: it sees its pipe
+close, or (while busy) its parent change.
+
 Mails to one game never run at the same time: the processing transaction
 locks the game's row on PostgreSQL, and holds SQLite's write lock (see
 judge.db.transaction). More than one worker helps on PostgreSQL, where mails
@@ -24,14 +30,17 @@ to different games then go in parallel.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
-import queue
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any
 
 from sqlalchemy.engine import Engine
 
@@ -43,64 +52,87 @@ from judge.processing import fail_mail, process_mails
 log = logging.getLogger(__name__)
 
 PICKUP_SECONDS = 2.0  # how often to look for mail stored by `judge deliver`
-IDLE = 0  # a worker's 'busy with' value when it holds no mail
 # Mails processed in one transaction, at most. A batch forms only when mail
 # waits (a burst): then one commit serves many. Larger batches hold SQLite's
 # write lock longer, which the listener and the sender wait for.
 BATCH = 8
+# Mails handed to one worker and not yet done, at most: enough for a full
+# batch to wait behind the one it is on, few enough that an idle worker is
+# not left without work while a busy one holds it, and that the pipe never
+# fills (a full pipe would block the judge's thread that writes to it).
+WINDOW = 2 * BATCH
+PARENT_CHECK_SECONDS = 0.5
 
 OnDone = Callable[[int, str], None]
+# judge -> worker: (mail id, alone) or None for "stop";
+# worker -> judge: ("holding", [ids]) before a transaction, ("done", id, status) after
 
 
-def _work(config: Config, inbox: Any, done: Any, busy_with: Any, log_level: int) -> None:
+def _work(config: Config, conn: Connection, judge_pid: int, log_level: int) -> None:
     """A worker process: process the mails whose ids come in, a batch at a
     time: the first that comes, and whatever else is waiting behind it."""
     # Ctrl-C in a terminal reaches every process of the group; the judge
     # itself stops its workers, each after the mails it is on.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_the_judge(judge_pid)
     logging.basicConfig(level=log_level,
                         format="%(asctime)s %(processName)s %(name)s: %(message)s")
     engine = make_engine(config.database_url)  # the judge has migrated it already
     try:
         stop = False
         while not stop:
-            batch, stop, alone = _take(inbox)
+            batch, stop, alone = _take(conn)
             for ids in ([batch] if batch else []) + [[i] for i in alone]:
-                _hold(busy_with, ids)
+                conn.send(("holding", ids))  # for the judge to see if this worker dies
                 try:
                     statuses = process_mails(engine, config, ids)
                 except Exception:  # process_mails sets aside what fails; a last guard
                     log.exception("mails %s: processing failed", ids)
                     statuses = {i: "failed" for i in ids}
-                _hold(busy_with, [])
                 for inbound_id in ids:
-                    done.put((inbound_id, statuses.get(inbound_id, "failed")))
+                    conn.send(("done", inbound_id, statuses.get(inbound_id, "failed")))
+    except (EOFError, OSError):
+        pass  # the judge is gone: its mails stay 'new' for the next judge
     finally:
         engine.dispose()
 
 
-def _take(inbox: Any) -> tuple[list[int], bool, list[int]]:
+def _end_with_the_judge(judge_pid: int) -> None:
+    """Exit as soon as the judge is gone, even in the middle of a mail: the
+    mail's transaction is then rolled back and the mail stays 'new' for the
+    next start. (A worker waiting for mail sees its pipe close anyway.)"""
+    def watch() -> None:
+        while os.getppid() == judge_pid:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="judge-watch", daemon=True).start()
+
+
+def _take(conn: Connection) -> tuple[list[int], bool, list[int]]:
     """The next mails to process: (a batch, whether the judge said stop,
-    mails to process each on its own). Waits for the first."""
+    mails to process each on its own). Waits for the first; EOFError when
+    the judge is gone."""
     batch: list[int] = []
     alone: list[int] = []
-    item = inbox.get()
+    item = conn.recv()
     while item is not None:
         inbound_id, by_itself = item
         (alone if by_itself else batch).append(inbound_id)
-        if len(batch) + len(alone) >= BATCH:
+        if len(batch) + len(alone) >= BATCH or not conn.poll(0):
             return batch, False, alone
-        try:
-            item = inbox.get_nowait()
-        except queue.Empty:
-            return batch, False, alone
+        item = conn.recv()
     return batch, True, alone
 
 
-def _hold(busy_with: Any, ids: list[int]) -> None:
-    """Say which mails this worker holds, for the judge to see if it dies."""
-    for slot in range(BATCH):
-        busy_with[slot] = ids[slot] if slot < len(ids) else IDLE
+@dataclass
+class _Worker:
+    """A worker process as the judge sees it."""
+
+    process: BaseProcess
+    conn: Connection  # the judge's end of its pipe
+    handed: dict[int, bool] = field(default_factory=dict)  # id -> alone, not done yet
+    holding: list[int] = field(default_factory=list)  # the transaction it is in
 
 
 class MailWorkers:
@@ -114,31 +146,31 @@ class MailWorkers:
         self.on_done = on_done
         # spawn: the judge already runs threads, which a fork would copy half-way
         self._context = multiprocessing.get_context("spawn")
-        self._inbox: Any = self._context.Queue()
-        self._done: Any = self._context.Queue()
-        self._processes: list[tuple[BaseProcess, Any]] = []
+        self._workers: list[_Worker] = []
+        self._waiting: dict[int, bool] = {}  # submitted, not yet handed to a worker
         self._outstanding: set[int] = set()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the three above, and writing to the pipes
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self.idle = threading.Event()  # set whenever no mail is handed out
         self.idle.set()
 
     def start(self) -> None:
-        for _ in range(self.count):
-            self._processes.append(self._spawn())
+        with self._lock:
+            self._workers = [self._spawn() for _ in range(self.count)]
+            self._hand_out()
         self._thread = threading.Thread(target=self._listen, name="mail-workers", daemon=True)
         self._thread.start()
         self.submit_pending()  # left over from the last run
 
-    def _spawn(self) -> tuple[BaseProcess, Any]:
-        busy_with = self._context.Array("q", BATCH)
+    def _spawn(self) -> _Worker:
+        mine, theirs = self._context.Pipe()
         process = self._context.Process(
             target=_work, name="mail-worker", daemon=True,
-            args=(self.config, self._inbox, self._done, busy_with,
-                  logging.getLogger().getEffectiveLevel()))
+            args=(self.config, theirs, os.getpid(), logging.getLogger().getEffectiveLevel()))
         process.start()
-        return process, busy_with
+        theirs.close()  # the worker's end is the worker's: its death closes the pipe
+        return _Worker(process, mine)
 
     def submit(self, inbound_id: int, alone: bool = False) -> None:
         """Have a worker process this mail (once, however often it is asked);
@@ -148,7 +180,23 @@ class MailWorkers:
                 return
             self._outstanding.add(inbound_id)
             self.idle.clear()
-        self._inbox.put((inbound_id, alone))
+            self._waiting[inbound_id] = alone
+            self._hand_out()
+
+    def _hand_out(self) -> None:
+        """Give waiting mails to the least busy live workers (lock held)."""
+        while self._waiting and not self._stopping.is_set():
+            live = [w for w in self._workers if len(w.handed) < WINDOW]
+            if not live:
+                return
+            worker = min(live, key=lambda w: len(w.handed))
+            inbound_id, alone = next(iter(self._waiting.items()))
+            try:
+                worker.conn.send((inbound_id, alone))
+            except OSError:
+                return  # a dead worker: the listener replaces it and hands out again
+            del self._waiting[inbound_id]
+            worker.handed[inbound_id] = alone
 
     def submit_pending(self) -> None:
         for inbound_id in pending_ids(self.engine):
@@ -157,77 +205,107 @@ class MailWorkers:
     def stop(self, timeout: float = 60.0) -> None:
         """Let each worker finish the mails it is on, then end it."""
         self._stopping.set()
-        for _ in self._processes:
-            self._inbox.put(None)
-        for process, _busy in self._processes:
-            process.join(timeout)
-            if process.is_alive():
+        with self._lock:
+            for worker in self._workers:
+                with contextlib.suppress(OSError):  # dead already
+                    worker.conn.send(None)
+        for worker in self._workers:
+            worker.process.join(timeout)
+            if worker.process.is_alive():
                 log.error("a mail worker did not stop in %.0f s; terminated", timeout)
-                process.terminate()
-                process.join(5)
+                worker.process.terminate()
+                worker.process.join(5)
         if self._thread is not None:
             self._thread.join(timeout)
-        self._inbox.close()
-        self._done.close()
+        for worker in self._workers:
+            worker.conn.close()
 
     # -- the judge's side ------------------------------------------------------
 
     def _listen(self) -> None:
         while not self._stopping.is_set():
-            try:
-                inbound_id, status = self._done.get(timeout=PICKUP_SECONDS)
-            except queue.Empty:
+            workers = list(self._workers)
+            ready = wait([w.conn for w in workers] + [w.process.sentinel for w in workers],
+                         timeout=PICKUP_SECONDS)
+            if not ready:
                 self._look_after()
                 continue
-            except (EOFError, OSError):
-                return  # the queue closed: the judge is stopping
-            with self._lock:
-                self._outstanding.discard(inbound_id)
-                if not self._outstanding:
-                    self.idle.set()
-            try:
-                self.on_done(inbound_id, status)
-            except Exception:
-                log.exception("mail %d: after-processing step failed", inbound_id)
+            for worker in workers:
+                dead = not self._read(worker) or worker.process.sentinel in ready
+                if dead and not self._stopping.is_set():
+                    self._replace(worker)
+
+    def _read(self, worker: _Worker) -> bool:
+        """Take in what the worker said; False when its pipe closed."""
+        try:
+            while worker.conn.poll():
+                message = worker.conn.recv()
+                if message[0] == "holding":
+                    worker.holding = message[1]
+                else:
+                    self._finished(worker, message[1], message[2])
+        except (EOFError, OSError):
+            return False
+        return True
+
+    def _finished(self, worker: _Worker, inbound_id: int, status: str) -> None:
+        with self._lock:
+            worker.handed.pop(inbound_id, None)
+            if inbound_id in worker.holding:
+                worker.holding.remove(inbound_id)
+            self._outstanding.discard(inbound_id)
+            if not self._outstanding:
+                self.idle.set()
+            self._hand_out()
+        try:
+            self.on_done(inbound_id, status)
+        except Exception:
+            log.exception("mail %d: after-processing step failed", inbound_id)
 
     def _look_after(self) -> None:
-        """Every quiet moment: replace dead workers, and take mail that
-        `judge deliver` stored from an MTA's pipe."""
+        """Every quiet moment: take mail that `judge deliver` stored from an
+        MTA's pipe."""
         try:
-            self._replace_dead()
             self.submit_pending()
         except Exception:  # the database may be away for a while
             log.exception("mail workers: looking for mail failed; trying again shortly")
 
-    def _replace_dead(self) -> None:
-        died = False
-        suspects: set[int] = set()
-        for index, (process, busy_with) in enumerate(self._processes):
-            if process.is_alive() or self._stopping.is_set():
-                continue
-            died = True
-            held = [i for i in busy_with[:] if i != IDLE]
-            log.error("a mail worker died (exit code %s) while on mail %s; starting another",
-                      process.exitcode, ", ".join(map(str, held)) or "none")
-            self._processes[index] = self._spawn()
-            if len(held) == 1:
-                # alone, it is the one that killed the worker
-                status = fail_mail(self.engine, self.config, held[0])
-                with self._lock:
-                    self._outstanding.discard(held[0])
-                self.on_done(held[0], status)
-            else:
-                # one of a batch did: each goes again on its own, to find which
-                suspects.update(held)
-        if not died:
-            return
+    def _replace(self, dead: _Worker) -> None:
+        dead.process.join(5)
+        held = list(dead.holding)
+        log.error("a mail worker died (exit code %s) while on mail %s; starting another",
+                  dead.process.exitcode, ", ".join(map(str, held)) or "none")
+        dead.conn.close()
         with self._lock:
-            # an id the dead worker had taken from the queue, but not yet
-            # marked as held, would wait for ever: hand every id out again
-            # (a mail already done is skipped when it comes round)
-            again = set(self._outstanding)
-            self._outstanding.clear()
-            if not again:
+            if self._stopping.is_set():
+                return  # stop() is ending the workers; its mails stay 'new'
+            self._workers[self._workers.index(dead)] = self._spawn()
+            # what it had been handed goes out again (a mail already done
+            # is skipped when it comes round)
+            again = dict(dead.handed)
+            for inbound_id in again:
+                self._outstanding.discard(inbound_id)
+        if len(held) == 1:
+            # alone, it is the one that killed the worker
+            del again[held[0]]
+            try:
+                status = fail_mail(self.engine, self.config, held[0])
+            except Exception:  # the database may be away; the mail stays 'new'
+                log.exception("mail %d: could not be set aside", held[0])
+                status = "new"
+            self._after(held[0], status)
+        for inbound_id, alone in again.items():
+            # one of a batch did: each goes again on its own, to find which
+            self.submit(inbound_id, alone=alone or inbound_id in held)
+        with self._lock:
+            if not self._outstanding:
                 self.idle.set()
-        for inbound_id in sorted(again):
-            self.submit(inbound_id, alone=inbound_id in suspects)
+
+    def _after(self, inbound_id: int, status: str) -> None:
+        with self._lock:
+            if not self._outstanding:
+                self.idle.set()
+        try:
+            self.on_done(inbound_id, status)
+        except Exception:
+            log.exception("mail %d: after-processing step failed", inbound_id)

@@ -17,7 +17,7 @@ from judge import cli, games, order_entry, turns
 from judge.config import Config
 from judge.db import transaction
 from judge.maps.render import PIXELS_WIDE
-from judge.models import Game, PhaseRecord
+from judge.models import Game, Outbox, PhaseRecord
 from judge.passwords import hash_password
 from judge.settings import parse_settings
 
@@ -119,3 +119,39 @@ def test_map_draws_the_other_board_of_a_dissolution_game(
     status, text = run(["map", "replayed", "--other-board", "-o", str(png)], monkeypatch,
                        db_url)
     assert status == 2 and "has no other board" in text
+
+
+def _every_row(engine: Engine) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table, in key order: what must not change."""
+    from sqlalchemy import select as sa_select
+    from sqlmodel import SQLModel
+
+    with engine.connect() as conn:
+        return {table.name: [tuple(row) for row in conn.execute(
+                    sa_select(table).order_by(*table.primary_key.columns))]
+                for table in SQLModel.metadata.sorted_tables}
+
+
+def test_replay_changes_nothing_and_the_game_goes_on_by_mail(
+        db: Engine, db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The manual's promise: `judge replay` only reads. It once left the
+    game one phase back, and every mail to it then failed."""
+    from judge.intake.store import store_inbound
+    from judge.processing import process_mail
+
+    played_game(db)
+    before = _every_row(db)
+    status, text = run(["replay", "replayed"], monkeypatch, db_url)
+    assert status == 0, text
+    assert _every_row(db) == before
+    mail = (b"From: east@x.test\r\nSubject: orders\r\nMessage-ID: <after-replay@x.test>\r\n"
+            b"\r\nSIGNON areplayed pw\r\nA VIE H\r\nSIGNOFF\r\n")
+    inbound_id, _ = store_inbound(db, mail, "smtp")
+    config = Config(address="judge@judge.test", data_dir=tmp_path, database_url_setting=db_url)
+    assert process_mail(db, config, inbound_id) == "done"
+    with transaction(db) as session:
+        game = session.exec(select(Game)).one()
+        assert game.phase == "F1914M"
+        reply = session.exec(select(Outbox).where(Outbox.kind == "reply")).one()
+        assert reply is not None and b"could not process" not in reply.raw
+        assert b"ok    line 2: A VIE H" in reply.raw

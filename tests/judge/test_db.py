@@ -52,16 +52,18 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("DROP TABLE bid_record"))
         conn.execute(text("DROP TABLE signon_failure"))
         conn.execute(text("DROP TABLE reply_sent"))
+        conn.execute(text("ALTER TABLE outbox DROP COLUMN claimed_by"))
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
     assert migrate(engine) == SCHEMA_VERSION == 4
     with engine.connect() as conn:
-        assert schema_version(conn) == 4
+        assert schema_version(conn) == 5
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
         assert inspect(conn).has_table("bid_record")  # step 3
         assert inspect(conn).has_table("signon_failure")  # step 4
         assert inspect(conn).has_table("reply_sent")
+        assert "claimed_by" in {c["name"] for c in inspect(conn).get_columns("outbox")}  # 5
     with transaction(engine) as session:
         assert [g.name for g in session.exec(select(models.Game)).all()] == ["old"]
     engine.dispose()

@@ -1,6 +1,7 @@
 """The sender against a real SMTP relay on loopback (aiosmtpd) and a real
 Maildir, on both databases: each mail delivered once, retried while the
-relay defers it, given up when it refuses it, never resent when unsure."""
+relay defers it, given up when it refuses it; after a crash the Maildir
+is never written twice, and a relay gets the same Message-ID again."""
 
 from __future__ import annotations
 
@@ -337,57 +338,79 @@ def test_partial_refusal_sends_to_the_others(db: Engine, sink: Sink, tmp_path: P
     assert "gone@example.com" in row.last_error and "550" in row.last_error
 
 
-def test_lost_answer_after_data_is_uncertain(
+def test_lost_answer_after_data_is_sent_again_with_the_same_message_id(
         db: Engine, sink: Sink, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The message went but the relay's answer did not come: it may have been
-    taken, so the row is not retried (never twice) but left for an operator."""
+    taken or lost. A lost mail cannot be got back; a second copy under the
+    same Message-ID can be recognised by whoever gets it: so it goes again."""
     config = relay_config(tmp_path, sink.port)
     sink.hold = threading.Event()
     outbox_id = put(db, config)
     sender = Sender(config, db, smtp_timeout=2.0)
     now = models.utcnow()
-    with caplog.at_level(logging.ERROR, logger="judge.sender"):
+    with caplog.at_level(logging.WARNING, logger="judge.sender"):
         assert sender.send_due(now) == 0
     row = row_of(db, outbox_id)
-    assert row.status == "uncertain" and row.attempts == 1
+    assert row.status == "pending" and row.attempts == 1 and row.next_attempt_at > now
     assert f"outbox {outbox_id}" in caplog.text and "player@example.com" in caplog.text
     assert sink.data_seen == 1
     sink.hold.set()
-    assert sender.send_due(now + timedelta(days=1)) == 0
-    assert sink.data_seen == 1
+    assert sender.send_due(row.next_attempt_at) == 1
+    assert row_of(db, outbox_id).status == "sent"
+    assert sink.data_seen == 2
+    assert [r.message()["Message-ID"] for r in sink.received][-1] == row.message_id
 
 
-def test_recover_marks_crashed_sends_uncertain(
+def claim_and_die(db: Engine, config: Config, *, deliver: bool) -> list[int]:
+    """What a judge killed mid-send leaves: rows it claimed (and, with
+    ``deliver``, handed over) without writing down how it went."""
+    dead = Sender(config, db)
+    rows = dead._claim(models.utcnow(), 25)
+    if deliver:
+        dead._deliver_all(rows)
+    return [row.id for row in rows]
+
+
+def test_a_restarted_judge_sends_its_own_crashed_claims_again_at_once(
         db: Engine, sink: Sink, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Killed after the relay took the mail, before 'sent' was written: at
+    the next start (at once, on PostgreSQL too) the mail goes again with
+    the same Message-ID rather than never."""
     config = relay_config(tmp_path, sink.port)
     crashed = put(db, config, "crashed@example.com")
+    [claimed] = claim_and_die(db, config, deliver=True)
+    assert claimed == crashed and row_of(db, crashed).status == "sending"
     waiting = put(db, config, "waiting@example.com")
-    set_row(db, crashed, status="sending", attempts=1,
-            next_attempt_at=models.utcnow() - timedelta(hours=1))
-    sender = Sender(config, db)
+    restarted = Sender(config, db)
     with caplog.at_level(logging.WARNING, logger="judge.sender"):
-        assert sender.recover() == 1
+        assert restarted.recover() == 1
     assert f"outbox {crashed}" in caplog.text and "crashed@example.com" in caplog.text
-    row = row_of(db, crashed)
-    assert row.status == "uncertain" and row.last_error
-    assert sender.send_due(models.utcnow() + timedelta(days=1)) == 1
-    assert [r.rcpt_tos for r in sink.received] == [("waiting@example.com",)]
-    assert row_of(db, crashed).status == "uncertain"
-    assert row_of(db, waiting).status == "sent"
-    assert sender.recover() == 0
+    assert row_of(db, crashed).status == "pending"
+    assert restarted.send_due() == 2
+    assert row_of(db, crashed).status == row_of(db, waiting).status == "sent"
+    copies = [r.message()["Message-ID"] for r in sink.received if "crashed@example.com"
+              in r.rcpt_tos]
+    assert copies == [row_of(db, crashed).message_id] * 2
+    assert restarted.recover() == 0
 
 
-def test_recover_leaves_a_running_send_alone(db: Engine, tmp_path: Path) -> None:
-    """Another judge sharing the database may be sending right now: only a
-    claim older than the lease counts as crashed."""
-    config = relay_config(tmp_path, free_port())
-    outbox_id = put(db, config)
-    set_row(db, outbox_id, status="sending", attempts=1, next_attempt_at=models.utcnow())
-    sender = Sender(config, db)
-    assert sender.recover(stale_only=True) == 0
+def test_another_judges_running_claims_are_left_alone(
+        db: Engine, sink: Sink, tmp_path: Path) -> None:
+    """Two judges share the database: one starting must not take the other's
+    claims (that one is sending them now); only a claim older than the lease
+    counts as that judge's crash."""
+    running = relay_config(tmp_path / "one", sink.port)
+    starting = relay_config(tmp_path / "two", sink.port)
+    outbox_id = put(db, running)
+    claim_and_die(db, running, deliver=False)
+    other = Sender(starting, db)
+    assert other.recover() == 0
+    assert other.send_due() == 0
     assert row_of(db, outbox_id).status == "sending"
-    assert sender.recover(models.utcnow() + timedelta(hours=1), stale_only=True) == 1
-    assert row_of(db, outbox_id).status == "uncertain"
+    assert other.recover(models.utcnow() + timedelta(hours=1)) == 1
+    assert row_of(db, outbox_id).status == "pending"
+    assert other.send_due(models.utcnow() + timedelta(hours=1)) == 1
+    assert len(sink.received) == 1
 
 
 def test_two_senders_deliver_each_mail_once(db: Engine, sink: Sink, tmp_path: Path) -> None:
@@ -471,29 +494,35 @@ def test_maildir_gets_one_file_per_mail(
     files = maildir_files(config)
     assert len(files) == 3 and maildir_files(config, "tmp") == []
     rows = [row_of(db, i) for i in ids]
-    assert sorted(f.read_bytes() for f in files) == sorted(r.raw for r in rows)
+    assert sorted(f.read_bytes().split(b"\n", 1)[1] for f in files) == sorted(
+        r.raw.replace(b"\r\n", b"\n") for r in rows)
     assert all(r.status == "sent" for r in rows)
     for f in files:
         assert str(f) in caplog.text
 
 
-@pytest.mark.parametrize("left_as", ["pending", "sending"])
-def test_maildir_crash_after_rename_is_not_written_twice(
-        db: Engine, tmp_path: Path, left_as: str) -> None:
+def test_maildir_crash_after_rename_is_not_written_twice(db: Engine, tmp_path: Path) -> None:
+    config = maildir_config(tmp_path)
+    outbox_id = put(db, config)
+    claim_and_die(db, config, deliver=True)  # died after the rename, before 'sent'
+    assert len(maildir_files(config)) == 1
+    sender = Sender(config, db)
+    assert sender.recover() == 1
+    assert row_of(db, outbox_id).status == "sent"
+    assert sender.send_due(models.utcnow() + timedelta(days=1)) == 0
+    assert len(maildir_files(config)) == 1
+
+
+def test_maildir_row_left_pending_after_the_rename_is_not_written_twice(
+        db: Engine, tmp_path: Path) -> None:
     config = maildir_config(tmp_path)
     outbox_id = put(db, config)
     sender = Sender(config, db)
     assert sender.send_due() == 1
-    # as if the judge had died after the rename, before 'sent' was committed
-    set_row(db, outbox_id, status=left_as, sent_at=None,
+    set_row(db, outbox_id, status="pending", sent_at=None,
             next_attempt_at=models.utcnow() - timedelta(hours=1))
-    if left_as == "sending":
-        assert sender.recover() == 1
-    else:
-        assert sender.send_due() == 1
+    assert sender.send_due() == 1
     assert row_of(db, outbox_id).status == "sent"
-    assert len(maildir_files(config)) == 1
-    assert sender.send_due(models.utcnow() + timedelta(days=1)) == 0
     assert len(maildir_files(config)) == 1
 
 
@@ -510,15 +539,39 @@ def test_maildir_mail_already_read_is_not_written_again(db: Engine, tmp_path: Pa
     assert len(maildir_files(config, "cur")) == 1
 
 
-def test_maildir_crash_before_rename_is_uncertain(db: Engine, tmp_path: Path) -> None:
+def test_maildir_crash_before_rename_is_written_once_at_restart(
+        db: Engine, tmp_path: Path) -> None:
     config = maildir_config(tmp_path)
     outbox_id = put(db, config)
-    set_row(db, outbox_id, status="sending", attempts=1,
-            next_attempt_at=models.utcnow() - timedelta(hours=1))
-    assert Sender(config, db).recover() == 1
-    assert row_of(db, outbox_id).status == "uncertain"
-    assert Sender(config, db).send_due() == 0
-    assert not (config.maildir / "new").exists() or maildir_files(config) == []
+    claim_and_die(db, config, deliver=False)
+    restarted = Sender(config, db)
+    assert restarted.recover() == 1
+    assert row_of(db, outbox_id).status == "pending"
+    assert restarted.send_due() == 1
+    assert row_of(db, outbox_id).status == "sent"
+    assert len(maildir_files(config)) == 1
+
+
+def test_maildir_files_have_lf_line_ends_and_name_their_recipients(
+        db: Engine, tmp_path: Path) -> None:
+    """A Maildir holds mail with LF line ends (CRLF shows as ^M in mutt),
+    and each file says whom it is for, even a mail to a whole game whose
+    To line names only the group."""
+    config = maildir_config(tmp_path)
+    with transaction(db) as session:
+        outbox_id = queue(session, OutgoingMail(
+            to=("a@example.com", "b@example.org"), subject="Results", body="Spring 1901\n",
+            group="Players of mygame"), config)
+    assert Sender(config, db).send_due() == 1
+    [written] = maildir_files(config)
+    content = written.read_bytes()
+    assert b"\r" not in content
+    head = content.split(b"\n\n", 1)[0].split(b"\n")
+    assert head[:2] == [b"X-Envelope-To: a@example.com", b"X-Envelope-To: b@example.org"]
+    assert b"To: Players of mygame:;" in head
+    raw = row_of(db, outbox_id).raw
+    assert content == b"".join(head[:2][i] + b"\n" for i in range(2)) + raw.replace(b"\r\n",
+                                                                                      b"\n")
 
 
 def test_maildir_unwritable_is_retried(db: Engine, tmp_path: Path) -> None:

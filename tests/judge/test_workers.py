@@ -5,8 +5,8 @@ lock the same games in a different order both get through."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
-import queue
 import signal
 import threading
 import time
@@ -85,7 +85,7 @@ def test_mail_is_processed_in_a_worker_process(db: Engine, db_url: str,
         workers.submit(ids[0])  # asked twice, processed once
         _wait(lambda: len(done) == 6 and workers.idle.is_set())
         assert sorted(done) == [(i, "done") for i in ids]
-        assert all(p.pid != os.getpid() for p, _ in workers._processes)
+        assert all(w.process.pid != os.getpid() for w in workers._workers)
     finally:
         workers.stop()
     assert len(_reply_bodies(db)) == 6
@@ -100,8 +100,9 @@ def test_a_worker_killed_mid_mail_is_replaced_and_the_mail_set_aside(
         first, _ = store_inbound(db, _mail(1), "smtp")
         with _holding(db, first):
             workers.submit(first)
-            process, busy_with = workers._processes[0]
-            _wait(lambda: busy_with[0] == first)  # the worker is inside the mail
+            worker = workers._workers[0]
+            process = worker.process
+            _wait(lambda: worker.holding == [first])  # the worker is inside the mail
             os.kill(process.pid or 0, signal.SIGKILL)
             process.join(10)
         _wait(lambda: (first, "failed") in done)
@@ -112,7 +113,7 @@ def test_a_worker_killed_mid_mail_is_replaced_and_the_mail_set_aside(
         second, _ = store_inbound(db, _mail(2), "smtp")
         workers.submit(second)
         _wait(lambda: (second, "done") in done)
-        assert workers._processes[0][0].pid != process.pid
+        assert workers._workers[0].process.pid != process.pid
     finally:
         workers.stop()
 
@@ -127,8 +128,9 @@ def test_a_worker_killed_mid_batch_is_replaced_and_each_mail_goes_again_alone(
             workers.submit(inbound_id)
         workers.start()
         try:
-            process, busy_with = workers._processes[0]
-            _wait(lambda: busy_with[:3] == ids)  # the worker is inside the batch
+            worker = workers._workers[0]
+            process = worker.process
+            _wait(lambda: worker.holding == ids)  # the worker is inside the batch
             os.kill(process.pid or 0, signal.SIGKILL)
             process.join(10)
         except BaseException:
@@ -138,20 +140,20 @@ def test_a_worker_killed_mid_batch_is_replaced_and_each_mail_goes_again_alone(
         # no mail is blamed: each, processed on its own, gets through
         _wait(lambda: len(done) == 3 and workers.idle.is_set())
         assert sorted(done) == [(i, "done") for i in ids]
-        assert workers._processes[0][0].pid != process.pid
+        assert workers._workers[0].process.pid != process.pid
         assert len(_reply_bodies(db)) == 3
     finally:
         workers.stop()
 
 
 def test_a_batch_is_taken_from_what_waits_and_alone_mails_stay_alone() -> None:
-    inbox: queue.Queue[tuple[int, bool] | None] = queue.Queue()
+    judge_end, worker_end = multiprocessing.Pipe()
     for item in [(1, False), (2, True), (3, False), *[(n, False) for n in range(4, 4 + BATCH)],
                  None]:
-        inbox.put(item)
-    first = _take(inbox)
+        judge_end.send(item)
+    first = _take(worker_end)
     assert first == ([1, 3, *range(4, 4 + BATCH - 3)], False, [2])
-    rest = _take(inbox)
+    rest = _take(worker_end)
     assert rest == (list(range(4 + BATCH - 3, 4 + BATCH)), True, [])
 
 
@@ -189,3 +191,21 @@ def test_mails_locking_two_games_in_opposite_orders_both_get_through(
     assert statuses == ["done", "done"]
     for raw in _reply_bodies(db):
         assert b"could not process" not in raw
+
+
+def test_killing_the_judge_leaves_no_worker_and_no_semaphore_behind(tmp_path: Path) -> None:
+    """kill -9 of `judge serve`: its worker processes (and multiprocessing's
+    helper) end with it, and it leaves nothing in /dev/shm."""
+    from tests.judge.test_kill_run import kill_run_module
+
+    kill_run = kill_run_module()
+    judge = kill_run.JudgeProcess(tmp_path, f"sqlite:///{tmp_path / 'judge.db'}", workers=2)
+    judge.start()
+    try:
+        assert judge.process is not None
+        pid = judge.process.pid
+        _wait(lambda: len(kill_run.descendants(pid)) >= 2)  # the workers and their helper
+    finally:
+        judge.kill()  # SIGKILL; counts (and ends) what lives on
+    assert judge.orphans == 0
+    assert judge.semaphores_left == 0
