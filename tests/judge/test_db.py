@@ -56,9 +56,9 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 4
+    assert migrate(engine) == SCHEMA_VERSION == 5
     with engine.connect() as conn:
-        assert schema_version(conn) == 5
+        assert schema_version(conn) == SCHEMA_VERSION
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
         assert inspect(conn).has_table("bid_record")  # step 3
         assert inspect(conn).has_table("signon_failure")  # step 4
