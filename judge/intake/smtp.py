@@ -68,6 +68,16 @@ class _BoundedSMTP(SMTP):
         super().data_received(data)
 
 
+    async def push(self, status: str) -> None:
+        # aiosmtpd's 552 ('Error: Too much mail data') does not say how much
+        # is allowed; a player whose photo was refused should not have to guess.
+        if status.startswith("552 ") and self.data_size_limit:
+            status = (f"552 5.3.4 mail too big: this judge takes mails up to "
+                      f"{self.data_size_limit // 2**20} MB "
+                      f"({self.data_size_limit} bytes) in all")
+        await super().push(status)
+
+
 class _Controller(Controller):
     def factory(self) -> SMTP:
         return _BoundedSMTP(self.handler, **self.SMTP_kwargs)

@@ -48,6 +48,12 @@ def test_the_default_limit_takes_a_10_mb_photo_and_refuses_past_25_mb(db: Engine
                 smtp.sendmail("anna@example.org", ["judge@localhost"],
                               _mail_with_photo(19 * MB))  # 25.3 MB once in base64
             assert refused.value.smtp_code == 552
+            assert b"up to 25 MB (26214400 bytes)" in refused.value.smtp_error
+            # a client that does not announce the size is stopped in DATA, told the same
+            smtp.mail("anna@example.org")
+            smtp.rcpt("judge@localhost")
+            code, text = smtp.data(_mail_with_photo(19 * MB))
+            assert code == 552 and b"up to 25 MB" in text
     finally:
         controller.stop()
     with Session(db) as session:
