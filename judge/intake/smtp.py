@@ -26,7 +26,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import Any, AnyStr
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, Envelope, Session
@@ -68,13 +68,14 @@ class _BoundedSMTP(SMTP):
         super().data_received(data)
 
 
-    async def push(self, status: str) -> None:
+    async def push(self, status: AnyStr) -> None:
         # aiosmtpd's 552 ('Error: Too much mail data') does not say how much
         # is allowed; a player whose photo was refused should not have to guess.
-        if status.startswith("552 ") and self.data_size_limit:
-            status = (f"552 5.3.4 mail too big: this judge takes mails up to "
-                      f"{self.data_size_limit // 2**20} MB "
-                      f"({self.data_size_limit} bytes) in all")
+        if isinstance(status, str) and status.startswith("552 ") and self.data_size_limit:
+            await super().push(f"552 5.3.4 mail too big: this judge takes mails up to "
+                               f"{self.data_size_limit // 2**20} MB "
+                               f"({self.data_size_limit} bytes) in all")
+            return
         await super().push(status)
 
 
