@@ -185,6 +185,35 @@ def test_units_stand_in_centres_and_only_fleets_have_coasts(facts: Facts) -> Non
                       "Comayagua": "north", "Managua": "west"}
 
 
+def test_two_or_three_homes_per_power(facts: Facts) -> None:
+    stated = facts.stated_counts["homes_per_power"]
+    sizes = {len(power.units) for power in facts.powers.values()}
+    assert (min(sizes), max(sizes)) == (stated.low, stated.high)
+
+
+def test_the_texts_examples_agree_with_the_lists(facts: Facts) -> None:
+    """Units and owners that §1.3, §9.1, §11.2-§11.4 mention in passing."""
+    units = {u.centre: u.unit for p in facts.powers.values() for u in p.units}
+    units |= {m.centre: m.unit.unit for m in facts.minors}
+    units |= {a.centre: a.unit.unit for a in facts.affiliates}
+    sponsor = {a.centre: a.sponsor for a in facts.affiliates}
+    # §11.4's orders, by abbreviation, with the unit type they are given
+    for abbreviation, unit in [("Irku", "A"), ("Yaku", "A"), ("Peki", "A"), ("Osak", "F"),
+                               ("Edo", "F"), ("Mukd", "A"), ("Urga", "A"), ("Hans", "F"),
+                               ("Urum", "A")]:
+        name = next(n for n, a in facts.abbreviations.items() if a == abbreviation)
+        assert units[name] == unit, abbreviation
+    assert sponsor["Mukden"] == sponsor["Urga"] == "Yellow"      # §11.4.1
+    assert "Violet" in facts.powers["JA"].groups                  # §11.4.1
+    assert sponsor["Dublin"] == "Blue" and units["Dublin"] == "F"  # §11.3 examples
+    assert units["Oporto"] == "F"
+    assert sponsor["Guryev"] == "Olive"                           # §11.2, §9.1
+    assert "Rostov-on-Don" in facts.powers["RU"].homes
+    assert "Halifax" in facts.powers["CA"].homes                  # §9.1
+    assert "Stockholm" in {m.centre for m in facts.minors}        # §9.1
+    assert sponsor["Austin"] == sponsor["New Orleans"] == "Violet"  # §1.3 figure
+
+
 def test_affiliate_sponsors(facts: Facts) -> None:
     for affiliate in facts.affiliates:
         if affiliate.sponsor is not None:
