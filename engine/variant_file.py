@@ -749,10 +749,14 @@ def load_variant_file(path: str | Path) -> GameMap:
 
 
 def shipped_variants() -> list[str]:
-    """The names of the variants shipped with the engine (engine/variants/*.toml)."""
+    """The names of the variants shipped with the engine (engine/variants/*.toml).
+
+    A ``*_facts.toml`` file is not a variant: it holds the facts of a variant
+    still being built (intercontinental_facts.toml) and has no board to play.
+    """
     folder = resources.files("engine") / "variants"
     return sorted(entry.name.removesuffix(".toml") for entry in folder.iterdir()
-                  if entry.name.endswith(".toml"))
+                  if entry.name.endswith(".toml") and not entry.name.endswith("_facts.toml"))
 
 
 _CACHE: dict[str, GameMap] = {}
