@@ -58,6 +58,7 @@ from engine.orders import (
     UnitRef,
     Waive,
 )
+from parser.actions import on_tokens
 from parser.names import COAST_WORDS, NameMatch, Places, Powers
 
 # the words for every kind of unit on the geographic board; a map reads those of its kinds
@@ -359,26 +360,27 @@ def build_grammar(game_map: GameMap) -> pp.ParserElement:
     ) + (
         _mark(Hold, *HOLD_WORDS)
         | (_skip(*SUPPORT_WORDS) + other_unit
-           + (route | pp.Opt(_skip(*HOLD_WORDS)))).add_parse_action(_support_tail)
-        | (_skip(*_CONVOY) + other_unit + route).add_parse_action(_convoy_tail)
-        | (_skip(*_RETREAT) + pp.Opt(move) + place).add_parse_action(_retreat_tail)
+           + (route | pp.Opt(_skip(*HOLD_WORDS)))).add_parse_action(on_tokens(_support_tail))
+        | (_skip(*_CONVOY) + other_unit + route).add_parse_action(on_tokens(_convoy_tail))
+        | (_skip(*_RETREAT) + pp.Opt(move) + place).add_parse_action(on_tokens(_retreat_tail))
         | _mark(Disband, *_DISBAND)
         | _mark(Remove, *_REMOVE)
         | _mark(_build_tail, *_BUILD)
     )
-    tail = keyword_tail | route.copy().add_parse_action(_move_tail)
-    unit_order = (unit + tail).add_parse_action(_unit_order)
+    tail = keyword_tail | route.copy().add_parse_action(on_tokens(_move_tail))
+    unit_order = (unit + tail).add_parse_action(on_tokens(_unit_order))
 
     waive = (
         _skip(*_WAIVE) + pp.Opt(_Pattern(r"\d+", "number")) + pp.Opt(_skip("builds", "build"))
         | _skip("w") + pp.FollowedBy(pp.StringEnd())
-    ).add_parse_action(lambda: Waive())
+    ).add_parse_action(on_tokens(lambda _t: Waive()))
     build = ((_skip(*_BUILD) | _Pattern(r"\+", "+")) + pp.Opt(kind) + place).add_parse_action(
-        _build
+        on_tokens(_build)
     )
-    remove = (_skip("r", *_REMOVE) + unit).add_parse_action(lambda t: Remove(t[0]))
-    disband = (_skip(*_DISBAND) + unit).add_parse_action(lambda t: Disband(t[0]))
-    retreat = (_skip("retreat", "retreats") + unit + move + place).add_parse_action(_retreat)
+    remove = (_skip("r", *_REMOVE) + unit).add_parse_action(on_tokens(lambda t: Remove(t[0])))
+    disband = (_skip(*_DISBAND) + unit).add_parse_action(on_tokens(lambda t: Disband(t[0])))
+    retreat = (_skip("retreat", "retreats") + unit + move + place).add_parse_action(
+        on_tokens(_retreat))
     keyword_order = pp.FollowedBy(
         _Pattern(rf"\+|{_words(*_WAIVE, 'w', *_BUILD, 'r', *_REMOVE, *_DISBAND, *_RETREAT)}", "")
     ) + (waive | build | remove | disband | retreat)

@@ -11,6 +11,7 @@ import datetime
 
 import pyparsing as pp
 
+from parser.actions import on_tokens
 from parser.commands.grammar import named
 from parser.commands.values import CommandError, SetAbsence
 
@@ -48,16 +49,16 @@ def _make(year: object, month: object, day: object) -> datetime.date | CommandEr
 
 _MONTH = pp.Regex(r"[A-Za-z]{3,9}" + _TAIL).set_name("a month").set_parse_action(_check_month)
 _DAY = pp.Regex(r"(?P<d>\d{1,2})(?:st|nd|rd|th)?" + _TAIL).set_name("a day")
-_DAY.set_parse_action(lambda t: int(t["d"]))
+_DAY.set_parse_action(on_tokens(lambda t: int(t["d"])))
 _YEAR = pp.Regex(r"(?P<y>\d{4}|\d{2})" + _TAIL).set_name("a year")
-_YEAR.set_parse_action(lambda t: int(t["y"]) + (2000 if len(t["y"]) == 2 else 0))
+_YEAR.set_parse_action(on_tokens(lambda t: int(t["y"]) + (2000 if len(t["y"]) == 2 else 0)))
 _ISO = pp.Regex(r"(?P<y>\d{4})[-/](?P<m>\d{1,2})[-/](?P<d>\d{1,2})" + _TAIL)
-_ISO.set_parse_action(lambda t: _make(t["y"], t["m"], t["d"]))
+_ISO.set_parse_action(on_tokens(lambda t: _make(t["y"], t["m"], t["d"])))
 
 DATE = (
     _ISO
-    | (_MONTH + _DAY + _YEAR).set_parse_action(lambda t: _make(t[2], t[0], t[1]))
-    | (_DAY + _MONTH + _YEAR).set_parse_action(lambda t: _make(t[2], t[1], t[0]))
+    | (_MONTH + _DAY + _YEAR).set_parse_action(on_tokens(lambda t: _make(t[2], t[0], t[1])))
+    | (_DAY + _MONTH + _YEAR).set_parse_action(on_tokens(lambda t: _make(t[2], t[1], t[0])))
 ).set_name("a date with its year (2026-12-01 or 1 Dec 2026)")
 
 _FROM = pp.CaselessKeyword("FROM").suppress()
@@ -86,4 +87,4 @@ def _absence(tokens: pp.ParseResults) -> SetAbsence | CommandError:
 ABSENCE = (
     (pp.Opt(_FROM) + DATE("start") + pp.Opt(_TO - DATE("end")))
     | (_TO - DATE("end"))
-).set_name("a date (2026-12-01 TO 2026-12-08)").set_parse_action(_absence)
+).set_name("a date (2026-12-01 TO 2026-12-08)").set_parse_action(on_tokens(_absence))

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import pyparsing as pp
 
+from parser.actions import on_tokens
 from parser.commands.values import (
     Clear,
     Command,
@@ -56,7 +57,7 @@ def _token(pattern: str, name: str, convert: Callable[[str], str]) -> pp.ParserE
     def action(tokens: pp.ParseResults) -> str:
         return convert(str(tokens[0]).rstrip(_STRIP))
 
-    return pp.Regex(f"(?:{pattern}){_TAIL}").set_name(name).set_parse_action(action)
+    return pp.Regex(f"(?:{pattern}){_TAIL}").set_name(name).set_parse_action(on_tokens(action))
 
 
 GAME_NAME = r"[A-Za-z0-9_]+"
@@ -90,17 +91,17 @@ def _at(tokens: pp.ParseResults) -> tuple[str, str]:
 # 'france@mygame', 'loudMouth@coolgame': a role, an at-sign, a game
 ROLE_AT_GAME = (
     pp.Regex(f"(?P<who>[^@\\s]+)@(?P<game>{GAME_NAME}){_TAIL}")
-    .set_name("power@game").set_parse_action(_at)
+    .set_name("power@game").set_parse_action(on_tokens(_at))
 )
 # DPJudge and njudge 'Fmygame': a power's initial (or number) joined to the game
 INITIAL_GAME = (
     pp.Regex(f"(?P<who>[A-Za-z0-9])(?P<game>{GAME_NAME})(?!\\S)")
-    .set_name("power and game (france@mygame or Fmygame)").set_parse_action(_at)
+    .set_name("power and game (france@mygame or Fmygame)").set_parse_action(on_tokens(_at))
 )
 # njudge '?mygame': a game that is forming
 FORMING_GAME = (
     pp.Regex(f"\\?(?P<game>{GAME_NAME}){_TAIL}")
-    .set_name("?game").set_parse_action(lambda t: str(t["game"]).lower())
+    .set_name("?game").set_parse_action(on_tokens(lambda t: str(t["game"]).lower()))
 )
 ADDRESS = _token(r"[^\s@,]+@[^\s@,]+(?:,[^\s@,]+@[^\s@,]+)*", "an e-mail address", str)
 
@@ -166,7 +167,7 @@ def _expected(exc: pp.ParseBaseException) -> str | None:
 
 
 def _no_words(name: str, command: Command) -> Form:
-    return Form(name, END.copy().set_parse_action(lambda: command), name)
+    return Form(name, END.copy().set_parse_action(on_tokens(lambda _t: command)), name)
 
 
 def _signon(tokens: pp.ParseResults) -> Signon:
@@ -248,52 +249,54 @@ _EJECTED = _token(r"[A-Za-z0-9][^\s,]*?", "a power", lambda w: w if "@" in w els
 
 FORMS: dict[str, Form] = {
     "HELP": Form("HELP", pp.Opt(REST).set_parse_action(
-        lambda t: Help(" ".join(str(t[0]).split()) if t else "")), "HELP or HELP orders"),
+        on_tokens(lambda t: Help(" ".join(str(t[0]).split()) if t else ""))),
+        "HELP or HELP orders"),
     "UNSUBSCRIBE": Form(
         "UNSUBSCRIBE", (pp.Opt(GAME) + END).set_parse_action(
-            lambda t: Unsubscribe(str(t[0]) if t else None)),
+            on_tokens(lambda t: Unsubscribe(str(t[0]) if t else None))),
         "UNSUBSCRIBE mygame (or, after SIGNON, UNSUBSCRIBE)",
     ),
     "LIST": Form(
         "LIST", (pp.Opt(GAME) + END).set_parse_action(
-            lambda t: ListGames(str(t[0]) if t else None)), "LIST or LIST mygame",
+            on_tokens(lambda t: ListGames(str(t[0]) if t else None))), "LIST or LIST mygame",
     ),
     "HISTORY": Form(
         "HISTORY",
-        (GAME + pp.Opt(_RANGE) + end_or("FROM, TO or a phase")).set_parse_action(_history),
+        (GAME + pp.Opt(_RANGE) + end_or("FROM, TO or a phase"))
+        .set_parse_action(on_tokens(_history)),
         "HISTORY mygame, HISTORY mygame FROM S1901M TO F1903M", ("a game name",),
     ),
     "SUMMARY": Form(
-        "SUMMARY", (GAME + END).set_parse_action(lambda t: Summary(str(t[0]))),
+        "SUMMARY", (GAME + END).set_parse_action(on_tokens(lambda t: Summary(str(t[0])))),
         "SUMMARY mygame", ("a game name",),
     ),
     "MAP": Form(
         "MAP", (GAME + pp.Opt(PHASE) + end_or("a phase such as F1901M")).set_parse_action(
-            lambda t: MapRequest(str(t[0]), str(t[1]) if len(t) > 1 else None)),
+            on_tokens(lambda t: MapRequest(str(t[0]), str(t[1]) if len(t) > 1 else None))),
         "MAP mygame or MAP mygame F1901M", ("a game name",),
     ),
     "OBSERVE": Form(
-        "OBSERVE", (_WHO_OR_GAME + PASSWORD + END).set_parse_action(_observe),
+        "OBSERVE", (_WHO_OR_GAME + PASSWORD + END).set_parse_action(on_tokens(_observe)),
         "OBSERVE mygame password (or OBSERVE myname@mygame password)",
         ("a game name", "a password"), secret_from=1,
     ),
     "JOIN": Form(
-        "JOIN", (_WHO_OR_GAME + PASSWORD + END).set_parse_action(_join),
+        "JOIN", (_WHO_OR_GAME + PASSWORD + END).set_parse_action(on_tokens(_join)),
         "JOIN mygame password (or JOIN france@mygame password)",
         ("a game name", "a password"), secret_from=1,
     ),
     "SIGNON": Form(
         "SIGNON",
         ((FORMING_GAME + PASSWORD + pp.Opt(pp.Regex(r"\S+")).suppress() + END)
-         .set_parse_action(lambda t: Join(str(t[0]), str(t[1]), None))
-         | (_SIGNON_TARGET + PASSWORD + END).set_parse_action(_signon))
+         .set_parse_action(on_tokens(lambda t: Join(str(t[0]), str(t[1]), None)))
+         | (_SIGNON_TARGET + PASSWORD + END).set_parse_action(on_tokens(_signon)))
         .set_name(_POWER_AND_GAME),
         "SIGNON france@mygame password (or SIGNON Fmygame password)",
         ("a power and a game (france@mygame or Fmygame)", "a password"), secret_from=1,
     ),
     "RESIGN": Form(
         "RESIGN",
-        (pp.Opt((_SIGNON_TARGET + PASSWORD) | POWER) + END).set_parse_action(_resign),
+        (pp.Opt((_SIGNON_TARGET + PASSWORD) | POWER) + END).set_parse_action(on_tokens(_resign)),
         "RESIGN (after SIGNON), or RESIGN france@mygame password", secret_from=1,
     ),
     "CLEAR": _no_words("CLEAR", Clear()),
@@ -305,24 +308,24 @@ FORMS: dict[str, Form] = {
     "TERMINATE": _no_words("TERMINATE", Terminate()),
     "ROLLBACK": Form(
         "ROLLBACK", (pp.Opt(PHASE) + end_or("a phase such as S1902M")).set_parse_action(
-            lambda t: Rollback(str(t[0]) if t else None)), "ROLLBACK or ROLLBACK S1902M",
+            on_tokens(lambda t: Rollback(str(t[0]) if t else None))), "ROLLBACK or ROLLBACK S1902M",
     ),
     "EJECT": Form(
-        "EJECT", (_EJECTED + END).set_parse_action(_eject), "EJECT france", ("a power",),
+        "EJECT", (_EJECTED + END).set_parse_action(on_tokens(_eject)), "EJECT france", ("a power",),
     ),
     "SILENCE": Form(
-        "SILENCE", (_EJECTED + END).set_parse_action(lambda t: Silence(str(t[0]))),
+        "SILENCE", (_EJECTED + END).set_parse_action(on_tokens(lambda t: Silence(str(t[0])))),
         "SILENCE romania (a player in exile bids no more)", ("a power",),
     ),
     "REPLACE": Form(
-        "REPLACE", (POWER + ADDRESS + pp.Opt(PASSWORD) + END).set_parse_action(_replace),
+        "REPLACE", (POWER + ADDRESS + pp.Opt(PASSWORD) + END).set_parse_action(on_tokens(_replace)),
         "REPLACE france player@example.org [password]",
         ("a power", "the new player's e-mail address"), secret_from=2,
     ),
     "CREATE": Form(
         "CREATE",
         ((FORMING_GAME | GAME) + PASSWORD + pp.Opt(pp.Regex(r"\S+")) + END)
-        .set_parse_action(_create),
+        .set_parse_action(on_tokens(_create)),
         "CREATE mygame password, then settings lines such as 'variant standard'",
         ("a game name", "a password"), secret_from=1,
     ),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pyparsing as pp
 
+from parser.actions import on_tokens
 from parser.commands.grammar import Form, Outcome, end_or
 from parser.commands.values import CommandError, Press
 
@@ -30,16 +31,17 @@ def _kw(*words: str) -> pp.ParserElement:
 _OPTION_WORD = _kw("TO", "GREY", "GRAY", "WHITE", "QUIET", "FAKE", "FROM", "AS")
 _RECIPIENT = (
     ~_OPTION_WORD + pp.Regex(r"[A-Za-z0-9][^\s,+]*").set_name("a power")
-).set_parse_action(lambda t: str(t[0]).rstrip(_STRIP).upper())
+).set_parse_action(on_tokens(lambda t: str(t[0]).rstrip(_STRIP).upper()))
 _LIST = pp.OneOrMore(_RECIPIENT + pp.Opt(pp.Suppress(","))).set_name("who the press is for")
 
 _TO = (
     (pp.CaselessKeyword("TO") | pp.Literal("+")).suppress() - pp.Group(_LIST)
-).set_parse_action(lambda t: [("to", tuple(str(r) for r in t[0] if str(r)))])
-_GREY = _kw("GREY", "GRAY").set_parse_action(lambda: [("grey", True)])
-_WHITE = pp.CaselessKeyword("WHITE").set_parse_action(lambda: [("grey", False)])
-_QUIET = pp.CaselessKeyword("QUIET").set_parse_action(lambda: [("quiet", True)])
-_FAKE = (_kw("FAKE", "FROM", "AS") + pp.Regex(r".*")).set_parse_action(lambda: [("fake", True)])
+).set_parse_action(on_tokens(lambda t: [("to", tuple(str(r) for r in t[0] if str(r)))]))
+_GREY = _kw("GREY", "GRAY").set_parse_action(on_tokens(lambda _t: [("grey", True)]))
+_WHITE = pp.CaselessKeyword("WHITE").set_parse_action(on_tokens(lambda _t: [("grey", False)]))
+_QUIET = pp.CaselessKeyword("QUIET").set_parse_action(on_tokens(lambda _t: [("quiet", True)]))
+_FAKE = (_kw("FAKE", "FROM", "AS") + pp.Regex(r".*")).set_parse_action(
+    on_tokens(lambda _t: [("fake", True)]))
 _OPTIONS = pp.ZeroOrMore(_TO | _GREY | _WHITE | _QUIET | _FAKE)
 
 
@@ -66,7 +68,7 @@ def _header(broadcast: bool, grey_first: bool) -> pp.ParserElement:
         grey = grey_first or any(key == "grey" and value is True for key, value in options)
         return Press(recipients, grey, "")
 
-    return (_OPTIONS + end_or("TO, GREY or WHITE")).set_parse_action(action)
+    return (_OPTIONS + end_or("TO, GREY or WHITE")).set_parse_action(on_tokens(action))
 
 
 _PRESS_USAGE = "PRESS TO FRANCE ENGLAND (or PRESS TO ALL, BROADCAST, PRESS TO FRANCE GREY)"

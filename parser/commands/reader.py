@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from parser.actions import on_tokens
 from parser.commands.grammar import END, FORMS, Form, Outcome, read
 from parser.commands.press import PRESS_FORMS
 from parser.commands.set_forms import read_set
@@ -48,7 +49,7 @@ _SETTING = re.compile(r"(?P<key>[A-Za-z][A-Za-z0-9_\-]*)[ \t]*[:=]?[ \t]*(?P<val
 _BLOCK_COMMANDS = frozenset({"PRESS", "BROADCAST", "GREY", "OFFICIAL"})
 _ENDS = {"ENDPRESS": "ENDPRESS", "ENDBROADCAST": "ENDPRESS", "END": "ENDPRESS",
          "SIGNOFF": "SIGNOFF"}
-_OFFICIAL = Form("OFFICIAL", END.copy().set_parse_action(lambda: Official("")),
+_OFFICIAL = Form("OFFICIAL", END.copy().set_parse_action(on_tokens(lambda _t: Official(""))),
                  "OFFICIAL, then the announcement, then ENDPRESS")
 
 Numbered = tuple[int, str]  # (1-based line number, line as written)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pyparsing as pp
 
+from parser.actions import on_tokens
 from parser.commands.dates import ABSENCE
 from parser.commands.grammar import ADDRESS, END, POWER, REST, Form, Outcome, end_or, read
 from parser.commands.values import (
@@ -43,24 +44,24 @@ SET_WORDS: dict[str, str] = {
 }
 
 _DRAW_POWER = pp.Regex(r"[A-Za-z0-9][^\s,]*").set_name("a power").set_parse_action(
-    lambda t: str(t[0]).rstrip(".;:!?").upper()
+    on_tokens(lambda t: str(t[0]).rstrip(".;:!?").upper())
 )
 _DRAW_LIST = pp.ZeroOrMore(_DRAW_POWER + pp.Opt(pp.Suppress(",")))
 
 
 def _no_words(name: str, command: SetWait | SetNoDraw | SetAbsence) -> Form:
-    return Form(name, END.copy().set_parse_action(lambda: command), name)
+    return Form(name, END.copy().set_parse_action(on_tokens(lambda _t: command)), name)
 
 
 _FORMS: dict[str, Form] = {
     "PASSWORD": Form(
         "SET PASSWORD",
         (pp.Regex(r"\S+").set_name("a password") + END).set_parse_action(
-            lambda t: SetPassword(str(t[0]))),
+            on_tokens(lambda t: SetPassword(str(t[0])))),
         "SET PASSWORD newpassword", ("the new password",), secret_from=0,
     ),
     "ADDRESS": Form(
-        "SET ADDRESS", (ADDRESS + END).set_parse_action(lambda t: SetAddress(str(t[0]))),
+        "SET ADDRESS", (ADDRESS + END).set_parse_action(on_tokens(lambda t: SetAddress(str(t[0])))),
         "SET ADDRESS me@example.org", ("the new e-mail address",),
     ),
     "WAIT": _no_words("SET WAIT", SetWait(True)),
@@ -73,27 +74,27 @@ _FORMS: dict[str, Form] = {
     "NOABSENCE": _no_words("SET NOABSENCE", SetAbsence(None, None)),
     "DRAW": Form(
         "SET DRAW", (_DRAW_LIST + end_or("a power")).set_parse_action(
-            lambda t: SetDraw(tuple(str(p) for p in t if str(p)))),
+            on_tokens(lambda t: SetDraw(tuple(str(p) for p in t if str(p))))),
         "SET DRAW, or SET DRAW AUSTRIA FRANCE",
     ),
     "NODRAW": _no_words("SET NODRAW", SetNoDraw()),
     "CONCEDE": Form(
-        "SET CONCEDE", (POWER + END).set_parse_action(lambda t: SetConcede(str(t[0]))),
+        "SET CONCEDE", (POWER + END).set_parse_action(on_tokens(lambda t: SetConcede(str(t[0])))),
         "SET CONCEDE FRANCE", ("the power you concede to",),
     ),
     "DEADLINE": Form(
-        "SET DEADLINE", (REST + END).set_parse_action(lambda t: SetDeadline(str(t[0]))),
+        "SET DEADLINE", (REST + END).set_parse_action(on_tokens(lambda t: SetDeadline(str(t[0])))),
         "SET DEADLINE 2026-12-01 18:00 (or SET DEADLINE Mon 18:00, SET DEADLINE +2d)",
         ("the new deadline",),
     ),
     "FAVOR": Form(
         "SET FAVOR", (POWER + pp.OneOrMore(pp.Regex(r"[A-Za-z][0-5][A-Za-z]").set_name(
             "a Favor map space")) + END).set_parse_action(
-                lambda t: SetFavor(str(t[0]), tuple(str(s) for s in t[1:]))),
+                on_tokens(lambda t: SetFavor(str(t[0]), tuple(str(s) for s in t[1:])))),
         "SET FAVOR EGYPT N2n U1s I1r B1q R1p", ("a power", "its Embassies' spaces"),
     ),
     "GRACE": Form(
-        "SET GRACE", (REST + END).set_parse_action(lambda t: SetGrace(str(t[0]))),
+        "SET GRACE", (REST + END).set_parse_action(on_tokens(lambda t: SetGrace(str(t[0])))),
         "SET GRACE 2026-12-02 18:00 (or SET GRACE +1d)", ("the end of the grace period",),
     ),
 }
