@@ -595,7 +595,8 @@ NOTES = {
     "PANA": "text (§6.10): F Panama City (north coast); the south coast is provisional",
     "COMA": "text (§7.3): F Comayagua (north coast); the south coast is provisional",
     "MANA": "text (§7.3): F Managua (west coast); the east coast is provisional",
-    "STON": "provisional: Stone Town stands for Zanzibar and the coast facing it, so its army can move",
+    "STON": ("provisional: Stone Town stands for Zanzibar and the coast facing it,"
+             " so its army can move"),
     "CONS": "provisional: fleets pass between the Black Sea and the Aegean, as on the standard map",
     "COPE": "provisional: fleets pass between the North Sea and the Baltic",
     "HONO": "provisional: Hawaii (a callout on the real map, §12.3) touches Palmyra and Lolelaplap",
@@ -631,7 +632,7 @@ def parse_pairs(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def build() -> str:  # noqa: C901 - one straight pass
+def build() -> str:
     facts = load_facts()
     names: dict[str, str] = {}       # code -> name (without bracket)
     labels: dict[str, str] = {}      # code -> label
@@ -643,7 +644,8 @@ def build() -> str:  # noqa: C901 - one straight pass
         code = code_of(label)
         if code in names:
             raise SystemExit(f"abbreviation clash: {label!r} and {labels[code]!r} are both {code}")
-        names[code], labels[code], points[code], kinds[code] = strip_label(label), label, point, kind
+        names[code], labels[code] = strip_label(label), label
+        points[code], kinds[code] = point, kind
         return code
 
     for name in facts.supply_centres:
@@ -719,8 +721,8 @@ def build() -> str:  # noqa: C901 - one straight pass
     unit_text: dict[str, str] = {}
 
     def unit_string(unit: object, code: str) -> str:
-        kind = getattr(unit, "unit")
-        coast = getattr(unit, "coast")
+        kind = unit.unit
+        coast = unit.coast
         if kind == "A":
             return f"A {code}"
         if coast:
@@ -770,7 +772,8 @@ def build() -> str:  # noqa: C901 - one straight pass
 
     def neutral_letter(code: str) -> str:
         code = (code + "XX")[:4]
-        for cand in (code[:3], code[0] + code[2:4], code[0:2] + code[3:4], code[0] + code[1] + code[3]):
+        tries = (code[:3], code[0] + code[2:4], code[0:2] + code[3:4], code[0] + code[1] + code[3])
+        for cand in tries:
             if len(cand) == 3 and cand not in letters_used:
                 letters_used.add(cand)
                 return cand
