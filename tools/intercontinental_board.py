@@ -553,7 +553,7 @@ WHAR: BATA SUMA | JAVA TIMO ANDA LEEU CIO SIO
 BOB: CALC DHAK ARAK RANG ORIS HYDE MYSO KAND | ANDA LACC CIO
 LACC: BOMB MYSO KAND | BOB ARAB CIO
 ARAB: BOMB SIND QALA KERM MUSC HADR | LACC CIO GOA SOMA
-PERS: BASR SHIR HASA MUSC KERM |
+PERS: BASR SHIR HASA MUSC KERM | ARAB
 REDS: SUEZ/SC UPPE MASS HEJA YEME | GOA
 GOA: ADEN YEME AFAR BERB HADR | REDS ARAB SOMA
 SOMA: MOGA MOMB STON OGAD | GOA ARAB CIO MASC MOZA
@@ -889,7 +889,8 @@ def build() -> str:
     w("# " + "-" * 75)
     w("# Where the schematic map draws each province: its [lat, lon] in a Lambert")
     w("# azimuthal equal-area projection centred on 0N 20E, as the real map (§12.3),")
-    w("# scaled to points. Provisional coordinates, no rules meaning.")
+    w("# scaled to points. Provisional coordinates, no rules meaning. Europe is small")
+    w("# at equal area, as on the real map: zoom in on it.")
     w("[map]")
     w(f"size = [{SIZE[0]}, {SIZE[1]}]")
     w("")
@@ -913,7 +914,7 @@ def project(lat: float, lon: float) -> tuple[int, int]:
     k = math.sqrt(2.0 / max(1e-9, 1.0 + math.cos(phi) * math.cos(lam)))
     x = k * math.cos(phi) * math.sin(lam)
     y = k * math.sin(phi)
-    # x, y within [-2, 2]; the antipodal seas sit near the rim, kept inside
+    # x, y within [-2, 2]; the antipodal seas, near the rim, are kept inside 1.9.
     r = math.hypot(x, y)
     if r > 1.9:
         x, y = x * 1.9 / r, y * 1.9 / r
