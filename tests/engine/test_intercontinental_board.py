@@ -258,3 +258,33 @@ def test_text_fact(board: GameMap, fact: dict[str, Any]) -> None:
 def test_only_stated_split_coasts(board: GameMap) -> None:
     stated = {c for f in _facts() for c in f.get("coasts", {})}
     assert {c for c, p in board.provinces.items() if p.coasts} == stated
+
+
+# --- the board plays ------------------------------------------------------------
+
+def test_northeast_asia_example_adjudicates(board: GameMap) -> None:
+    """§11.4, without the DP bids (every neutral holds): the majors' orders,
+    written with the text's own abbreviations, give §11.4.4's moves."""
+    from engine.game import adjudicate
+    from engine.orders import Order
+    from engine.outcomes import Outcome
+    from engine.state import GameState
+    from parser.orders import parse_order
+
+    written = {"SIBERIA": ["A Irku - Urga", "A Yaku - Amur"], "CHINA": ["A Peki - Mukd"],
+               "JAPAN": ["F Osak - Yell", "F Edo - East"]}
+    orders: dict[str, list[Order]] = {}
+    for power, lines in written.items():
+        for line in lines:
+            order = parse_order(line, board)
+            assert isinstance(order, Order), (line, order)
+            orders.setdefault(power, []).append(order)
+    resolution = adjudicate(board, GameState.initial(board), orders)
+    ordered = {(p, o.unit.location) for p, os in orders.items() for o in os}
+    outcome = {(r.power, r.order.unit.location): r.outcome for r in resolution.results
+               if (r.power, r.order.unit.location) in ordered}
+    assert outcome == {
+        ("SIBERIA", "IRKU"): Outcome.FAILS, ("SIBERIA", "YAKU"): Outcome.SUCCEEDS,
+        ("CHINA", "PEKI"): Outcome.FAILS,
+        ("JAPAN", "OSAK"): Outcome.SUCCEEDS, ("JAPAN", "EDO"): Outcome.SUCCEEDS,
+    }
