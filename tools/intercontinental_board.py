@@ -576,7 +576,6 @@ NOTES = {
     "OSAK": "text (§11.4): F Osak - Yell; so Osaka touches the Yellow Sea here",
     "EDO": "text (§11.4): F Edo - East; the East China Sea is drawn to reach Edo",
     "HANS": "text (§11.4): F Hans - Yell, F Hans S Osak - Yell",
-    "MUKD": "text (§11.4): A Peki - Mukd, A Mukd S Irku - Urga, A Urga S Mukd H",
     "URGA": "text (§11.4): A Irku - Urga, A Urga S Peki - Mukd",
     "AMUR": "text (§11.4): A Yaku - Amur",
     "GURY": "text (§11.2): attacked from Rostov-on-Don or from Ulytau",
@@ -602,6 +601,15 @@ NOTES = {
     "PATA": "provisional: fleets pass between the oceans by the Strait of Magellan",
     "EZO": "provisional: an island between the Sea of Japan and the Kuroshio (Tsugaru Strait)",
     "ROST": "provisional: on the Sea of Azov only; Astrakhan and the Caspian are in Kazan",
+    "ARIZ": "provisional: Arizona stands for the Southwest, with southern California's coast",
+    "KAZA": "provisional: Kazan stands for the Volga down to Astrakhan, hence its Caspian coast",
+    "TOUL": "provisional: Gascony's coast on Biscay; the Gulf of Lion coast is Provence's",
+    "MUKD": ("text (§11.4): A Peki - Mukd, A Mukd S Irku - Urga, A Urga S Mukd H;"
+             " provisional: its coast is Liaodong's"),
+    "BULG": "provisional: on the Black Sea only (the Aegean coast is Athens' and Constantinople's)",
+    "HOLS": "provisional: on the North Sea only; fleets pass to the Baltic at Copenhagen",
+    "NAPL": "provisional: Tyrrhenian and Ionian coasts; the Adriatic is Venice's and the east's",
+    "COST": "provisional: Pacific coast only; Caribbean to Pacific only round Panama City's coasts",
     "HONO": "provisional: Hawaii (a callout on the real map, §12.3) touches Palmyra and Lolelaplap",
 }
 
