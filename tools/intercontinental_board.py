@@ -817,7 +817,7 @@ def build() -> str:
     w("# The 58 affiliates (§8): like minors, but the sponsor's DP count double")
     w("# (§11.3). sponsor: the colour group; or sponsor_follows: the major power")
     w("# whose group is the sponsor (§8.9, §8.10), with possible_sponsors.")
-    w("# colour: the map colour (§8.9's Dutch keep orange; §8.10's take the sponsor's).")
+    w("# colour_group: the map colour (§8.9's Dutch keep orange; §8.10's take the sponsor's).")
     for aff in facts.affiliates:
         code = centre_codes[aff.centre]
         s = unit_string(aff.unit, code)
@@ -973,7 +973,7 @@ HEADER = """
 # antipodal seas Palmyra, Tuamotu, Rawaki and Lolelaplap, with Palmyra-Rawaki
 # adjacent (§5.3); Suez with split coasts, north on the East Mediterranean Sea
 # and south on the Red Sea, until the canal opens in 1870 (§5.2; the canal form
-# is the [suez_canal] table at the end); the names the text gives to places
+# is the [suez_canal] table near the end); the names the text gives to places
 # (Suez, EMS, Red Sea, Azov, Syr-Darya, Zakáspiya, Van, Ulytau, Amur, Azores
 # Current, §11.4's Yell and East; the change log's Upstate, Ngari Khorsum and
 # Iceland); the abbreviations, by the §5.4 rubric (the province codes are the
