@@ -759,6 +759,25 @@ def shipped_variants() -> list[str]:
                   if entry.name.endswith(".toml") and not entry.name.endswith("_facts.toml"))
 
 
+def unfinished_reason(name: str) -> str | None:
+    """Why a shipped variant is not offered to games yet, or None when it is.
+
+    A variant whose board is shipped before its rules module (Intercontinental)
+    says so with ``unfinished = "why"`` in its [variant] table: the engine and
+    its tests load it, but CREATE refuses it and LIST does not offer it, so no
+    GM starts a game the judge would adjudicate by the wrong rules.
+    """
+    entry = resources.files("engine") / "variants" / f"{name}.toml"
+    header = tomllib.loads(entry.read_text(encoding="utf-8")).get("variant", {})
+    reason = header.get("unfinished") if isinstance(header, dict) else None
+    return str(reason) if reason else None
+
+
+def offered_variants() -> list[str]:
+    """The shipped variants a GM may CREATE a game of."""
+    return [name for name in shipped_variants() if unfinished_reason(name) is None]
+
+
 _CACHE: dict[str, GameMap] = {}
 
 

@@ -27,7 +27,7 @@ from engine.map import GameMap
 from engine.orders import Order
 from engine.phase import PhaseKind
 from engine.state import GameState
-from engine.variant_file import load_variant
+from engine.variant_file import load_variant, unfinished_reason
 from engine.variants import rules_for
 from engine.ways_to_play import player_counts, setup
 from judge import snapshots
@@ -255,6 +255,9 @@ def create_game(session: Session, name: str, master_hash: str, master_address: s
         load_variant(settings.variant)
     except KeyError:
         raise GameError(f"unknown variant {settings.variant!r}") from None
+    unfinished = unfinished_reason(settings.variant)
+    if unfinished:
+        raise GameError(f"variant {settings.variant!r} is not offered yet: {unfinished}")
     game = Game(name=name.lower(), variant=settings.variant, master_hash=master_hash,
                 master_address=master_address, settings=settings.to_json(),
                 seed=random.SystemRandom().randrange(2**31))

@@ -754,6 +754,10 @@ def build() -> str:
     w('title = "Intercontinental (provisional board)"')
     w('start = "S1865M"       # §1.1')
     w("victory = 72           # §2.0 (and strictly more centres than any other player)")
+    w("# Not offered to games until its rules module (colour groups, bids, Suez in")
+    w("# 1870, additional home centres) is built: CREATE refuses it with this reason.")
+    w('unfinished = "its rules (colour groups, Diplomacy Point bids, the Suez canal) '
+      'are still being built"')
     w("")
     w("# " + "-" * 75)
     w("# The 32 major powers (§6): homes and units from the rules. theatre and")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from engine.variant_file import shipped_variants
+from engine.variant_file import offered_variants
 from judge import games, manual_topics, maps, turns
 from judge.games import GameError
 from judge.handlers.common import Context, _game, _settings
@@ -34,7 +34,7 @@ def do_list(ctx: Context, command: c.ListGames) -> str:
         # DPJudge: a bare LIST after SIGNON is about the game signed on to
         return _describe_game(ctx, ctx.game)
     rows = ctx.session.exec(select(Game).order_by(col(Game.name))).all()
-    offered = "Variants offered: " + ", ".join(shipped_variants()) + \
+    offered = "Variants offered: " + ", ".join(offered_variants()) + \
         " (CREATE's setting 'variant NAME')."
     if not rows:
         return ("There are no games on this judge yet. A GM starts one with CREATE.\n"
