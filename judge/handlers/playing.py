@@ -32,6 +32,7 @@ from judge.mail import (
 )
 from judge.models import Game, Member, Press, as_utc
 from judge.passwords import hash_password
+from judge.settings import MAX_AHEAD
 from parser import commands as c
 
 
@@ -156,6 +157,13 @@ def do_set_absence(ctx: Context, command: c.SetAbsence) -> str:
     if (command.end - command.start).days > 21:
         raise GameError("an absence may last at most three weeks")
     tz = ZoneInfo(_settings(game).zone)
+    # checked before any zone arithmetic, which overflows near the years 1 and 9999
+    today = ctx.now.astimezone(tz).date()
+    earliest, latest = today - timedelta(days=1), today + MAX_AHEAD
+    for day in (command.start, command.end):
+        if not earliest <= day <= latest:
+            raise GameError(f"an absence must fall between {earliest} and {latest}; "
+                            f"{day} does not")
     member.absence_from = datetime.combine(command.start, time(0), tzinfo=tz)
     member.absence_to = datetime.combine(command.end, time(0), tzinfo=tz) + timedelta(days=1)
     ctx.session.add(member)
