@@ -43,10 +43,15 @@ def _bid_records(conn: Connection) -> None:
     SQLModel.metadata.tables["bid_record"].create(conn, checkfirst=True)
 
 
+def _member_zone(conn: Connection) -> None:
+    conn.execute(text("ALTER TABLE member ADD COLUMN zone VARCHAR(64) NOT NULL DEFAULT ''"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
     _bid_records,  # 3: Diplomacy Point bids, a record per power and phase
+    _member_zone,  # 4: a player's own time zone (SET ZONE)
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -22,9 +22,9 @@ from sqlmodel import Session
 
 from judge.config import Config
 from judge.db import run, transaction
-from judge.games import GameError
+from judge.games import GameError, settings_of
 from judge.handlers import Context, finish_mail, handle
-from judge.mail import render
+from judge.mail import in_own_zone, render
 from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, as_utc, utcnow
 from judge.outbox import OutgoingMail, queue
@@ -225,6 +225,8 @@ def _process(session: Session, config: Config, row: _Stored, mail: MailText,
     reply = render("reply.txt.j2", judge=config.name, address=config.address,
                    received=row.received_at.strftime("%Y-%m-%d %H:%M UTC"),
                    subject=mail.subject, sections=sections, problems=list(mail.problems))
+    if ctx.game is not None and ctx.member is not None:  # deadlines in their zone too
+        reply = in_own_zone(reply, ctx.game, settings_of(ctx.game), ctx.member.zone)
     queue(session, OutgoingMail(to=(mail.sender,), subject=f"Re: {mail.subject}"[:200]
                                 if mail.subject else "Your mail to the judge",
                                 body=reply, kind="reply", game=ctx.game.name if ctx.game else "",

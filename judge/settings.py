@@ -21,9 +21,12 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
+
+from judge.zones import ZoneError, zone_name
+from judge.zones import tz as zone_tz
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 PRESS_KINDS = ("white", "grey", "none")  # grey: anonymous press allowed
@@ -70,8 +73,8 @@ class GameSettings:
         return {"M": self.movement, "R": self.retreat, "A": self.adjustment}[phase_kind]
 
     @property
-    def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.zone)
+    def tz(self) -> tzinfo:
+        return zone_tz(self.zone)
 
     def to_json(self) -> str:
         data: dict[str, Any] = asdict(self)
@@ -206,10 +209,9 @@ def _setting(settings: GameSettings, key: str, value: str) -> GameSettings:
         return replace(settings, days=parse_days(value))
     if key in ("zone", "timezone"):
         try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise SettingsError(f"{value!r} is not a time zone like Europe/Paris or UTC") from None
-        return replace(settings, zone=value)
+            return replace(settings, zone=zone_name(value))
+        except ZoneError as exc:
+            raise SettingsError(str(exc)) from None
     if key == "press":
         if value.lower() not in PRESS_KINDS:
             raise SettingsError(f"press must be one of {', '.join(PRESS_KINDS)}")
@@ -273,7 +275,7 @@ def next_deadline(
     return due.astimezone(ZoneInfo("UTC"))
 
 
-def _as_local(value: date | datetime, tz: ZoneInfo, end_of_day: bool = False) -> datetime:
+def _as_local(value: date | datetime, tz: tzinfo, end_of_day: bool = False) -> datetime:
     if isinstance(value, datetime):
         return value.astimezone(tz) if value.tzinfo else value.replace(tzinfo=tz)
     moment = datetime.combine(value, time(0, 0), tzinfo=tz)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import datetime, time, timedelta, tzinfo
 
 from engine.variant_file import power_named
 from engine.variants import rules_for
@@ -78,8 +77,14 @@ def do_process(ctx: Context, command: c.Process) -> str:
     if game.status != "active":
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     phase = game.phase
+    missing = games.missing_powers(ctx.session, game, games.map_of(game),
+                                   games.current_state(ctx.session, game))
     ctx.mails.extend(turns.process(ctx.session, game, ctx.config, ctx.now))
-    return f"{phase} is processed; results are mailed. Now: {game.phase}."
+    text = f"{phase} is processed; results are mailed. Now: {game.phase}."
+    if command.forced and missing:  # DPJudge's PROCESS! says what it defaulted
+        text += (f"\nProcessed with orders missing from {', '.join(missing)}: their "
+                 "units held (retreats disbanded, builds waived, removals chosen).")
+    return text
 
 
 def do_preview(ctx: Context, command: c.Preview) -> str:
@@ -119,7 +124,7 @@ def _parse_when(text: str, game: Game, now: datetime) -> datetime:
         except SettingsError as exc:
             raise GameError(str(exc)) from None
     settings = _settings(game)
-    tz = ZoneInfo(settings.zone)
+    tz = settings.tz
     for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
         try:
             written = datetime.strptime(text, fmt)
@@ -145,7 +150,7 @@ def _parse_when(text: str, game: Game, now: datetime) -> datetime:
     raise GameError(f"{text!r} is not a time like 2026-12-01 18:00, Wed 18:00 or +48h")
 
 
-def _within_reach(text: str, written: datetime, now: datetime, tz: ZoneInfo) -> datetime:
+def _within_reach(text: str, written: datetime, now: datetime, tz: tzinfo) -> datetime:
     """A date as written (no zone yet), if it is from yesterday to a year
     ahead: checked before any zone arithmetic, which overflows near the
     years 1 and 9999."""

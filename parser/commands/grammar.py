@@ -42,6 +42,7 @@ from parser.commands.values import (
     Signon,
     Silence,
     Start,
+    Status,
     Summary,
     Terminate,
 )
@@ -293,6 +294,10 @@ FORMS: dict[str, Form] = {
     "START": _no_words("START", Start()),
     "PROCESS": _no_words("PROCESS", Process()),
     "PREVIEW": _no_words("PREVIEW", Preview()),
+    "STATUS": Form(
+        "STATUS", (pp.Opt(GAME) + END).set_parse_action(
+            lambda t: Status(str(t[0]) if t else None)), "STATUS (after SIGNON)",
+    ),
     "PAUSE": _no_words("PAUSE", Pause()),
     "RESUME": _no_words("RESUME", Resume()),
     "TERMINATE": _no_words("TERMINATE", Terminate()),

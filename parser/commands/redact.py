@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from parser.commands.set_forms import SET_WORDS
+from parser.commands.setting_forms import REPLACED, SETTING_WORDS
 from parser.commands.words import KEYWORDS, bare, misspelt, read_keyword
 
 MASK = "********"
@@ -10,7 +11,7 @@ MASK = "********"
 # command -> index (among the words after the command word) of its first secret
 _SECRET_FROM = {"SIGNON": 1, "JOIN": 1, "OBSERVE": 1, "CREATE": 1, "RESIGN": 1,
                 "REPLACE": 2, "UNSUPPORTED": 1}
-_NOT_SECRET = frozenset(SET_WORDS) - {"PASSWORD"} | {"NO"}
+_NOT_SECRET = frozenset(SET_WORDS) - {"PASSWORD"} | {"NO"} | set(SETTING_WORDS) | set(REPLACED)
 
 
 def redacted_source(source: str) -> str:

@@ -50,14 +50,16 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         SQLModel.metadata.create_all(conn)
         conn.execute(text("DROP INDEX ix_outbox_due"))
         conn.execute(text("DROP TABLE bid_record"))
+        conn.execute(text("ALTER TABLE member DROP COLUMN zone"))
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 3
+    assert migrate(engine) == SCHEMA_VERSION == 4
     with engine.connect() as conn:
-        assert schema_version(conn) == 3
+        assert schema_version(conn) == 4
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
         assert inspect(conn).has_table("bid_record")  # step 3
+        assert "zone" in {c["name"] for c in inspect(conn).get_columns("member")}  # step 4
     with transaction(engine) as session:
         assert [g.name for g in session.exec(select(models.Game)).all()] == ["old"]
     engine.dispose()
