@@ -81,9 +81,11 @@ def in_own_zone(text: str, game: Game, settings: GameSettings, zone: str) -> str
     """
     if not zone or zone == settings.zone:
         return text
+    done: set[str] = set()
     for moment in (game.deadline, game.grace_until):
-        if moment is not None:
-            shown = format_deadline(moment, settings.zone)
+        shown = format_deadline(moment, settings.zone)
+        if moment is not None and shown not in done:  # the same minute twice: once
+            done.add(shown)
             text = text.replace(shown, f"{shown} ({format_deadline(moment, zone)} for you)")
     return text
 
