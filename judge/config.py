@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from judge.zones import zone_name
+
 DEFAULTS_FILE = Path(__file__).resolve().parent.parent / "config" / "judge.toml"
 
 
@@ -134,7 +136,8 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
             name=str(judge.get("name", "PYJUDGE")),
             address=str(judge.get("address", "judge@localhost")),
             data_dir=Path(judge.get("data_dir", "data")),
-            time_zone=str(judge.get("time_zone", "UTC")),
+            # read as a game's zone is ('CET', 'UTC+2'): a bad one would fail every CREATE
+            time_zone=zone_name(str(judge.get("time_zone", "UTC"))),
             workers=workers,
             smtp_host=str(smtp.get("host", "127.0.0.1")),
             smtp_port=int(smtp.get("port", 2525)),

@@ -53,12 +53,17 @@ def _outbox_claimed_by(conn: Connection) -> None:
                       "NOT NULL DEFAULT ''"))
 
 
+def _member_zone(conn: Connection) -> None:
+    conn.execute(text("ALTER TABLE member ADD COLUMN zone VARCHAR(64) NOT NULL DEFAULT ''"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
     _bid_records,  # 3: Diplomacy Point bids, a record per power and phase
     _abuse_limits,  # 4: wrong sign-ons and replies sent, counted for the limits
     _outbox_claimed_by,  # 5: whose claim a 'sending' row is, for a restarted judge
+    _member_zone,  # 6: a player's own time zone (SET ZONE)
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

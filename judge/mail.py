@@ -14,7 +14,6 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import jinja2
 
@@ -28,6 +27,7 @@ from judge.models import Game, Member
 from judge.outbox import OutgoingMail
 from judge.settings import GameSettings, format_duration
 from judge.winter_notes import builds_lost
+from judge.zones import tz as zone_tz
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -81,8 +81,26 @@ def reply_subject(subject: str) -> str:
 def format_deadline(moment: datetime | None, zone: str) -> str:
     if moment is None:
         return "not set"
-    local = moment.astimezone(ZoneInfo(zone))
+    local = moment.astimezone(zone_tz(zone))
     return local.strftime("%a %d %b %Y %H:%M %Z")
+
+
+def in_own_zone(text: str, game: Game, settings: GameSettings, zone: str) -> str:
+    """``text`` with each of the game's deadlines, written in the game's zone,
+    followed by the same moment in a player's own ``zone`` (SET ZONE).
+
+    Done on the finished text so that every template and reply that shows
+    a deadline shows it the same way, without each one knowing the reader.
+    """
+    if not zone or zone == settings.zone:
+        return text
+    done: set[str] = set()
+    for moment in (game.deadline, game.grace_until):
+        shown = format_deadline(moment, settings.zone)
+        if moment is not None and shown not in done:  # the same minute twice: once
+            done.add(shown)
+            text = text.replace(shown, f"{shown} ({format_deadline(moment, zone)} for you)")
+    return text
 
 
 def phase_name(phase: str) -> str:
@@ -119,16 +137,20 @@ def to_game(game: Game, settings: GameSettings, config: Config, recipients: Sequ
             attachments: tuple[tuple[str, str, bytes], ...] = ()) -> list[OutgoingMail]:
     """One mail to every member (the addresses in the envelope only, so
     players do not learn each other's), plus one to the game's mailing list.
-    One message, not one per member: a map attached is stored and sent once."""
+    One message, not one per member, so that a map attached is stored and
+    sent once; but one per zone players read deadlines in (SET ZONE), each
+    with the deadlines in that zone too."""
     seen: set[str] = set()
-    addresses: list[str] = []
+    by_zone: dict[str, list[str]] = {}
     for member in recipients:
         if member.address.lower() not in seen:
             seen.add(member.address.lower())
-            addresses.append(member.address)
+            zone = "" if member.zone == settings.zone else member.zone
+            by_zone.setdefault(zone, []).append(member.address)
     mails: list[OutgoingMail] = []
-    if addresses:
-        mails.append(OutgoingMail(to=tuple(addresses), subject=subject, body=body, kind=kind,
+    for zone, addresses in by_zone.items():
+        mails.append(OutgoingMail(to=tuple(addresses), subject=subject,
+                                  body=in_own_zone(body, game, settings, zone), kind=kind,
                                   game=game.name, attachments=attachments,
                                   headers=list_headers(game, settings, config),
                                   group=f"Players of {game.name}" if len(addresses) > 1 else ""))

@@ -112,6 +112,8 @@ class Member(SQLModel, table=True):
     absence_from: datetime | None = None
     absence_to: datetime | None = None
     joined_at: datetime = Field(default_factory=utcnow)
+    # the player's own time zone (SET ZONE): deadlines are shown in it too
+    zone: str = Field(default="", max_length=64)
 
 
 class PhaseRecord(SQLModel, table=True):

@@ -24,10 +24,10 @@ from sqlmodel import Session
 from judge import signons
 from judge.config import Config
 from judge.db import run, transaction
-from judge.games import GameError
+from judge.games import GameError, settings_of
 from judge.handlers import Context, finish_mail, handle
 from judge.intake.redacted import redacted_copy
-from judge.mail import render, reply_subject
+from judge.mail import in_own_zone, render, reply_subject
 from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, as_utc, utcnow
 from judge.outbox import OutgoingMail, is_own_address, queue
@@ -304,6 +304,8 @@ def _process(session: Session, config: Config, row: _Stored, read: _Read,
     reply = render("reply.txt.j2", judge=config.name, address=config.address,
                    received=row.received_at.strftime("%Y-%m-%d %H:%M UTC"),
                    subject=subject, sections=sections, problems=list(mail.problems))
+    if ctx.game is not None and ctx.member is not None:  # deadlines in their zone too
+        reply = in_own_zone(reply, ctx.game, settings_of(ctx.game), ctx.member.zone)
     queue(session, OutgoingMail(to=(mail.sender,), subject=reply_subject(subject),
                                 body=reply, kind="reply", game=ctx.game.name if ctx.game else "",
                                 in_reply_to=mail.message_id,

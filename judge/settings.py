@@ -21,9 +21,12 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
+
+from judge.zones import ZoneError, zone_name
+from judge.zones import tz as zone_tz
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 PRESS_KINDS = ("white", "grey", "none")  # grey: anonymous press allowed
@@ -70,8 +73,8 @@ class GameSettings:
         return {"M": self.movement, "R": self.retreat, "A": self.adjustment}[phase_kind]
 
     @property
-    def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.zone)
+    def tz(self) -> tzinfo:
+        return zone_tz(self.zone)
 
     def to_json(self) -> str:
         data: dict[str, Any] = asdict(self)
@@ -117,22 +120,40 @@ class GameSettings:
         ]
 
 
-def parse_duration(text: str) -> timedelta:
-    """'48h', '2d', '90m', '1.5 days' ('30s' too: tests and impatient GMs)."""
+# The range of each duration setting. A phase needs at least a minute, or a
+# game with every period 0 would be played through by the scheduler at once;
+# 60 days keeps every deadline computed from them far inside datetime's range.
+PERIOD_RANGE = (timedelta(minutes=1), timedelta(days=60))
+DURATION_RANGES: dict[str, tuple[timedelta, timedelta]] = {
+    "movement": PERIOD_RANGE, "retreat": PERIOD_RANGE, "adjustment": PERIOD_RANGE,
+    "grace": (timedelta(0), timedelta(days=60)),
+    "reminder": (timedelta(0), timedelta(days=60)),
+    "deadline": (timedelta(0), timedelta(days=365)),  # SET DEADLINE +2d
+}
+# How far ahead a deadline or an absence may be set: a year is more than any
+# game needs, and far from the end of datetime's range (year 9999).
+MAX_AHEAD = timedelta(days=365)
+_UNIT_SECONDS = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
+
+
+def parse_duration(text: str, key: str = "grace") -> timedelta:
+    """'48h', '2d', '90m', '1.5 days' ('30s' too, where the range allows it),
+    within the range of the setting ``key``."""
     match = _DURATION.match(text.strip().lower())
     if not match:
         raise SettingsError(f"{text!r} is not a duration like 48h, 2d or 90m")
-    amount, unit = float(match.group(1)), match.group(2)[0]
-    delta = {"d": timedelta(days=amount), "h": timedelta(hours=amount),
-             "m": timedelta(minutes=amount), "s": timedelta(seconds=amount)}[unit]
-    if delta > timedelta(days=60):
-        raise SettingsError(f"{text!r} is longer than 60 days")
-    return delta
+    least, most = DURATION_RANGES[key]
+    # checked as a float first: timedelta itself overflows past 999999999 days
+    seconds = float(match.group(1)) * _UNIT_SECONDS[match.group(2)[0]]
+    if not least.total_seconds() <= seconds <= most.total_seconds():
+        raise SettingsError(f"{text!r} is out of range: {key} is from "
+                            f"{format_duration(least)} to {format_duration(most)}")
+    return timedelta(seconds=round(seconds))
 
 
 def format_duration(delta: timedelta) -> str:
     seconds = int(delta.total_seconds())
-    if seconds % 60:
+    if seconds % 60 or seconds == 0:
         return f"{seconds}s"
     minutes = seconds // 60
     if minutes % (24 * 60) == 0:
@@ -172,11 +193,12 @@ def _setting(settings: GameSettings, key: str, value: str) -> GameSettings:
     if key == "variant":
         return replace(settings, variant=value.lower())
     if key == "players":
-        if not value.isdigit() or not 2 <= int(value) <= 7:
+        # isascii: '²' is a digit to str.isdigit, but not to int()
+        if not (value.isascii() and value.isdigit()) or not 2 <= int(value) <= 7:
             raise SettingsError("players must be a number from 2 to 7")
         return replace(settings, players=int(value))
     if key in ("movement", "retreat", "adjustment", "grace", "reminder"):
-        changes: dict[str, Any] = {key: parse_duration(value)}
+        changes: dict[str, Any] = {key: parse_duration(value, key)}
         return replace(settings, **changes)
     if key == "time":
         try:
@@ -187,10 +209,9 @@ def _setting(settings: GameSettings, key: str, value: str) -> GameSettings:
         return replace(settings, days=parse_days(value))
     if key in ("zone", "timezone"):
         try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise SettingsError(f"{value!r} is not a time zone like Europe/Paris or UTC") from None
-        return replace(settings, zone=value)
+            return replace(settings, zone=zone_name(value))
+        except ZoneError as exc:
+            raise SettingsError(str(exc)) from None
     if key == "press":
         if value.lower() not in PRESS_KINDS:
             raise SettingsError(f"press must be one of {', '.join(PRESS_KINDS)}")
@@ -254,7 +275,7 @@ def next_deadline(
     return due.astimezone(ZoneInfo("UTC"))
 
 
-def _as_local(value: date | datetime, tz: ZoneInfo, end_of_day: bool = False) -> datetime:
+def _as_local(value: date | datetime, tz: tzinfo, end_of_day: bool = False) -> datetime:
     if isinstance(value, datetime):
         return value.astimezone(tz) if value.tzinfo else value.replace(tzinfo=tz)
     moment = datetime.combine(value, time(0, 0), tzinfo=tz)

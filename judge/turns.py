@@ -20,6 +20,7 @@ from judge.mail import (
     format_deadline,
     grace_text,
     header,
+    in_own_zone,
     nmr_text,
     phase_name,
     render,
@@ -153,7 +154,8 @@ def reminders(session: Session, game: Game, config: Config) -> list[OutgoingMail
                       grace=grace_text(settings), nmr_text=nmr_text(settings))
         mails.append(OutgoingMail(to=(member.address,),
                                   subject=f"Diplomacy reminder {game.name} {game.phase}",
-                                  body=body, kind="reminder", game=game.name))
+                                  body=in_own_zone(body, game, settings, member.zone),
+                                  kind="reminder", game=game.name))
     return mails
 
 
@@ -171,7 +173,8 @@ def started_mails(session: Session, game: Game, config: Config) -> list[Outgoing
                       signon=powers[0].lower() if powers else "power",
                       sample_order=_sample_order(session, game, powers))
         mails.append(OutgoingMail(to=(member.address,),
-                                  subject=f"Diplomacy game {game.name} starts", body=body,
+                                  subject=f"Diplomacy game {game.name} starts",
+                                  body=in_own_zone(body, game, settings, member.zone),
                                   kind="notice", game=game.name))
     others = [m for m in recipients(session, game) if m.role != "player"] + [_master(game)]
     text = render("notice.txt.j2", **header(config, game, settings),

@@ -13,11 +13,13 @@ from typing import Any
 
 from judge.games import GameError
 from judge.handlers.common import Context, finish_mail
+from judge.handlers.game_settings import do_set_setting
 from judge.handlers.info import (
     do_help,
     do_history,
     do_list,
     do_map,
+    do_status,
     do_summary,
 )
 from judge.handlers.leaving import do_unsubscribe
@@ -84,5 +86,6 @@ HANDLERS: dict[type, Callable[[Context, Any], str]] = {
     c.SetDeadline: do_set_deadline, c.SetGrace: do_set_grace, c.Pause: do_pause,
     c.Resume: do_resume, c.Eject: do_eject, c.Silence: do_silence,
     c.SetFavor: do_set_favor, c.Replace: do_replace,
-    c.Terminate: do_terminate, c.Official: do_official,
+    c.Terminate: do_terminate, c.Official: do_official, c.Status: do_status,
+    c.SetSetting: do_set_setting,
 }

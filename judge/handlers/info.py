@@ -79,6 +79,21 @@ def _describe_game(ctx: Context, game: Game) -> str:
     return "\n".join(lines)
 
 
+def do_status(ctx: Context, command: c.Status) -> str:
+    """DPJudge's STATUS, replaced by the reply to SIGNON (a player's orders
+    on file) and by LIST (a game): it answers as they do."""
+    from judge.handlers.playing import _orders_summary
+    if command.game is not None and (ctx.game is None or ctx.game.name != command.game):
+        return _describe_game(ctx, _game(ctx, command.game))
+    if ctx.game is None:
+        raise GameError("STATUS (DPJudge's) is replaced here by SIGNON, whose reply lists "
+                        "your orders on file (SIGNON france@mygame password), and by "
+                        "LIST mygame, which describes a game")
+    if ctx.member is not None and ctx.member.role == "player" and ctx.game.status == "active":
+        return _orders_summary(ctx, ctx.game, ctx.member)
+    return _describe_game(ctx, ctx.game)
+
+
 def do_history(ctx: Context, command: c.History) -> str:
     game = _game(ctx, command.game)
     records = [r for r in games.phase_records(ctx.session, game) if r.results]

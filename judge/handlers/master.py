@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from datetime import datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import datetime, time, timedelta, tzinfo
 
 from engine.variant_file import power_named
 from engine.variants import rules_for
@@ -23,6 +22,7 @@ from judge.models import Game, Member, Press, as_utc
 from judge.outbox import OutboxError, OutgoingMail, check_address
 from judge.passwords import hash_password
 from judge.settings import (
+    MAX_AHEAD,
     SettingsError,
     format_duration,
     next_deadline,
@@ -77,8 +77,14 @@ def do_process(ctx: Context, command: c.Process) -> str:
     if game.status != "active":
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     phase = game.phase
+    missing = games.missing_powers(ctx.session, game, games.map_of(game),
+                                   games.current_state(ctx.session, game))
     ctx.mails.extend(turns.process(ctx.session, game, ctx.config, ctx.now))
-    return f"{phase} is processed; results are mailed. Now: {game.phase}."
+    text = f"{phase} is processed; results are mailed. Now: {game.phase}."
+    if command.forced and missing:  # DPJudge's PROCESS! says what it defaulted
+        text += (f"\nProcessed with orders missing from {', '.join(missing)}: their "
+                 "units held (retreats disbanded, builds waived, removals chosen).")
+    return text
 
 
 def do_preview(ctx: Context, command: c.Preview) -> str:
@@ -114,16 +120,17 @@ def _parse_when(text: str, game: Game, now: datetime) -> datetime:
     text = text.strip()
     if text.startswith("+"):
         try:
-            return now + parse_duration(text[1:])
+            return now + parse_duration(text[1:], "deadline")
         except SettingsError as exc:
             raise GameError(str(exc)) from None
     settings = _settings(game)
-    tz = ZoneInfo(settings.zone)
+    tz = settings.tz
     for fmt in ("%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
         try:
-            return datetime.strptime(text, fmt).replace(tzinfo=tz)
+            written = datetime.strptime(text, fmt)
         except ValueError:
             continue
+        return _within_reach(text, written, now, tz).replace(tzinfo=tz)
     short = _WEEKDAY_TIME.fullmatch(text)
     if short and (short[1] or short[2]):
         at = settings.time_of_day or time(0, 0)
@@ -141,6 +148,19 @@ def _parse_when(text: str, game: Game, now: datetime) -> datetime:
             step = timedelta(days=1)
         return when if when > local else when + step
     raise GameError(f"{text!r} is not a time like 2026-12-01 18:00, Wed 18:00 or +48h")
+
+
+def _within_reach(text: str, written: datetime, now: datetime, tz: tzinfo) -> datetime:
+    """A date as written (no zone yet), if it is from yesterday to a year
+    ahead: checked before any zone arithmetic, which overflows near the
+    years 1 and 9999."""
+    today = now.astimezone(tz).replace(tzinfo=None)
+    if written.date() < (today - timedelta(days=1)).date():
+        raise GameError(f"{text} is in the past")
+    if written > today + MAX_AHEAD:
+        raise GameError(f"{text} is too far ahead: a deadline is at most "
+                        f"{MAX_AHEAD.days} days ahead (by {(today + MAX_AHEAD).date()})")
+    return written
 
 
 def do_set_deadline(ctx: Context, command: c.SetDeadline) -> str:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 from datetime import datetime, time, timedelta
-from zoneinfo import ZoneInfo
 
 from engine.phase import PhaseKind
 from engine.state import GameState
@@ -33,6 +32,7 @@ from judge.mail import (
 )
 from judge.models import Game, Member, Press, as_utc
 from judge.passwords import hash_password
+from judge.settings import MAX_AHEAD
 from parser import commands as c
 
 
@@ -158,7 +158,15 @@ def do_set_absence(ctx: Context, command: c.SetAbsence) -> str:
         raise GameError("the absence ends before it starts")
     if (command.end - command.start).days > 21:
         raise GameError("an absence may last at most three weeks")
-    tz = ZoneInfo(_settings(game).zone)
+    zone = _settings(game).zone
+    tz = _settings(game).tz
+    # checked before any zone arithmetic, which overflows near the years 1 and 9999
+    today = ctx.now.astimezone(tz).date()
+    earliest, latest = today - timedelta(days=1), today + MAX_AHEAD
+    for day in (command.start, command.end):
+        if not earliest <= day <= latest:
+            raise GameError(f"an absence must fall between {earliest} and {latest}; "
+                            f"{day} does not")
     member.absence_from = datetime.combine(command.start, time(0), tzinfo=tz)
     member.absence_to = datetime.combine(command.end, time(0), tzinfo=tz) + timedelta(days=1)
     ctx.session.add(member)
@@ -170,7 +178,7 @@ def do_set_absence(ctx: Context, command: c.SetAbsence) -> str:
         _notice(ctx, game, "deadline",
                 f"The deadline of {game.phase} moves to "
                 f"{format_deadline(game.deadline, _settings(game).zone)} (a player's absence).")
-        text += f"\nThe current deadline moves to {format_deadline(game.deadline, tz.key)}."
+        text += f"\nThe current deadline moves to {format_deadline(game.deadline, zone)}."
     return text
 
 

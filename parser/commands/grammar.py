@@ -43,6 +43,7 @@ from parser.commands.values import (
     Signon,
     Silence,
     Start,
+    Status,
     Summary,
     Terminate,
     Unsubscribe,
@@ -303,6 +304,10 @@ FORMS: dict[str, Form] = {
     "START": _no_words("START", Start()),
     "PROCESS": _no_words("PROCESS", Process()),
     "PREVIEW": _no_words("PREVIEW", Preview()),
+    "STATUS": Form(
+        "STATUS", (pp.Opt(GAME) + END).set_parse_action(
+            on_tokens(lambda t: Status(str(t[0]) if t else None))), "STATUS (after SIGNON)",
+    ),
     "PAUSE": _no_words("PAUSE", Pause()),
     "RESUME": _no_words("RESUME", Resume()),
     "TERMINATE": _no_words("TERMINATE", Terminate()),

@@ -36,6 +36,7 @@ from parser.commands.values import (
     Official,
     Orders,
     Press,
+    Process,
     Signoff,
 )
 from parser.commands.words import KEYWORDS, bare, misspelt, nearest, read_keyword
@@ -210,6 +211,10 @@ class _Reader:
                 f"{spelled} is not a command of this judge; send HELP for the list", word)]
         else:
             outcomes = read(FORMS[command], args)
+        if command == "PROCESS" and text.split()[0].endswith("!"):
+            # DPJudge's PROCESS!: process even with orders missing
+            outcomes = [replace(o, forced=True) if isinstance(o, Process) else o
+                        for o in outcomes]
         for outcome in outcomes:
             self._emit(number, raw, outcome)
         return True

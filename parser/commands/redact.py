@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from parser.commands.set_forms import SET_WORDS
+from parser.commands.setting_forms import REPLACED, SETTING_WORDS
 from parser.commands.words import KEYWORDS, bare, misspelt, read_keyword
 
 MASK = "********"
@@ -13,7 +14,7 @@ MASK = "********"
 # command -> index (among the words after the command word) of its first secret
 _SECRET_FROM = {"SIGNON": 1, "JOIN": 1, "OBSERVE": 1, "CREATE": 1, "RESIGN": 1,
                 "REPLACE": 2, "UNSUPPORTED": 1}
-_NOT_SECRET = frozenset(SET_WORDS) - {"PASSWORD"} | {"NO"}
+_NOT_SECRET = frozenset(SET_WORDS) - {"PASSWORD"} | {"NO"} | set(SETTING_WORDS) | set(REPLACED)
 # a line a player starts with one of these words holds a password after it
 # ('PASSWORD x', 'Password: x'): not a command, but a slip worth masking
 _PASSWORD_WORDS = frozenset({"PASSWORD", "PASSWD", "PW"})

@@ -12,6 +12,7 @@ import pyparsing as pp
 from parser.actions import on_tokens
 from parser.commands.dates import ABSENCE
 from parser.commands.grammar import ADDRESS, END, POWER, REST, Form, Outcome, end_or, read
+from parser.commands.setting_forms import REPLACED, SETTING_WORDS, read_setting
 from parser.commands.values import (
     CommandError,
     SetAbsence,
@@ -99,7 +100,7 @@ _FORMS: dict[str, Form] = {
     ),
 }
 
-_KNOWN = tuple(sorted(SET_WORDS))
+_KNOWN = tuple(sorted({*SET_WORDS, *SETTING_WORDS}))
 
 
 def read_set(args: str) -> list[Outcome]:
@@ -116,6 +117,12 @@ def read_set(args: str) -> list[Outcome]:
         more = rest.split(maxsplit=1)
         spelled = "NO" + bare(more[0])
         rest = more[1] if len(more) > 1 else ""
+    if spelled not in SET_WORDS and spelled in SETTING_WORDS:
+        return [read_setting(spelled, rest)]
+    if spelled in REPLACED:
+        word = words[0].rstrip(".,;:!?")
+        return [CommandError(f"SET {word} is not a command of this judge: {REPLACED[spelled]}",
+                             word)]
     which = SET_WORDS.get(spelled)
     if which is None and spelled.startswith("NO") and spelled[2:] in SET_WORDS:
         return [CommandError(f"SET {spelled} is not a command of this judge", spelled)]

@@ -162,7 +162,23 @@ class Start:
 
 @dataclass(frozen=True, slots=True)
 class Process:
-    pass
+    forced: bool = False  # DPJudge's 'PROCESS!': even with orders missing
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """DPJudge's STATUS: a player's orders on file (the GM: the game)."""
+
+    game: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SetSetting:
+    """'SET MOVEMENT 24h', 'SET ZONE Europe/Paris': a game setting (as in
+    CREATE) changed by the GM; SET ZONE from a player is their own zone."""
+
+    key: str  # a CREATE setting's key: 'movement', 'zone', 'press'...
+    value: str  # as written
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +252,8 @@ Command: TypeAlias = (
     Help | ListGames | History | Summary | MapRequest | Observe | Join | Signon
     | Signoff | Resign | SetPassword | SetAddress | SetWait | SetAbsence | SetDraw
     | SetNoDraw | SetConcede | Clear | Unsubscribe | Press | Orders
-    | Create | Start | Process | Preview | Rollback | SetDeadline | SetGrace | Pause
+    | Create | Start | Process | Status | SetSetting | Preview | Rollback | SetDeadline
+    | SetGrace | Pause
     | Resume | Eject | Silence | SetFavor | Replace | Terminate | Official
 )
 

@@ -36,6 +36,7 @@ KEYWORDS: dict[str, str] = {
     "CREATE": "CREATE",
     "FORM": "START", "START": "START",
     "PROCESS": "PROCESS",
+    "STATUS": "STATUS",
     "PREVIEW": "PREVIEW",
     "ROLLBACK": "ROLLBACK",
     "PAUSE": "PAUSE",
@@ -61,7 +62,7 @@ TWO_WORDS: dict[tuple[str, str], str] = {
 # Commands of DPJudge or njudge this judge does not have: named, so that the
 # sender learns so instead of seeing the line read as a broken order.
 UNSUPPORTED = frozenset({
-    "STATUS", "TAKEOVER", "PURGE", "RENAME", "REVEAL", "ACTIVATE", "ROLLFORWARD",
+    "TAKEOVER", "PURGE", "RENAME", "REVEAL", "ACTIVATE", "ROLLFORWARD",
     "DUMMY", "REVIVE", "MONITOR", "INVEST", "GET", "VERSION", "WHOIS", "REGISTER",
     "IAMALSO", "DIARY", "PHASE", "PROMOTE", "BECOME", "PREDICT", "UNSTART", "SEND",
 })

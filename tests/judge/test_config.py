@@ -43,6 +43,8 @@ def test_file_then_environment(tmp_path: Path) -> None:
     ("[smtp\n", {}, "my.toml"),
     ("", {"JUDGE_RELAY_PORT": "twenty-five"}, "JUDGE_RELAY_PORT"),
     ("[judge]\nworkers = 0\n", {}, "workers must be 1 to 64"),
+    ("[judge]\ntime_zone = 'Mars/Olympus'\n", {}, "is not a time zone like Europe/Paris"),
+    ("[judge]\ntime_zone = 'IST'\n", {}, "IST names several time zones"),
 ])
 def test_bad_configuration_is_reported(tmp_path: Path, text: str, environ: dict[str, str],
                                        message: str) -> None:
@@ -50,6 +52,15 @@ def test_bad_configuration_is_reported(tmp_path: Path, text: str, environ: dict[
     mine.write_text(text)
     with pytest.raises(ConfigError, match=message):
         load_config(mine, environ=environ)
+
+
+def test_time_zone_is_read_as_games_read_it(tmp_path: Path) -> None:
+    """The keeper's default zone takes the spellings a game's zone takes."""
+    mine = tmp_path / "my.toml"
+    for written, kept in (("CET", "Europe/Paris"), ("UTC+2", "UTC+02:00"),
+                          ("europe/london", "Europe/London")):
+        mine.write_text(f"[judge]\ntime_zone = '{written}'\n")
+        assert load_config(mine, environ={}).time_zone == kept
 
 
 def test_missing_file_is_reported(tmp_path: Path) -> None:

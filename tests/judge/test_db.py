@@ -53,10 +53,11 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("DROP TABLE signon_failure"))
         conn.execute(text("DROP TABLE reply_sent"))
         conn.execute(text("ALTER TABLE outbox DROP COLUMN claimed_by"))
+        conn.execute(text("ALTER TABLE member DROP COLUMN zone"))
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 5
+    assert migrate(engine) == SCHEMA_VERSION == 6
     with engine.connect() as conn:
         assert schema_version(conn) == SCHEMA_VERSION
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
@@ -64,6 +65,7 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         assert inspect(conn).has_table("signon_failure")  # step 4
         assert inspect(conn).has_table("reply_sent")
         assert "claimed_by" in {c["name"] for c in inspect(conn).get_columns("outbox")}  # 5
+        assert "zone" in {c["name"] for c in inspect(conn).get_columns("member")}  # 6
     with transaction(engine) as session:
         assert [g.name for g in session.exec(select(models.Game)).all()] == ["old"]
     engine.dispose()

@@ -150,3 +150,35 @@ def test_two_judges_process_a_phase_once(db: Engine, db_url: str) -> None:
         records = session.exec(select(PhaseRecord).where(PhaseRecord.game_id == game_id)).all()
     assert sorted(r.phase for r in records) == ["F1901M", "S1901M"]
     assert len(reached(db, "Diplomacy results clock S1901M")) == 8
+
+
+def _text(row: Outbox) -> str:
+    from email import message_from_bytes, policy
+    part = message_from_bytes(row.raw, policy=policy.default).get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def test_a_players_own_zone_in_reminders_and_late_notices(db: Engine) -> None:
+    """SET ZONE: the reminder and the late notice show a player the deadline
+    and the end of the grace period in their zone beside the game's."""
+    game_id = running_game(db)
+    with transaction(db) as session:
+        game = session.get(Game, game_id)
+        assert game is not None
+        turkey = next(m for m in games.members(session, game, "player") if m.power == "TURKEY")
+        turkey.zone = "Asia/Tokyo"
+        session.add(turkey)
+    submit(db, game_id, POWERS[:-1])  # Turkey is late
+    deadline = START + timedelta(hours=48)  # Mon 23 Nov 2026 12:00 UTC
+
+    attend(db, CONFIG, game_id, deadline - timedelta(hours=5))
+    (reminder,) = mails(db, "Diplomacy reminder clock S1901M")
+    assert "Mon 23 Nov 2026 12:00 UTC (Mon 23 Nov 2026 21:00 JST for you)" in _text(reminder)
+
+    attend(db, CONFIG, game_id, deadline + timedelta(minutes=1))
+    notices = {json.loads(r.recipients)[0] if len(json.loads(r.recipients)) == 1 else "all":
+               _text(r) for r in mails(db, "Diplomacy late notice clock S1901M")}
+    assert "Mon 23 Nov 2026 13:00 UTC (Mon 23 Nov 2026 22:00 JST for you)" in \
+        notices["turkey@players.test"]
+    assert "for you" not in notices["all"] and "Mon 23 Nov 2026 13:00 UTC" in notices["all"]
