@@ -32,7 +32,7 @@ from judge.mailtext import MailText, read_mail
 from judge.models import AuditEntry, InboundMail, as_utc, utcnow
 from judge.outbox import OutgoingMail, is_own_address, queue
 from judge.signons import Verdict
-from judge.throttle import may_reply
+from judge.throttle import may_reply, replies_left
 from parser.commands import (
     CommandError,
     Create,
@@ -296,10 +296,14 @@ def _process(session: Session, config: Config, row: _Stored, read: _Read,
     if not lines:
         sections.append({"source": "(nothing)", "line": 0,
                          "text": "This mail held no commands. Send HELP for the list."})
-    if not may_reply(session, mail.sender, config.limits.replies_per_hour):
+    left = replies_left(session, mail.sender, config.limits.replies_per_hour)
+    if left is None:
         for outgoing in ctx.mails:  # game mail: never throttled
             queue(session, outgoing, config)
         return "done", _withheld(session, row.id, mail.sender, config, now)
+    if left == 0:  # a person, not a robot, should know why the next mail goes unanswered
+        sections.append({"source": "(the judge)", "line": 0, "text": _LAST_REPLY.format(
+            limit=config.limits.replies_per_hour)})
     subject = hide(mail.subject)
     reply = render("reply.txt.j2", judge=config.name, address=config.address,
                    received=row.received_at.strftime("%Y-%m-%d %H:%M UTC"),
@@ -313,6 +317,12 @@ def _process(session: Session, config: Config, row: _Stored, read: _Read,
     for outgoing in ctx.mails:
         queue(session, outgoing, config)
     return "done", ""
+
+
+_LAST_REPLY = ("This is the last reply to your address for an hour: the judge answers an "
+               "address at most {limit} times an hour, so that it can never be caught in "
+               "a loop with another program. Mail you send meanwhile is still carried out, "
+               "and you can send LIST or STATUS later to see where things stand.")
 
 
 def _withheld(session: Session, inbound_id: int, sender: str, config: Config,

@@ -29,6 +29,14 @@ _TURN = text("SELECT pg_advisory_xact_lock(hashtext(:address))")
 def may_reply(session: Session, address: str, per_hour: int) -> bool:
     """Whether one more reply to ``address`` is within the limit; if it is,
     it is counted (in the caller's transaction)."""
+    return replies_left(session, address, per_hour) is not None
+
+
+def replies_left(session: Session, address: str, per_hour: int) -> int | None:
+    """None when a reply to ``address`` would pass the limit; otherwise the
+    reply is counted (in the caller's transaction) and this says how many
+    more the hour allows, so that the last one can tell a person why the
+    next mails will go unanswered."""
     now = utcnow()
     address = address.lower()
     if session.get_bind().dialect.name == "postgresql":
@@ -38,8 +46,8 @@ def may_reply(session: Session, address: str, per_hour: int) -> bool:
     sent = run(session, _COUNT.where(_SENT.c.address == address,
                                      _SENT.c.at >= now - HOUR)).scalar_one()
     if sent >= per_hour:
-        return False
+        return None
     # this address's rows that no count looks at any more
     run(session, _SENT.delete().where(_SENT.c.address == address, _SENT.c.at < now - HOUR))
     run(session, insert(_SENT), {"address": address, "at": now})
-    return True
+    return int(per_hour - sent - 1)

@@ -130,6 +130,9 @@ def test_a_robot_is_answered_only_so_often_and_its_mail_still_counts(db: Engine)
         withheld = session.exec(select(AuditEntry).where(AuditEntry.command == "(reply)")).all()
         assert session.exec(select(Game).where(Game.name == "late")).first() is not None
     assert notes[:limit] == [""] * limit
+    (_, last), (_, before) = _replies(db)[-1], _replies(db)[-2]
+    assert "last reply to your address for an hour" in " ".join(last.split())  # a person knows
+    assert "last reply" not in before
     assert all(note.startswith("reply withheld: robot@robots.test") for note in notes[limit:])
     assert len(withheld) == 25 - limit
     # another address is answered as ever
