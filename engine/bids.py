@@ -12,7 +12,7 @@ each bid did for the game master and for the end of the game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.map import province_of
@@ -43,11 +43,14 @@ class BidResult:
         return f"{self.bidder} {self.bid}: {fate}"
 
 
-def winning_orders(counted: Iterable[BidResult]) -> dict[str, MovementOrder]:
+def winning_orders(counted: Iterable[BidResult],
+                   weight: Callable[[BidResult], int] | None = None) -> dict[str, MovementOrder]:
     """Per unit (by province), the order with strictly the most points.
 
     Orders are compared in their canonical form; a unit whose best orders
-    tie is absent (it takes its default order).
+    tie is absent (it takes its default order). ``weight``: what a counted
+    bid is worth, when not its points (Intercontinental's sponsors' bids
+    count double, §11.3).
     """
     totals: dict[str, dict[str, int]] = {}
     orders: dict[str, MovementOrder] = {}
@@ -58,7 +61,8 @@ def winning_orders(counted: Iterable[BidResult]) -> dict[str, MovementOrder]:
         key = str(order)
         orders[key] = order
         per_unit = totals.setdefault(unit, {})
-        per_unit[key] = per_unit.get(key, 0) + result.bid.points
+        worth = result.bid.points if weight is None else weight(result)
+        per_unit[key] = per_unit.get(key, 0) + worth
     winners: dict[str, MovementOrder] = {}
     for unit, per_order in totals.items():
         ranked = sorted(per_order.values(), reverse=True)
