@@ -79,14 +79,18 @@ class Sponsor:
 # -- who bids -------------------------------------------------------------------
 
 def players(game_map: GameMap, state: GameState) -> tuple[Player, ...]:
-    """The game's players: its seats, and each unseated major power alone."""
-    found = [Player(s.player, _colour(game_map, s.player, s.powers), s.powers)
-             for s in state.seats]
-    seated = {p for s in state.seats for p in s.powers}
-    found += [Player(name, _colour(game_map, name, (name,)), (name,))
-              for name, power in game_map.powers.items()
-              if not power.ordered_by_bids and name not in seated]
-    return tuple(found)
+    """The game's players: its seats of major powers, and each unseated major
+    power alone. A colour belongs to the one seat that claims it; where
+    several do (a seat per power, before the colour groups are drawn) none
+    has it: no group exists yet to sponsor an affiliate."""
+    majors = {name for name, power in game_map.powers.items() if not power.ordered_by_bids}
+    seats = [(s.player, tuple(p for p in s.powers if p in majors)) for s in state.seats]
+    seats = [(name, powers) for name, powers in seats if powers]
+    seated = {p for _, powers in seats for p in powers}
+    seats += [(name, (name,)) for name in game_map.powers if name in majors - seated]
+    claims = [_colour(game_map, name, powers) for name, powers in seats]
+    return tuple(Player(name, colour if claims.count(colour) == 1 else None, powers)
+                 for (name, powers), colour in zip(seats, claims, strict=True))
 
 
 def _colour(game_map: GameMap, name: str, powers: Sequence[str]) -> str | None:
@@ -130,11 +134,12 @@ def sponsors(game_map: GameMap) -> dict[str, Sponsor]:
 
 def sponsor_of(found: Sequence[Player], sponsor: Sponsor | None) -> Player | None:
     """The player an affiliate counts double: none when no player has the
-    colour, or the power it follows is in no seat."""
+    colour, or the power it follows is in no seat (a player without a colour)."""
     if sponsor is None:
         return None
     if sponsor.follows is not None:
-        return player_of(found, sponsor.follows)
+        player = player_of(found, sponsor.follows)
+        return player if player is not None and player.colour is not None else None
     return next((p for p in found if p.colour is not None and p.colour == sponsor.colour),
                 None)
 
