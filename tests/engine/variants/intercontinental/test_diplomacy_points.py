@@ -70,3 +70,30 @@ def seated(board: GameMap, seats: Mapping[str, Sequence[str]]) -> GameMap:
 def test_case(board: GameMap, case: dict[str, Any]) -> None:
     assert case["id"].startswith("§"), "each case names its section"
     run_case(case, seated(board, case.get("seats", SEATS)))
+
+
+def test_bids_stay_secret(board: GameMap) -> None:
+    """§1.4, §11.0: the results of §11.4 name the neutral units' orders,
+    under the neutral powers, and nothing of who bid what; the bids'
+    fates go to the game master's record only (Resolution.bids)."""
+    import json
+
+    from engine.game import adjudicate
+    from parser import OrderError, parse_order
+    from parser.bids import parse_bid
+
+    game_map = seated(board, SEATS)
+    state = GameState.initial(game_map)
+    written = {"SIBERIA": ["A Irku - Urga", "A Yaku - Amur"], "CHINA": ["A Peki - Mukd"]}
+    orders = {p: [o for o in (parse_order(t, game_map) for t in ts) if not isinstance(o, OrderError)]
+              for p, ts in written.items()}
+    lines = {"SIBERIA": ["2: A Mukd S Irku - Urga"], "CHINA": ["1: A Urga S Peki - Mukd"]}
+    bids = {p: [b for b in (parse_bid(t, game_map) for t in ts) if isinstance(b, Bid)]
+            for p, ts in lines.items()}
+    assert sum(map(len, orders.values())) == 3 and sum(map(len, bids.values())) == 2
+    resolution = adjudicate(game_map, state, orders, bids)
+    neutral = [r for r in resolution.results if r.power in game_map.bid_powers]
+    assert {str(r.order) for r in neutral} >= {"A MUKD S A IRKU - URGA", "A URGA S A PEKI - MUKD"}
+    public = json.dumps([r.to_json() for r in neutral])
+    assert "SIBERIA" not in public and "CHINA" not in public and "Olive" not in public
+    assert [(b.bidder, b.counted) for b in resolution.bids] == [("SIBERIA", True), ("CHINA", True)]
