@@ -85,8 +85,8 @@ def test_bids_stay_secret(board: GameMap) -> None:
     game_map = seated(board, SEATS)
     state = GameState.initial(game_map)
     written = {"SIBERIA": ["A Irku - Urga", "A Yaku - Amur"], "CHINA": ["A Peki - Mukd"]}
-    orders = {p: [o for o in (parse_order(t, game_map) for t in ts) if not isinstance(o, OrderError)]
-              for p, ts in written.items()}
+    orders = {p: [o for o in (parse_order(t, game_map) for t in ts)
+                  if not isinstance(o, OrderError)] for p, ts in written.items()}
     lines = {"SIBERIA": ["2: A Mukd S Irku - Urga"], "CHINA": ["1: A Urga S Peki - Mukd"]}
     bids = {p: [b for b in (parse_bid(t, game_map) for t in ts) if isinstance(b, Bid)]
             for p, ts in lines.items()}
