@@ -6,6 +6,7 @@ Shared by the DATC cases and the project's own cases in tests/engine/cases/.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -272,8 +273,19 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
     return following
 
 
+def _with_tables(game_map: GameMap, changes: dict[str, dict[str, Any]]) -> GameMap:
+    """The map with some keys of its rules tables changed, as a GM's copy of
+    the variant file would (Intercontinental's canal year, year cap)."""
+    tables = dict(game_map.tables)
+    for name, keys in changes.items():
+        tables[name] = {**tables.get(name, {}), **keys}
+    return replace(game_map, tables=tables)
+
+
 def run_case(case: dict[str, Any]) -> None:
     game_map = load_variant(case.get("variant", "standard"))
+    if "tables" in case:
+        game_map = _with_tables(game_map, case["tables"])
     state = _check_phase(game_map, _start(game_map, case), case)
     for step in case.get("then", []):
         step = {"from_start": case.get("from_start", False), **step}

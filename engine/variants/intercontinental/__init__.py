@@ -22,11 +22,39 @@ class's here: diplomacy_points.py supplies them (§11).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engine.map import GameMap
 from engine.rules import Rules
+from engine.state import GameState
+from engine.units import Unit
+from engine.variants.intercontinental import suez
 
 
 class IntercontinentalRules(Rules):
     name = "intercontinental"
+    # Winter comes every year, adjustments or not: minors and affiliates
+    # rebuild then (§9.2) and Suez's fleets shift at the end of the Winter
+    # before the canal opens (§5.2), neither of which gives a player an order.
+    always_winter = True
+
+    def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
+        """The [suez_canal] table (§5.2)."""
+        return suez.read_canal(game_map)[1]
+
+    def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
+        """§5.2: the split Suez until Spring of the opening year, the canal after."""
+        if suez.is_open(game_map, state):
+            return suez.opened(game_map).with_canals_for(state.phase.year)
+        return game_map.with_canals_for(state.phase.year)
+
+    def after_adjustments(self, game_map: GameMap, state: GameState,
+                          built: Sequence[Unit]) -> GameState:
+        """§5.2: a fleet on either coast of Suez at the end of the last Winter
+        before the canal opens stands in Suez from then on."""
+        if suez.is_open(game_map, state):
+            state = state.evolve(units=suez.shift_fleets(game_map, state.units))
+        return state
     # bid_allowance and neutral_orders: supplied by diplomacy_points.py (§11),
     # wired in when that module lands; until then the base class's (no bids).
 
