@@ -19,7 +19,7 @@ from engine.movement import retreat_options
 from engine.orders import Build, Order, Waive
 from engine.outcomes import Reason
 from engine.phase import Phase
-from engine.state import Dislodged, GameState, VariantState
+from engine.state import Dislodged, GameState, Seat, VariantState
 from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
@@ -73,8 +73,13 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
             built=tuple((b.split()[0], b.split()[1]) for b in case.get("built", [])),
             exiles=frozenset(case.get("exiles", [])),
             silenced=frozenset(case.get("silenced", [])),
+            additional_homes=tuple(sorted(
+                (h.split()[0], h.split()[1]) for h in case.get("additional_homes", []))),
         ),
     )
+    if "seats" in case:  # players of several powers (Intercontinental's colour groups)
+        state = state.evolve(seats=tuple(Seat(player, tuple(powers))
+                                         for player, powers in case["seats"].items()))
     dislodged = []
     for power, entries in case.get("dislodged", {}).items():
         for text, attacker in entries.items():
@@ -266,6 +271,11 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
             assert {n: following.favor_of(power, n) for n in values} == values, power
     if "built" in expect:
         assert sorted(f"{p} {c}" for p, c in following.built) == sorted(expect["built"])
+    if "additional_homes" in expect:
+        assert sorted(f"{p} {c}" for p, c in following.additional_homes) \
+            == sorted(expect["additional_homes"])
+    if "drawn" in expect:
+        assert sorted(following.drawn) == sorted(expect["drawn"])
     if "exiles" in expect:
         assert following.exiles == frozenset(expect["exiles"])
     if "phase" in expect:

@@ -22,13 +22,13 @@ class's here: diplomacy_points.py supplies them (§11).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from engine.map import GameMap
+from engine.map import GameMap, Power
 from engine.rules import Rules
 from engine.state import GameState
 from engine.units import Unit
-from engine.variants.intercontinental import suez
+from engine.variants.intercontinental import homes, suez
 
 
 class IntercontinentalRules(Rules):
@@ -42,16 +42,41 @@ class IntercontinentalRules(Rules):
         """The [suez_canal] table (§5.2)."""
         return suez.read_canal(game_map)[1]
 
+    def sides(self, state: GameState) -> Mapping[str, str]:
+        """§1.6: every power fights for itself: it may dislodge, and cut the
+        support of, the other powers of its own colour group."""
+        return {}
+
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
         """§5.2: the split Suez until Spring of the opening year, the canal after."""
         if suez.is_open(game_map, state):
             return suez.opened(game_map).with_canals_for(state.phase.year)
         return game_map.with_canals_for(state.phase.year)
 
+    # -- adjustments (§9) --------------------------------------------------------
+
+    def builds(self, power: Power, state: GameState) -> bool:
+        """Minors and affiliates never adjust: they rebuild on their own (§9.2)."""
+        return not power.ordered_by_bids and power.name not in state.unplayed
+
+    def build_sites(self, game_map: GameMap, state: GameState, power: str) -> set[str]:
+        """§9.1: the power's home centres, its additional home once named,
+        and until then every centre it could name by building there."""
+        return homes.build_sites(game_map, state, power)
+
+    def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
+                      scores: Mapping[str, int], board: Sequence[Unit]) -> str:
+        return homes.naming_refusal(game_map, state, power, unit, board)
+
+    def neutral_builds(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:
+        return homes.neutral_builds(game_map, state)
+
     def after_adjustments(self, game_map: GameMap, state: GameState,
                           built: Sequence[Unit]) -> GameState:
-        """§5.2: a fleet on either coast of Suez at the end of the last Winter
+        """Remember the additional home centres this Winter named (§9.1); and
+        §5.2: a fleet on either coast of Suez at the end of the last Winter
         before the canal opens stands in Suez from then on."""
+        state = homes.named(game_map, state, built)
         if suez.is_open(game_map, state):
             state = state.evolve(units=suez.shift_fleets(game_map, state.units))
         return state
