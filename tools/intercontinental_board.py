@@ -899,6 +899,12 @@ def build() -> str:
     w('province = "SUEZ"')
     w(f"fleet = {toml_list(suez_fleet)}")
     w('coasts_before = { NC = "EMS", SC = "REDS" }')
+    w("")
+    w("# §2.2, optional: the year cap. Uncomment to end the game at the end of that")
+    w("# year's Autumn, when nobody has won, in a draw of every surviving player; the")
+    w("# text recommends fifteen years, to 1880. Without it there is no cap.")
+    w("# [year_cap]")
+    w("# last_year = 1880")
 
     # --- drawing -------------------------------------------------------------
     w("")

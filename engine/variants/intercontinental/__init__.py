@@ -28,7 +28,7 @@ from engine.map import GameMap, Power
 from engine.rules import Rules
 from engine.state import GameState
 from engine.units import Unit
-from engine.variants.intercontinental import homes, suez
+from engine.variants.intercontinental import homes, suez, victory
 
 
 class IntercontinentalRules(Rules):
@@ -39,8 +39,8 @@ class IntercontinentalRules(Rules):
     always_winter = True
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
-        """The [suez_canal] table (§5.2)."""
-        return suez.read_canal(game_map)[1]
+        """The [suez_canal] table (§5.2) and the optional [year_cap] (§2.2)."""
+        return suez.read_canal(game_map)[1] + victory.check_cap(game_map)
 
     def sides(self, state: GameState) -> Mapping[str, str]:
         """§1.6: every power fights for itself: it may dislodge, and cut the
@@ -52,6 +52,18 @@ class IntercontinentalRules(Rules):
         if suez.is_open(game_map, state):
             return suez.opened(game_map).with_canals_for(state.phase.year)
         return game_map.with_canals_for(state.phase.year)
+
+    # -- the end of the year (§2) ------------------------------------------------
+
+    def victor(self, game_map: GameMap, state: GameState,
+               scores: Mapping[str, int]) -> str | None:
+        """§2.0: the colour group with 72 centres or more and strictly the most."""
+        return victory.victor(state, scores)
+
+    def end_of_year(self, game_map: GameMap, state: GameState,
+                    scores: Mapping[str, int]) -> GameState:
+        """§2.2: the year cap's draw of every surviving player."""
+        return victory.capped(game_map, state, scores)
 
     # -- adjustments (§9) --------------------------------------------------------
 
