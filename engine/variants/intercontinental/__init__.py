@@ -14,7 +14,9 @@ gives are read by ``facts.py``. This module holds only the rules:
   (§2.0), the optional year cap ends the game in a draw (§2.2) (victory.py);
 * adjustments: each major builds for itself in its home centres and one
   additional home centre it names by building there (§9.1, homes.py);
-  minors and affiliates rebuild their starting unit (§9.2).
+  minors and affiliates rebuild their starting unit (§9.2);
+* combat sides: every power for itself, group-mates included (§1.6);
+* before the game: the colour groups' draw and its check (§3, assignment.py).
 
 The Diplomacy Point hooks (bid_allowance, neutral_orders) are the base
 class's here: diplomacy_points.py supplies them (§11).
@@ -37,6 +39,10 @@ class IntercontinentalRules(Rules):
     # rebuild then (§9.2) and Suez's fleets shift at the end of the Winter
     # before the canal opens (§5.2), neither of which gives a player an order.
     always_winter = True
+
+    # bid_allowance and neutral_orders: supplied by diplomacy_points.py (§11),
+    # wired in when that module lands; until then the base class's (no bids,
+    # so minors and affiliates hold).
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
         """The [suez_canal] table (§5.2) and the optional [year_cap] (§2.2)."""
@@ -92,8 +98,6 @@ class IntercontinentalRules(Rules):
         if suez.is_open(game_map, state):
             state = state.evolve(units=suez.shift_fleets(game_map, state.units))
         return state
-    # bid_allowance and neutral_orders: supplied by diplomacy_points.py (§11),
-    # wired in when that module lands; until then the base class's (no bids).
 
 
 RULES = IntercontinentalRules()
