@@ -112,3 +112,17 @@ def seats(game_map: GameMap, assignment: Mapping[str, Sequence[str]]
     by_letter = {p.letter: name for name, p in game_map.powers.items() if not p.ordered_by_bids}
     return tuple((group, tuple(by_letter[c] for c in codes))
                  for group, codes in sorted(assignment.items()))
+
+
+def sponsors(game_map: GameMap, assignment: Mapping[str, Sequence[str]],
+             facts: Facts | None = None) -> dict[str, str]:
+    """Each affiliate's sponsor under this assignment, by the board's power
+    name: its fixed colour group, or the group of the major it follows
+    (§8.9 the Dutch East Indies' Orange affiliates, §8.10 Mexico's and
+    Zanzibar's), whose Diplomacy Points count double on it (§11.3)."""
+    facts = facts or load_facts()
+    group_of = {code: group for group, codes in assignment.items() for code in codes}
+    power_at = {game_map.provinces[p.home[0]].name: name
+                for name, p in game_map.powers.items() if p.ordered_by_bids and p.home}
+    return {power_at[a.centre]: a.sponsor or group_of[str(a.sponsor_follows)]
+            for a in facts.affiliates}

@@ -3,15 +3,25 @@ the rules, and the check that names the rule a GM's assignment breaks."""
 
 from __future__ import annotations
 
+import tomllib
 from collections import Counter
+from importlib import resources
 
 import pytest
 
 from engine.variant_file import load_variant
-from engine.variants.intercontinental.assignment import Assignment, draw, problems, seats
+from engine.variants.intercontinental.assignment import (
+    Assignment,
+    draw,
+    problems,
+    seats,
+    sponsors,
+)
 from engine.variants.intercontinental.facts import load_facts
 
 FACTS = load_facts()
+BOARD_POWERS = tomllib.loads((resources.files("engine") / "variants" / "intercontinental.toml")
+                            .read_text(encoding="utf-8"))["powers"]
 DRAWS = [draw(seed) for seed in range(1000)]
 
 
@@ -112,3 +122,19 @@ def test_3_a_draw_as_the_seats_of_a_game(seed: int) -> None:
     assert sorted(p for ps in got.values() for p in ps) == sorted(
         n for n, p in game_map.powers.items() if not p.ordered_by_bids)
     assert "GREAT_BRITAIN" in got["Blue"]
+
+
+def test_8_10_sponsors_follow_the_draw() -> None:
+    """Chihuahua and Oaxaca follow Mexico, Muscat Zanzibar, the Orange
+    affiliates the Dutch East Indies; the others keep their colour (§8)."""
+    game_map = load_variant("intercontinental")
+    for assignment in DRAWS[:50]:
+        group_of = {c: g for g, codes in assignment.items() for c in codes}
+        got = sponsors(game_map, assignment)
+        assert len(got) == 58
+        assert got["CHIHUAHUA"] == got["OAXACA"] == group_of["ME"]
+        assert got["MUSCAT"] == group_of["ZA"]
+        for name, raw in BOARD_POWERS.items():  # the board file's own sponsor keys
+            if raw.get("neutral") == "affiliate":
+                assert got[name] in raw.get("possible_sponsors", [raw.get("sponsor")]), name
+    assert {sponsors(game_map, a)["MUSCAT"] for a in DRAWS} == {"Olive", "Red", "Yellow"}
