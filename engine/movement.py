@@ -30,10 +30,6 @@ class MovementResult:
     state: GameState | None = None
 
 
-def _same_player(state: GameState) -> dict[str, str]:
-    return {power: seat.player for seat in state.seats for power in seat.powers}
-
-
 def resolve_movement(
     game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
     rules: Rules = STANDARD, bids: Mapping[str, Sequence[Bid]] | None = None,
@@ -58,7 +54,7 @@ def resolve_movement(
         if prov not in chosen:
             chosen[prov] = Hold(board.ref(unit))
 
-    players = _same_player(state)
+    players = rules.sides(state)
     resolver = MovementResolver(
         game_map, units, chosen,
         lambda a, b: players.get(a, a) == players.get(b, b),

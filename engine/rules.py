@@ -151,6 +151,12 @@ class Rules:
         """Combat on a map whose units are all mobile and vulnerable."""
         return Combat(binding_paths=self.binding_paths, paradox=self.paradox)
 
+    def sides(self, state: GameState) -> Mapping[str, str]:
+        """Power -> the side it fights on: a side never dislodges its own
+        units nor cuts its own support. The standard game: the player's seat
+        (a player of several powers in a 2-4 player game is one side)."""
+        return {power: seat.player for seat in state.seats for power in seat.powers}
+
     # -- orders -----------------------------------------------------------------
 
     def board(self, game_map: GameMap, state: GameState, units: Mapping[str, Unit]) -> Board:

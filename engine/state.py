@@ -47,6 +47,11 @@ class VariantState:
     # This year's kicked Embassies and nuclear retaliations: (power, nuclear).
     kicked: frozenset[tuple[str, str]] = frozenset()
     retaliated: frozenset[tuple[str, str]] = frozenset()
+    # Each power's additional home centre, named by building in it
+    # (Intercontinental §9.1): (power, centre), kept after the power is gone.
+    additional_homes: tuple[tuple[str, str], ...] = ()
+    # The players a game ended in a draw between (Intercontinental's year cap, §2.2).
+    drawn: tuple[str, ...] = ()
 
 
 NO_EXTRA = VariantState()
@@ -147,6 +152,14 @@ class GameState:
     @property
     def retaliated(self) -> frozenset[tuple[str, str]]:
         return self.extra.retaliated
+
+    @property
+    def additional_homes(self) -> tuple[tuple[str, str], ...]:
+        return self.extra.additional_homes
+
+    @property
+    def drawn(self) -> tuple[str, ...]:
+        return self.extra.drawn
 
     # -- questions --------------------------------------------------------
 

@@ -39,8 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.variants.intercontinental import load_facts  # noqa: E402
 from engine.variants.intercontinental.abbreviations import abbreviate  # noqa: E402
+from engine.variants.intercontinental.facts import load_facts  # noqa: E402
 
 OUT = ROOT / "engine" / "variants" / "intercontinental.toml"
 
@@ -754,6 +754,7 @@ def build() -> str:
     w('title = "Intercontinental (provisional board)"')
     w('start = "S1865M"       # §1.1')
     w("victory = 72           # §2.0 (and strictly more centres than any other player)")
+    w('rules = "intercontinental"   # engine/variants/intercontinental/__init__.py')
     w("# Not offered to games until its rules module (colour groups, bids, Suez in")
     w("# 1870, additional home centres) is built: CREATE refuses it with this reason.")
     w('unfinished = "its rules (colour groups, Diplomacy Point bids, the Suez canal) '
@@ -889,7 +890,7 @@ def build() -> str:
     w("# §5.2: from Spring 1870 Suez is a canal with one coast. The variant format's")
     w("# [[canals]] cannot hold this (a canal with `opens` must have no fleet moves")
     w("# before it opens, and it cannot merge two coasts), so the canal form is data")
-    w("# for the Intercontinental rules module (the next step), which switches the")
+    w("# for the Intercontinental rules module, which switches the")
     w("# board: from `opens`, SUEZ has no coasts and this fleet list, every location")
     w("# in it lists SUEZ instead of SUEZ/NC or SUEZ/SC, and a fleet on either coast")
     w("# in Winter 1869 stands in SUEZ. The base map above is the split form.")
@@ -898,6 +899,12 @@ def build() -> str:
     w('province = "SUEZ"')
     w(f"fleet = {toml_list(suez_fleet)}")
     w('coasts_before = { NC = "EMS", SC = "REDS" }')
+    w("")
+    w("# §2.2, optional: the year cap. Uncomment to end the game at the end of that")
+    w("# year's Autumn, when nobody has won, in a draw of every surviving player; the")
+    w("# text recommends fifteen years, to 1880. Without it there is no cap.")
+    w("# [year_cap]")
+    w("# last_year = 1880")
 
     # --- drawing -------------------------------------------------------------
     w("")

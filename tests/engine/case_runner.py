@@ -6,6 +6,7 @@ Shared by the DATC cases and the project's own cases in tests/engine/cases/.
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from engine.movement import retreat_options
 from engine.orders import Build, Order, Waive
 from engine.outcomes import Reason
 from engine.phase import Phase
-from engine.state import Dislodged, GameState, VariantState
+from engine.state import Dislodged, GameState, Seat, VariantState
 from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
@@ -72,8 +73,13 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
             built=tuple((b.split()[0], b.split()[1]) for b in case.get("built", [])),
             exiles=frozenset(case.get("exiles", [])),
             silenced=frozenset(case.get("silenced", [])),
+            additional_homes=tuple(sorted(
+                (h.split()[0], h.split()[1]) for h in case.get("additional_homes", []))),
         ),
     )
+    if "seats" in case:  # players of several powers (Intercontinental's colour groups)
+        state = state.evolve(seats=tuple(Seat(player, tuple(powers))
+                                         for player, powers in case["seats"].items()))
     dislodged = []
     for power, entries in case.get("dislodged", {}).items():
         for text, attacker in entries.items():
@@ -277,6 +283,11 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
             assert {n: following.favor_of(power, n) for n in values} == values, power
     if "built" in expect:
         assert sorted(f"{p} {c}" for p, c in following.built) == sorted(expect["built"])
+    if "additional_homes" in expect:
+        assert sorted(f"{p} {c}" for p, c in following.additional_homes) \
+            == sorted(expect["additional_homes"])
+    if "drawn" in expect:
+        assert sorted(following.drawn) == sorted(expect["drawn"])
     if "exiles" in expect:
         assert following.exiles == frozenset(expect["exiles"])
     if "phase" in expect:
@@ -284,10 +295,21 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
     return following
 
 
+def _with_tables(game_map: GameMap, changes: dict[str, dict[str, Any]]) -> GameMap:
+    """The map with some keys of its rules tables changed, as a GM's copy of
+    the variant file would (Intercontinental's canal year, year cap)."""
+    tables = dict(game_map.tables)
+    for name, keys in changes.items():
+        tables[name] = {**tables.get(name, {}), **keys}
+    return replace(game_map, tables=tables)
+
+
 def run_case(case: dict[str, Any], game_map: GameMap | None = None) -> None:
     """``game_map``: the board to play on, when not the case's variant as
     shipped (a variant's rules tested before its rules module names them)."""
     game_map = game_map or load_variant(case.get("variant", "standard"))
+    if "tables" in case:
+        game_map = _with_tables(game_map, case["tables"])
     state = _check_phase(game_map, _start(game_map, case), case)
     for step in case.get("then", []):
         step = {"from_start": case.get("from_start", False), **step}

@@ -21,8 +21,8 @@ import pytest
 
 from engine.map import GameMap
 from engine.variant_file import load_variant, load_variant_file
-from engine.variants.intercontinental import Unit, load_facts
 from engine.variants.intercontinental.abbreviations import abbreviate
+from engine.variants.intercontinental.facts import Unit, load_facts
 from judge.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]

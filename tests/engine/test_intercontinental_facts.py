@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine.variant_file import shipped_variants
-from engine.variants.intercontinental import THEATRES, Facts, load_facts
 from engine.variants.intercontinental.abbreviations import AbbreviationError, abbreviate
+from engine.variants.intercontinental.facts import THEATRES, Facts, load_facts
 
 VECTORS = tomllib.loads(
     (Path(__file__).parent / "data" / "intercontinental_abbreviations.toml").read_text("utf-8")

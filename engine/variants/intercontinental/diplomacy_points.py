@@ -51,7 +51,7 @@ from engine.state import GameState
 from engine.units import Unit
 
 if TYPE_CHECKING:
-    from engine.variants.intercontinental import Facts
+    from engine.variants.intercontinental.facts import Facts
 
 MAX_ORDER_POINTS = 2  # §11.3: a player's DP on one order
 MAX_POWER_POINTS = 3  # §11.1.2: a power's share of its player's pool
@@ -268,8 +268,6 @@ def _ignored(result: BidResult, why: str) -> BidResult:
 
 
 def _facts() -> Facts:
-    # The facts loader lives in the package's __init__ for now (another
-    # branch moves it to facts.py); imported late so that the package's
-    # rules module may import this one.
-    from engine.variants.intercontinental import load_facts
+    # imported late: the facts file is read only when bids are first weighed
+    from engine.variants.intercontinental.facts import load_facts
     return load_facts()
