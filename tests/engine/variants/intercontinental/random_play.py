@@ -13,7 +13,7 @@ opens, the canal after), as a player sees it.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.adjustments import adjustment_due
@@ -179,15 +179,3 @@ def turn(rng: random.Random, state: GameState) -> Turn:
     if kind is PhaseKind.RETREAT:
         return retreats(rng, state)
     return winter(rng, state)
-
-
-def unit_count(turn_: Turn) -> int:
-    return sum(len(o) for o in turn_.orders.values())
-
-
-def bid_count(turn_: Turn) -> int:
-    return sum(len(b) for b in turn_.bids.values())
-
-
-def major_units(units: Sequence[Unit]) -> int:
-    return sum(1 for u in units if u.power in MAJORS)
