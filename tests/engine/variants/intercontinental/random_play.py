@@ -165,7 +165,14 @@ def winter(rng: random.Random, state: GameState) -> Turn:
         home = set(phase_map.powers[power].home)
         if rng.random() < 0.5:
             sites.sort(key=lambda c: c in home)  # the candidates first
-        for centre in sites[:due + (1 if rng.random() < 0.1 else 0)]:
+        builds = sites[:due + (1 if rng.random() < 0.1 else 0)]
+        # now and then a build in an owned centre that is no build site (a
+        # captured home of another major's, §9.1 rule 3): refused
+        others = sorted(c for c in owners if owners[c] == power and c not in occupied
+                        and c not in sites)
+        if due > 0 and others and rng.random() < 0.3:
+            builds.insert(0, rng.choice(others))
+        for centre in builds:
             fleet = phase_map.is_coastal(centre) and not phase_map.provinces[centre].coasts
             kind = UnitKind.FLEET if fleet and rng.random() < 0.4 else UnitKind.ARMY
             orders.setdefault(power, []).append(Build(centre, kind))

@@ -32,7 +32,7 @@ import pytest
 
 from engine.game import Resolution, adjudicate
 from engine.map import UnitKind
-from engine.orders import Move
+from engine.orders import Build, Move
 from engine.outcomes import Outcome
 from engine.phase import PhaseKind
 from engine.state import GameState
@@ -58,6 +58,7 @@ class Seen:
     counted: int = 0
     additional_homes: int = 0
     neutral_moves_bid: int = 0
+    refused_builds: int = 0  # builds off the power's sites, refused
     suez_fleets: Counter[str] = field(default_factory=Counter)  # split / canal
 
 
@@ -111,6 +112,13 @@ def check_units(before: GameState, after: GameState) -> None:
     if before.phase.kind is PhaseKind.ADJUSTMENT:
         for power in MAJORS:
             assert len(after.units_of(power)) <= len(after.centres_of(power)), power
+        sites = {p: RULES.build_sites(MAP, before, p) for p in MAJORS}
+        # by province: the Winter before the canal opens moves fleets on
+        # Suez's coasts to Suez itself, which builds nothing
+        stood = {(u.power, u.province) for u in before.units}
+        for unit in after.units:
+            if unit.power in MAJORS and (unit.power, unit.province) not in stood:
+                assert unit.province in sites[unit.power], f"{unit} built off its sites"
     provinces = [u.province for u in after.units]
     assert len(provinces) == len(set(provinces)), "two units in a province"
     for unit in after.units:
@@ -164,6 +172,9 @@ def check(state: GameState, resolution: Resolution, seen: Seen) -> None:
             if isinstance(result.order, Move) and result.power not in MAJORS:
                 seen.neutral_moves_bid += 1
                 assert result.outcome is not Outcome.SUCCEEDS, result
+    seen.refused_builds += sum(1 for r in resolution.results if isinstance(r.order, Build)
+                               and r.outcome is Outcome.ILLEGAL
+                               and "adjustments to make" not in str(r.reason))
     seen.counted += sum(1 for r in resolution.bids if r.counted)
     seen.ignored.update(m.group(0) for r in resolution.bids if not r.counted
                         for m in [re.search(r"§[0-9.]+[0-9]", r.why)] if m)
@@ -187,14 +198,15 @@ def test_random_game_keeps_the_invariants(seed: int) -> None:
 def test_the_games_reach_every_part() -> None:
     """The draws reach what the invariants speak of: Winters, retreats,
     counted bids and bids ignored under each of §11.1-§11.3, bids moving a
-    neutral unit, additional home centres, fleets in Suez."""
+    neutral unit, additional home centres named and builds off the sites
+    refused, fleets in Suez before and after the canal opens."""
     seen = Seen()
     for seed in SEEDS:
         for state, resolution in game(seed):
             check(state, resolution, seen)
     assert seen.phases["ADJUSTMENT"] >= 7 * len(SEEDS) and seen.phases["RETREAT"] > 0
     assert seen.counted > 0 and seen.additional_homes > 0
-    assert seen.neutral_moves_bid > 0
+    assert seen.neutral_moves_bid > 0 and seen.refused_builds > 0
     assert seen.suez_fleets["split"] > 0 and seen.suez_fleets["canal"] > 0, seen.suez_fleets
     for section in ("§11.1", "§11.2", "§11.3"):
         assert seen.ignored[section] > 0, (section, seen.ignored)
