@@ -58,8 +58,7 @@ def opening(seed: int) -> GameState:
 
 @dataclass(frozen=True)
 class Turn:
-    """One phase's orders and bids (bids keyed by each seat's first power,
-    as the judge files them)."""
+    """One phase's orders and bids (bids keyed by a power of the seat)."""
 
     orders: dict[str, list[Order]]
     bids: dict[str, list[Bid]]
@@ -119,17 +118,18 @@ def _bids(rng: random.Random, phase_map: GameMap, state: GameState,
         wanted = rng.choice([0.5, 1.0, 1.0, 1.5])  # share of the pool bid
         budget = max(1, round(wanted * sum(
             min(3, len(state.centres_of(p))) for p in seat.powers)))
-        bids: list[Bid] = []
+        # the judge files a seat's bids under its first power; now and then
+        # another power of the seat bids too, from the same pool (§11.1)
+        split = rng.random() < 0.3
         while budget > 0 and neutral:
             unit = units[rng.choice(neutral)]
             order = _order_for(rng, phase_map, unit, units, moves)
             points = min(budget, rng.choice([1, 1, 2, 2, 3]))
             if rng.random() < 0.02:
                 order = Hold(UnitRef(rng.choice(sorted(phase_map.provinces))))
-            bids.append(Bid(points, order))
+            bidder = rng.choice(seat.powers) if split else seat.powers[0]
+            out.setdefault(bidder, []).append(Bid(points, order))
             budget -= points
-        if bids:
-            out[seat.powers[0]] = bids
     return out
 
 
