@@ -11,7 +11,9 @@ with the variant's invariants checked after every phase:
 * Suez has two coasts, fleets only on them, before Spring of the canal's
   year (1870, §5.2) and one coast after, with no fleet on a coast;
 * each power names at most one additional home centre, never a centre
-  that is or was a major power's home (§9.1).
+  that is or was a major power's home (§9.1), and builds only on its sites;
+* at the end of each year the winner, if any, is the group with 72 centres
+  or more and strictly the most (§2.0).
 
 The seeds are a fixed list (data/random_play.toml) so a failure replays;
 the phases they play are the coverage test's business: the draws must
@@ -157,6 +159,20 @@ def check_homes(before: GameState, after: GameState) -> None:
         assert power in MAJORS and centre not in ORIGINAL_HOMES, (power, centre)
 
 
+def check_victory(state: GameState, resolution: Resolution) -> None:
+    """§2.0 at the end of each year: a group wins with 72 centres or more
+    and strictly the most; minors' and affiliates' centres count for nobody."""
+    if resolution.next.phase.kind is not PhaseKind.ADJUSTMENT or \
+            state.phase.kind is PhaseKind.ADJUSTMENT:
+        return
+    owned = Counter(owner for _, owner in resolution.next.owners)
+    totals = sorted(((sum(owned[p] for p in s.powers), s.player) for s in state.seats),
+                    reverse=True)
+    (best, leader), (second, _) = totals[0], totals[1]
+    expected = leader if best >= 72 and best > second else None
+    assert resolution.winner == expected, (resolution.winner, totals[:2])
+
+
 def check(state: GameState, resolution: Resolution, seen: Seen) -> None:
     after = resolution.next
     seen.phases[state.phase.kind.name] += 1
@@ -166,6 +182,7 @@ def check(state: GameState, resolution: Resolution, seen: Seen) -> None:
     check_suez(state)
     check_suez(after)
     check_homes(state, after)
+    check_victory(state, resolution)
     if state.phase.kind is PhaseKind.MOVEMENT:
         check_pools(state, resolution)
         for result in resolution.results:
