@@ -922,6 +922,26 @@ def build() -> str:
         x, y = placed[code]
         w(f"{code} = [{x}, {y}]")
     w("")
+    w("# " + "-" * 75)
+    w("# The map's colours (engine/variants/intercontinental/map_key.py; no rules")
+    w("# meaning). Each colour group (§1.2) has four shades, one per theatre in")
+    w("# §3.0's order (Africa, Europe, Americas, Asia), so that its four powers")
+    w("# differ and still read as one player. Affiliates are drawn pale in their")
+    w("# sponsor's colour, minors in `minor`, majors not yet drawn (§3.2) in")
+    w("# `undrawn`; `named` is a colour a power keeps (§6.12). `pixels`: the")
+    w("# PNG's width, wide enough for a unit to be about ten pixels across.")
+    w("[map_style]")
+    w(f"pixels = {MAP_PIXELS}")
+    w(f'minor = "{MINOR_COLOUR}"')
+    w(f'undrawn = "{UNDRAWN_COLOUR}"')
+    w("")
+    w("[map_style.groups]")
+    for group, shades in GROUP_SHADES.items():
+        w(f"{group} = {toml_list(list(shades))}")
+    w("")
+    w("[map_style.named]")
+    w(f'Orange = "{ORANGE}"   # §6.12: the Dutch East Indies')
+    w("")
     missing = [n for n in facts.supply_centres if n not in unit_text]
     if missing:
         raise SystemExit(f"centres without a unit: {missing}")
@@ -963,6 +983,23 @@ def project(lat: float, lon: float) -> tuple[int, int]:
     return round(SIZE[0] / 2 + x * SIZE[0] / 4.2), round(SIZE[1] / 2 - y * SIZE[1] / 4.2)
 
 
+MAP_PIXELS = 3200
+MINOR_COLOUR = "#b9b2a3"
+UNDRAWN_COLOUR = "#8a8a8a"
+ORANGE = "#ef7d1a"
+# Each theatre's shade is a step of lightness with the group's hue kept; Red
+# and Maroon, Olive and Yellow differ in hue and depth as well, so that no
+# shade of one is nearer the other's than its own.
+GROUP_SHADES = {
+    "Blue": ("#1f4e9c", "#3d7bd9", "#7aa7ea", "#14366e"),
+    "Teal": ("#0f7f7a", "#1aaaa2", "#5fd0c7", "#0a5955"),
+    "Green": ("#2e7d32", "#45a84a", "#86cf86", "#1b5e20"),
+    "Olive": ("#6b6b1a", "#8c8c26", "#b0b04e", "#4d4d12"),
+    "Yellow": ("#d4a017", "#f2c230", "#f8dc78", "#a8800f"),
+    "Red": ("#c62828", "#e53935", "#f27c79", "#9e1414"),
+    "Maroon": ("#7a1f3d", "#98285a", "#b9577c", "#561530"),
+    "Violet": ("#6a3d9a", "#8e5cc2", "#b393dc", "#4a2a70"),
+}
 MIN_GAP = 26.0  # points: the schematic map's discs are sized by the closest pair
 
 
