@@ -34,7 +34,14 @@ from engine.orders import MovementOrder
 from engine.rules import MapKey, NeutralOrders, Rules
 from engine.state import GameState
 from engine.units import Unit
-from engine.variants.intercontinental import diplomacy_points, homes, map_key, suez, victory
+from engine.variants.intercontinental import (
+    board_facts,
+    diplomacy_points,
+    homes,
+    map_key,
+    suez,
+    victory,
+)
 
 
 class IntercontinentalRules(Rules):
@@ -56,10 +63,11 @@ class IntercontinentalRules(Rules):
         return diplomacy_points.neutral_orders(game_map, state, board, chosen, bids)
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
-        """The [suez_canal] table (§5.2), the optional [year_cap] (§2.2) and
-        the map's colours ([map_style])."""
+        """The [suez_canal] table (§5.2), the optional [year_cap] (§2.2), the
+        map's colours ([map_style]) and the board's facts from the text
+        (centres, homes, starting units: board_facts.py)."""
         return (suez.read_canal(game_map)[1] + victory.check_cap(game_map)
-                + map_key.check_style(game_map))
+                + map_key.check_style(game_map) + board_facts.check_board(game_map))
 
     def map_key(self, game_map: GameMap, state: GameState) -> MapKey:
         """Each major in a shade of its colour group, the Dutch East Indies

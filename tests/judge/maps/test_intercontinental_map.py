@@ -98,7 +98,8 @@ def expected_colours(state: GameState) -> dict[str, Colour]:
 def group_of_shade(colour: Colour) -> str:
     """The colour group (or named colour) whose shade is nearest."""
     style = board().tables["map_style"]
-    shades: list[tuple[str, Colour]] = [(str(group), _rgb(s)) for group, ss in style["groups"].items() for s in ss]
+    shades: list[tuple[str, Colour]] = [(str(group), _rgb(s))
+                                        for group, ss in style["groups"].items() for s in ss]
     shades += [(str(name), _rgb(s)) for name, s in style["named"].items()]
     return min(shades, key=lambda gs: sum((a - b) ** 2 for a, b in zip(
         gs[1], colour, strict=True)))[0]
