@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from engine.adjustments import centre_counts
-from engine.map import GameMap, Point, province_of
+from engine.map import GameMap, Point
 from engine.rules import MapKey
 from engine.state import GameState
 from engine.variants import rules_for
@@ -75,27 +75,37 @@ def coasts_drawn(game_map: GameMap, state: GameState, board: Board) -> str:
     in_force = rules_for(game_map).map_for(game_map, state)
     parts = []
     size = board.unit_size
-    for code, province in sorted(game_map.provinces.items()):
+    for code in sorted(game_map.provinces):
         coasts = [loc for loc in game_map.locations_of(code) if "/" in loc]
         if len(coasts) < 2 or code not in board.units:
             continue
-        ends: list[Point] = [board.units.get(loc) or board.units[province_of(loc)]
-                             for loc in coasts[:2]]
+        middle = board.units[code]
+        # each coast's way out: from the province's point through its coast's
+        # point, long enough to show beyond the disc and the unit on it
+        ends: list[Point] = []
+        for loc in coasts[:2]:
+            cx, cy = board.units.get(loc) or middle
+            length = math.dist((cx, cy), middle) or 1.0
+            ends.append((middle[0] + (cx - middle[0]) / length * size * 1.9,
+                         middle[1] + (cy - middle[1]) / length * size * 1.9))
         (ax, ay), (bx, by) = ends
         still_split = len([loc for loc in in_force.locations_of(code) if "/" in loc]) >= 2
         if still_split:
-            mx, my = (ax + bx) / 2, (ay + by) / 2
+            mx, my = middle
             length = math.dist(ends[0], ends[1]) or 1.0
             ux, uy = (bx - ax) / length, (by - ay) / length
-            reach = size * 0.8
+            reach = size * 1.3
             d = (f"M{_n(mx - uy * reach)} {_n(my + ux * reach)}"
                  f"L{_n(mx + uy * reach)} {_n(my - ux * reach)}")
-            parts.append(f'<path d="{d}" stroke="{LAND_BAR}" stroke-width="{_n(size * 0.3)}" '
-                         f'stroke-linecap="round" class="split" data-province="{code}"/>')
-        elif province is not None:
-            d = f"M{_n(ax)} {_n(ay)}L{_n(bx)} {_n(by)}"
-            parts.append(f'<path d="{d}" stroke="{INK}" stroke-width="{_n(size * 0.36)}" '
-                         f'stroke-linecap="round"/><path d="{d}" stroke="{SEA}" '
-                         f'stroke-width="{_n(size * 0.22)}" stroke-linecap="round" '
-                         f'class="canal" data-province="{code}"/>')
+            parts.append(f'<path d="{d}" stroke="{INK}" stroke-width="{_n(size * 0.4)}" '
+                         f'stroke-linecap="round"/><path d="{d}" stroke="{LAND_BAR}" '
+                         f'stroke-width="{_n(size * 0.26)}" stroke-linecap="round" '
+                         f'class="split" data-province="{code}"/>')
+        else:
+            d = f"M{_n(ax)} {_n(ay)}L{_n(middle[0])} {_n(middle[1])}L{_n(bx)} {_n(by)}"
+            parts.append(f'<path d="{d}" fill="none" stroke="{INK}" '
+                         f'stroke-width="{_n(size * 0.42)}" stroke-linecap="round" '
+                         f'stroke-linejoin="round"/><path d="{d}" fill="none" stroke="{SEA}" '
+                         f'stroke-width="{_n(size * 0.28)}" stroke-linecap="round" '
+                         f'stroke-linejoin="round" class="canal" data-province="{code}"/>')
     return "".join(parts)
