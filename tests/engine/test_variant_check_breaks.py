@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine.variant_file import VariantError, parse_variant
+from judge.cli import main
 
 DATA = Path(__file__).parent / "data" / "variant_check_breaks.toml"
 VARIANTS = Path(__file__).parents[2] / "engine" / "variants"
@@ -37,3 +38,25 @@ def test_the_check_reports_exactly_the_problem(case: dict[str, Any]) -> None:
         assert all(p.line is not None for p in error.problems if "." in p.where), \
             error.problems
     assert found == case["problems"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["problems"]],
+                         ids=[c["name"] for c in CASES if c["problems"]])
+def test_judge_variant_check_prints_each_problem_with_its_line(
+        case: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What a GM sees: the file, the line, where and what, and the count."""
+    path = tmp_path / f"{case['base']}.toml"
+    text = broken(case)
+    path.write_text(text, encoding="utf-8")
+    assert main(["variant", "check", str(path)]) == 1
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-1] == f"{len(case['problems'])} problem(s)"
+    lines = text.splitlines()
+    for shown, expected in zip(printed[:-1], case["problems"], strict=True):
+        assert shown.startswith(f"{path}:") and shown.endswith(expected), shown
+        where = expected.split(":")[0]
+        if "." in where:  # the line given holds the table or key the problem names
+            number = int(shown.split("line ")[1].split(":")[0])
+            last = where.split(".")[-1]
+            assert last in lines[number - 1] or where.rsplit(".", 1)[0] in lines[number - 1], \
+                (shown, lines[number - 1])
