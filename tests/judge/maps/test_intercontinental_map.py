@@ -24,6 +24,7 @@ from engine.variant_file import load_variant
 from engine.variants import rules_for
 from engine.variants.intercontinental import assignment
 from engine.variants.intercontinental.facts import THEATRES, load_facts
+from judge.maps import attachments
 from judge.maps.render import board_for, render_png, render_svg
 from judge.maps.scene import Scene
 from tests.judge.maps.test_label_clearance import (
@@ -209,3 +210,17 @@ def test_the_legend_has_a_line_per_colour_group(name: str) -> None:
         powers = [p for p, g in groups(state).items() if g == group]
         line = next(t for t in lines if t.startswith(f"{group}:"))
         assert all(p.replace("_", " ").title() in line for p in powers), line
+
+
+def test_a_results_mail_carries_the_same_map() -> None:
+    """The PNG attached to results is the PNG MAP sends, and the SVG beside it
+    is the whole map at the same size."""
+    state = position(POSITIONS["1870"])
+    scene = Scene("intercontinental", state)
+    (png_name, _, png), (svg_name, _, svg) = attachments(board(), scene)
+    assert (png_name, svg_name) == ("intercontinental-S1870M.png",
+                                    "intercontinental-S1870M.svg")
+    assert png == render_png(board(), scene)
+    root = ET.fromstring(svg)
+    assert root.attrib["width"] == str(board().tables["map_style"]["pixels"])
+    assert any(e.attrib.get("class") == "canal" for e in root.iter(f"{SVG}path"))
