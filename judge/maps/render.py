@@ -428,8 +428,9 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
                 _centre_value(game_map, code))
                for code, (x, y) in sorted(board.centres.items())]
     lines, marks = _Orders(geo, scene, colours).pieces() if scene.orders else ([], [])
-    if board.schematic:  # artwork draws its coasts; a schematic shows them split or joined
-        lines.insert(0, Piece("coasts", "", "", coasts_drawn(game_map, state, board)))
+    coasts = coasts_drawn(game_map, state, board) if board.schematic else ""
+    if coasts:  # artwork draws its coasts; a schematic shows them split or joined
+        lines.insert(0, Piece("coasts", "", "", coasts))
     # the legend's line height, in map units: the same in pixels on a wider PNG
     line = board.width / 48 * PIXELS_WIDE / pixels
     texts = legend_texts(game_map, state, key) if key is not None and key.groups else None
