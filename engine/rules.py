@@ -66,6 +66,20 @@ class Violation:
 
 
 @dataclass(frozen=True, slots=True)
+class MapKey:
+    """How a variant's powers look on the map when a colour per power in the
+    variant file is not enough (Intercontinental's colour groups, drawn only
+    when the game starts). Read by judge/maps; the rules never look at it."""
+
+    colours: Mapping[str, str]  # power -> "#rrggbb", overriding the variant file's
+    # power -> "minor" or "affiliate": drawn pale, with the kind's marker on its units
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    # the legend: one line per (group, its colour, its powers), in this order
+    groups: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    pixels: int = 0  # the PNG's width when the board needs more than the usual
+
+
+@dataclass(frozen=True, slots=True)
 class Kick:
     """An Embassy moved down the Favor map for a violation (Dissolution §11.7.1)."""
 
@@ -118,6 +132,10 @@ class Rules:
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
         """The opening position, once the seats are known (Embassies placed...)."""
         return state
+
+    def map_key(self, game_map: GameMap, state: GameState) -> MapKey | None:
+        """The map's colours for this position, if not the variant file's."""
+        return None
 
     # -- the map in force ---------------------------------------------------
 

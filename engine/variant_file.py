@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from engine import variant_checks
 from engine.map import (
     Canal,
     Drawing,
@@ -27,7 +27,6 @@ from engine.map import (
     Terrain,
     UnitKind,
     WayToPlay,
-    coast_of,
     province_of,
 )
 
@@ -110,7 +109,9 @@ class _Builder:
     def problem(self, path: tuple[str, ...], key: str | None, message: str) -> None:
         line = self.find.key(path, key) if key else self.find.table(*path)
         where = ".".join(path) + (f".{key}" if key else "")
-        self.problems.append(VariantProblem(line, where, message))
+        found = VariantProblem(line, where, message)
+        if found not in self.problems:  # a list read twice (home, as the centres too)
+            self.problems.append(found)
 
     # -- the sections -----------------------------------------------------
 
@@ -140,13 +141,14 @@ class _Builder:
         provinces, army, fleet, borders = self._provinces()
         aliases = self._aliases(provinces)
         canals = self._canals(provinces, fleet)
-        self._check_adjacency(provinces, army, fleet)
+        variant_checks.check_adjacency(self.problem, provinces, army, fleet)
+        variant_checks.check_split_coasts(self.problem, provinces, fleet)
         powers = self._powers(provinces, army, fleet, kinds)
         power_aliases = self._power_aliases(powers, aliases)
         seats = self._seats(powers)
         ways_to_play = self._ways_to_play(powers)
         drawing = self._drawing(provinces, fleet)
-        self._check_reachable(provinces, army, fleet)
+        variant_checks.check_reachable(self.problem, provinces, army, fleet)
         if self.problems:
             raise VariantError(name or "variant", self.problems)
         game_map = GameMap(
@@ -339,42 +341,6 @@ class _Builder:
                     )
             canals.append(Canal(province, connects, opens if isinstance(opens, int) else None))
         return tuple(canals)
-
-    def _check_adjacency(
-        self,
-        provinces: Mapping[str, Province],
-        army: Mapping[str, set[str]],
-        fleet: Mapping[str, set[str]],
-    ) -> None:
-        for code, dsts in army.items():
-            path = ("provinces", code)
-            for dst in sorted(dsts):
-                target = provinces.get(dst)
-                if target is None:
-                    self.problem(path, "army", f"unknown province {dst}")
-                elif target.terrain is Terrain.WATER:
-                    self.problem(path, "army", f"army adjacency to water province {dst}")
-                elif target.terrain is Terrain.IMPASSABLE:
-                    self.problem(path, "army", f"army adjacency to impassable {dst}")
-                elif code not in army.get(dst, set()):
-                    self.problem(path, "army", f"{code} -> {dst} but not {dst} -> {code}")
-                elif dst == code:
-                    self.problem(path, "army", "a province cannot border itself")
-        for loc, dsts in fleet.items():
-            fpath: tuple[str, ...] = ("provinces", province_of(loc))
-            if "/" in loc:
-                fpath = (*fpath, "coasts", loc.split("/")[1])
-            for dst in sorted(dsts):
-                target = provinces.get(province_of(dst))
-                if target is None or (coast_of(dst) and coast_of(dst) not in target.coasts):
-                    self.problem(fpath, "fleet", f"unknown location {dst}")
-                elif target.terrain in (Terrain.LAND, Terrain.IMPASSABLE):
-                    self.problem(fpath, "fleet", f"fleet adjacency to {target.terrain.value} {dst}")
-                elif target.coasts and "/" not in dst:
-                    self.problem(fpath, "fleet", f"{dst} has coasts: name one (e.g. {dst}/"
-                                                f"{target.coasts[0]})")
-                elif loc not in fleet.get(dst, set()):
-                    self.problem(fpath, "fleet", f"{loc} -> {dst} but not {dst} -> {loc}")
 
     def _powers(
         self,
@@ -684,33 +650,6 @@ class _Builder:
                 else:
                     result[key] = name
         return result
-
-    def _check_reachable(
-        self,
-        provinces: Mapping[str, Province],
-        army: Mapping[str, set[str]],
-        fleet: Mapping[str, set[str]],
-    ) -> None:
-        graph: dict[str, set[str]] = {p: set() for p in provinces}
-        for src, dsts in army.items():
-            graph[src].update(dsts)
-        for src, dsts in fleet.items():
-            graph[province_of(src)].update(province_of(d) for d in dsts)
-        playable = [p for p, v in provinces.items() if v.terrain is not Terrain.IMPASSABLE]
-        if not playable:
-            return
-        seen = {playable[0]}
-        queue = deque([playable[0]])
-        while queue:
-            for nxt in graph[queue.popleft()]:
-                if nxt not in seen and nxt in graph:
-                    seen.add(nxt)
-                    queue.append(nxt)
-        for code in playable:
-            if code not in seen:
-                self.problem(("provinces", code), None,
-                             f"{code} cannot be reached from {playable[0]}")
-
 
 _KNOWN_TABLES = frozenset(
     {"variant", "powers", "provinces", "canals", "seats", "map", "ways_to_play"})

@@ -911,15 +911,36 @@ def build() -> str:
     w("# " + "-" * 75)
     w("# Where the schematic map draws each province: its [lat, lon] in a Lambert")
     w("# azimuthal equal-area projection centred on 0N 20E, as the real map (§12.3),")
-    w("# scaled to points. Provisional coordinates, no rules meaning. Europe is small")
-    w("# at equal area, as on the real map: zoom in on it.")
+    w("# with a fisheye around Europe (FISHEYE_* in the tool), which is crowded at")
+    w("# equal area; scaled to points. Provisional coordinates, no rules meaning.")
     w("[map]")
     w(f"size = [{SIZE[0]}, {SIZE[1]}]")
     w("")
     w("[map.units]")
+    placed = spread({code: project(*points[code]) for code in sorted(names)})
     for code in sorted(names):
-        x, y = project(*points[code])
+        x, y = placed[code]
         w(f"{code} = [{x}, {y}]")
+    w("")
+    w("# " + "-" * 75)
+    w("# The map's colours (engine/variants/intercontinental/map_key.py; no rules")
+    w("# meaning). Each colour group (§1.2) has four shades, one per theatre in")
+    w("# §3.0's order (Africa, Europe, Americas, Asia), so that its four powers")
+    w("# differ and still read as one player. Affiliates are drawn pale in their")
+    w("# sponsor's colour, minors in `minor`, majors not yet drawn (§3.2) in")
+    w("# `undrawn`; `named` is a colour a power keeps (§6.12). `pixels`: the")
+    w("# PNG's width, wide enough for a unit to be about ten pixels across.")
+    w("[map_style]")
+    w(f"pixels = {MAP_PIXELS}")
+    w(f'minor = "{MINOR_COLOUR}"')
+    w(f'undrawn = "{UNDRAWN_COLOUR}"')
+    w("")
+    w("[map_style.groups]")
+    for group, shades in GROUP_SHADES.items():
+        w(f"{group} = {toml_list(list(shades))}")
+    w("")
+    w("[map_style.named]")
+    w(f'Orange = "{ORANGE}"   # §6.12: the Dutch East Indies')
     w("")
     missing = [n for n in facts.supply_centres if n not in unit_text]
     if missing:
@@ -928,19 +949,83 @@ def build() -> str:
 
 
 SIZE = (2400, 2400)
+# Europe holds about a third of the board's provinces in a twentieth of its
+# area (§12.3's equal-area map draws it small too). A fisheye around it gives
+# it room without an inset, so that the board stays one picture and arrows
+# between Europe and the rest still point the right way: within
+# FISHEYE_REACH (in the projection's units, the globe being 4 across) of
+# FISHEYE_AT, distances from it are stretched by up to 1 + FISHEYE_GAIN,
+# meeting the plain projection at the edge of that reach.
+FISHEYE_AT = (48.0, 14.0)  # lat, lon
+FISHEYE_REACH = 1.0
+FISHEYE_GAIN = 2.6
+
+
+def _lambert(lat: float, lon: float) -> tuple[float, float]:
+    import math
+    phi, lam = math.radians(lat), math.radians(lon - 20.0)
+    k = math.sqrt(2.0 / max(1e-9, 1.0 + math.cos(phi) * math.cos(lam)))
+    return k * math.cos(phi) * math.sin(lam), k * math.sin(phi)
 
 
 def project(lat: float, lon: float) -> tuple[int, int]:
     import math
-    phi, lam = math.radians(lat), math.radians(lon - 20.0)
-    k = math.sqrt(2.0 / max(1e-9, 1.0 + math.cos(phi) * math.cos(lam)))
-    x = k * math.cos(phi) * math.sin(lam)
-    y = k * math.sin(phi)
+    x, y = _lambert(lat, lon)
+    fx, fy = _lambert(*FISHEYE_AT)
+    d = math.hypot(x - fx, y - fy)
+    if 0 < d < FISHEYE_REACH:
+        stretch = (1 + FISHEYE_GAIN) / (1 + FISHEYE_GAIN * d / FISHEYE_REACH)
+        x, y = fx + (x - fx) * stretch, fy + (y - fy) * stretch
     # x, y within [-2, 2]; the antipodal seas, near the rim, are kept inside 1.9.
     r = math.hypot(x, y)
     if r > 1.9:
         x, y = x * 1.9 / r, y * 1.9 / r
     return round(SIZE[0] / 2 + x * SIZE[0] / 4.2), round(SIZE[1] / 2 - y * SIZE[1] / 4.2)
+
+
+MAP_PIXELS = 3200
+MINOR_COLOUR = "#b9b2a3"
+UNDRAWN_COLOUR = "#8a8a8a"
+ORANGE = "#ef7d1a"
+# Each theatre's shade is a step of lightness with the group's hue kept; Red
+# and Maroon, Olive and Yellow differ in hue and depth as well, so that no
+# shade of one is nearer the other's than its own.
+GROUP_SHADES = {
+    "Blue": ("#1f4e9c", "#3d7bd9", "#7aa7ea", "#14366e"),
+    "Teal": ("#0f7f7a", "#1aaaa2", "#5fd0c7", "#0a5955"),
+    "Green": ("#2e7d32", "#45a84a", "#86cf86", "#1b5e20"),
+    "Olive": ("#6b6b1a", "#8c8c26", "#b0b04e", "#4d4d12"),
+    "Yellow": ("#d4a017", "#f2c230", "#f8dc78", "#a8800f"),
+    "Red": ("#c62828", "#e53935", "#f27c79", "#9e1414"),
+    "Maroon": ("#7a1f3d", "#98285a", "#b9577c", "#561530"),
+    "Violet": ("#6a3d9a", "#8e5cc2", "#b393dc", "#4a2a70"),
+}
+MIN_GAP = 26.0  # points: the schematic map's discs are sized by the closest pair
+
+
+def spread(placed: dict[str, tuple[int, int]]) -> dict[str, tuple[int, int]]:
+    """The points with every pair at least MIN_GAP apart: pairs too close
+    (Hong Kong and Macau, Ottawa and Quebec) are pushed apart along their
+    line, a few rounds, so that one close pair does not shrink every disc."""
+    import math
+    at = {code: (float(x), float(y)) for code, (x, y) in placed.items()}
+    codes = sorted(at)
+    for _ in range(20):
+        moved = False
+        for i, a in enumerate(codes):
+            for b in codes[i + 1:]:
+                (ax, ay), (bx, by) = at[a], at[b]
+                d = math.hypot(bx - ax, by - ay)
+                if d >= MIN_GAP:
+                    continue
+                ux, uy = ((bx - ax) / d, (by - ay) / d) if d > 0 else (1.0, 0.0)
+                push = (MIN_GAP - d) / 2 + 0.5
+                at[a] = (ax - ux * push, ay - uy * push)
+                at[b] = (bx + ux * push, by + uy * push)
+                moved = True
+        if not moved:
+            break
+    return {code: (round(x), round(y)) for code, (x, y) in at.items()}
 
 
 ALL_SPELLINGS: set[str] = set()

@@ -46,6 +46,7 @@ from engine.state import GameState
 from judge.mail import TEMPLATES
 from judge.maps.board import Board, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
+from judge.maps.key import coasts_drawn, legend_texts, map_key, marker
 from judge.maps.labels import circle_box, clear_labels, unit_boxes
 from judge.maps.scene import DrawnOrder, Scene
 from judge.maps.schematic import schematic_board
@@ -296,12 +297,17 @@ class _Orders:
         return Piece(f"order {kind}{state}", drawn.power, str(order), markup)
 
 
-def _unit_pieces(geo: _Geometry, state: GameState, colours: Mapping[str, str]) -> list[Piece]:
+def _unit_pieces(geo: _Geometry, state: GameState, colours: Mapping[str, str],
+                 kinds: Mapping[str, str]) -> list[Piece]:
     pieces = []
     for unit in state.units:
         x, y = geo.at(unit.location)
-        pieces.append(Piece(f"unit {unit.kind.noun}", unit.power, unit.location,
-                            _unit_shape(unit.kind, x, y, geo.size, colours[unit.power])))
+        kind = kinds.get(unit.power)
+        shape = _unit_shape(unit.kind, x, y, geo.size, colours[unit.power])
+        if kind is not None:
+            shape += marker(kind, x, y, geo.size, colours[unit.power])
+        pieces.append(Piece(f"unit {unit.kind.noun}{' ' + kind if kind else ''}", unit.power,
+                            unit.location, shape))
     for d in state.dislodged:
         x, y = geo.dislodged_at(d.unit.location)
         pieces.append(Piece(
@@ -328,7 +334,11 @@ def _centre_value(game_map: GameMap, code: str) -> int:
 
 
 def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
-            width: float, top: float, line: float) -> tuple[list[LegendRow], float]:
+            width: float, top: float, line: float,
+            given: list[tuple[str, str, str]] | None = None) -> tuple[list[LegendRow], float]:
+    if given is not None:  # the variant's map key: a line per colour group
+        return _legend_rows({power: text for power, _, text in given},
+                            {power: colour for power, colour, _ in given}, width, top, line)
     counts = centre_counts(game_map, state)
     # centres of several values (Dissolution's victory points) are counted as points
     unit_word = "point" if any((p.centre.value if p.centre else 1) > 1
@@ -349,6 +359,11 @@ def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
         centres = sum(1 for _, p in state.owners if p in minors)
         texts[minors[0]] = (f"Minor powers ({len(minors)}): {centres} centres, "
                             f"{units} units")
+    return _legend_rows(texts, colours, width, top, line)
+
+
+def _legend_rows(texts: Mapping[str, str], colours: Mapping[str, str], width: float,
+                 top: float, line: float) -> tuple[list[LegendRow], float]:
     # a character of the legend's font is about half a line wide
     needed = max(len(t) for t in texts.values()) * line * 0.5 + line * 2.2
     columns = max(1, min(len(texts), int(width // needed)))
@@ -402,8 +417,10 @@ def with_board(game_map: GameMap, drawn: str) -> str:
 def _render_phase(game_map: GameMap, scene: Scene) -> str:
     board = board_for(game_map)
     geo = _Geometry(game_map, board)
-    colours = power_colours(game_map)
     state = scene.position
+    key = map_key(game_map, state)
+    colours = power_colours(game_map) | (dict(key.colours) if key else {})
+    pixels = key.pixels if key is not None and key.pixels else PIXELS_WIDE
     owners = dict(state.owners)
     areas = [(code, board.areas[code], colours[power])
              for code, power in sorted(owners.items()) if code in board.areas]
@@ -411,21 +428,28 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
                 _centre_value(game_map, code))
                for code, (x, y) in sorted(board.centres.items())]
     lines, marks = _Orders(geo, scene, colours).pieces() if scene.orders else ([], [])
-    line = board.width / 48  # the legend's line height, in map units
-    legend, legend_height = _legend(game_map, state, colours, board.width, board.height, line)
+    coasts = coasts_drawn(game_map, state, board) if board.schematic else ""
+    if coasts:  # artwork draws its coasts; a schematic shows them split or joined
+        lines.insert(0, Piece("coasts", "", "", coasts))
+    # the legend's line height, in map units: the same in pixels on a wider PNG
+    line = board.width / 48 * PIXELS_WIDE / pixels
+    texts = legend_texts(game_map, state, key) if key is not None and key.groups else None
+    legend, legend_height = _legend(game_map, state, colours, board.width, board.height, line,
+                                    texts)
     height = board.height + legend_height
     after = f", after {scene.before.phase.name}" if scene.before and scene.orders else ""
     return _template().render(
         board_at=Markup(STATIC_AT), fonts=FONTS,
-        pixel_width=PIXELS_WIDE,
-        pixel_height=round(PIXELS_WIDE * height / board.width),
+        pixel_width=pixels,
+        pixel_height=round(pixels * height / board.width),
         width=_n(board.width), height=_n(height), map_height=_n(board.height),
         title=f"{scene.game}: {phase_title(state.phase)}{after}",
         game=scene.game, phase=str(state.phase), variant=game_map.name,
         areas=areas, owner_opacity=OWNER_OPACITY, centres=centres,
         centre_radius=_n(board.unit_size * 0.26),
         lines=[_markup(p) for p in lines], units=[_markup(p) for p in
-                                                   _unit_pieces(geo, state, colours)],
+                                                   _unit_pieces(geo, state, colours,
+                                                                key.kinds if key else {})],
         marks=[_markup(p) for p in marks],
         legend=legend, line=line, n=_n,
     )
@@ -452,8 +476,8 @@ def render_png(game_map: GameMap, scene: Scene) -> bytes:
 def phase_png(game_map: GameMap, phase_svg: str) -> bytes:
     """A phase's drawing (``render_svg(..., static=False)``) as PNG, laid
     over the board's picture."""
-    layer = _prepared(game_map).layer
     drawn = _draw(phase_svg)
+    layer = _prepared(game_map).layer(drawn.get_width())
     picture = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, drawn.get_width(),
                                      drawn.get_height())
     context = cairocffi.Context(picture)
@@ -509,6 +533,7 @@ class _Prepared:
         self.map = game_map
         self.board = (artwork_board(game_map) if game_map.drawing.artwork is not None
                       else schematic_board(game_map))
+        self.layers: dict[int, cairocffi.ImageSurface] = {}
 
     @cached_property
     def svg(self) -> str:
@@ -531,12 +556,17 @@ class _Prepared:
             self.map, code) > 1 else 1.0) + 0.4) for code, (x, y) in board.centres.items())
         return clear_labels(board.labels, obstacles, board.label_size)
 
-    @cached_property
-    def layer(self) -> cairocffi.ImageSurface:
-        """The same, drawn at the PNG's scale."""
+    def layer(self, pixels: int) -> cairocffi.ImageSurface:
+        """The same, drawn at the PNG's scale (``pixels`` wide); kept per width."""
+        found = self.layers.get(pixels)
+        if found is None:
+            found = self.layers[pixels] = self._layer(pixels)
+        return found
+
+    def _layer(self, pixels: int) -> cairocffi.ImageSurface:
         board = self.board
-        height = round(PIXELS_WIDE * board.height / board.width)
-        return _draw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" '
+        height = round(pixels * board.height / board.width)
+        return _draw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{pixels}" '
                      f'height="{height}" viewBox="0 0 {_n(board.width)} {_n(board.height)}" '
                      f'font-family="{FONTS}">{self.svg}</svg>')
 

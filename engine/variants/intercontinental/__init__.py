@@ -16,7 +16,8 @@ gives are read by ``facts.py``. This module holds only the rules:
   additional home centre it names by building there (§9.1, homes.py);
   minors and affiliates rebuild their starting unit (§9.2);
 * combat sides: every power for itself, group-mates included (§1.6);
-* before the game: the colour groups' draw and its check (§3, assignment.py).
+* before the game: the colour groups' draw and its check (§3, assignment.py);
+* the map's colours: group shades, the Dutch East Indies orange (map_key.py).
 
 The Diplomacy Point hooks (bid_allowance, neutral_orders) hand over to
 diplomacy_points.py (§11).
@@ -30,10 +31,17 @@ from engine.bids import Bid
 from engine.legality import Board
 from engine.map import GameMap, Power
 from engine.orders import MovementOrder
-from engine.rules import NeutralOrders, Rules
+from engine.rules import MapKey, NeutralOrders, Rules
 from engine.state import GameState
 from engine.units import Unit
-from engine.variants.intercontinental import diplomacy_points, homes, suez, victory
+from engine.variants.intercontinental import (
+    board_facts,
+    diplomacy_points,
+    homes,
+    map_key,
+    suez,
+    victory,
+)
 
 
 class IntercontinentalRules(Rules):
@@ -55,8 +63,16 @@ class IntercontinentalRules(Rules):
         return diplomacy_points.neutral_orders(game_map, state, board, chosen, bids)
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
-        """The [suez_canal] table (§5.2) and the optional [year_cap] (§2.2)."""
-        return suez.read_canal(game_map)[1] + victory.check_cap(game_map)
+        """The [suez_canal] table (§5.2), the optional [year_cap] (§2.2), the
+        map's colours ([map_style]) and the board's facts from the text
+        (centres, homes, starting units: board_facts.py)."""
+        return (suez.read_canal(game_map)[1] + victory.check_cap(game_map)
+                + map_key.check_style(game_map) + board_facts.check_board(game_map))
+
+    def map_key(self, game_map: GameMap, state: GameState) -> MapKey:
+        """Each major in a shade of its colour group, the Dutch East Indies
+        orange (§6.12), minors and affiliates apart (map_key.py)."""
+        return map_key.map_key(game_map, state)
 
     def sides(self, state: GameState) -> Mapping[str, str]:
         """§1.6: every power fights for itself: it may dislodge, and cut the
