@@ -36,11 +36,9 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import hashlib
 import io
 import json
-import math
 import platform
 import pstats
 import random
@@ -55,6 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cpu import cpu_model
+from timing import figures, timed_ns
 
 import engine
 from engine.adjustments import adjustment_due
@@ -488,25 +487,6 @@ def saved_standard_phases(path: Path) -> list[Phase]:
 # ---------------------------------------------------------------------------
 # Timing
 # ---------------------------------------------------------------------------
-
-def timed_ns(call: Callable[[], Any]) -> int:
-    """Nanoseconds ``call()`` took, with the garbage collector off."""
-    gc.disable()
-    try:
-        start = time.perf_counter_ns()
-        call()
-        return time.perf_counter_ns() - start
-    finally:
-        gc.enable()
-
-
-def figures(ns: Sequence[int]) -> dict[str, float]:
-    ordered = sorted(ns)
-    return {"median_ms": round(statistics.median(ordered) / 1e6, 4),
-            "p95_ms": round(ordered[math.ceil(0.95 * len(ordered)) - 1] / 1e6, 4),
-            "max_ms": round(ordered[-1] / 1e6, 4),
-            "calls": len(ordered)}
-
 
 def time_rounds(sets: Mapping[str, tuple[GameMap, list[Phase], int]]
                 ) -> dict[str, list[list[int]]]:

@@ -28,23 +28,21 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import io
-import math
 import platform
 import pstats
 import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.engine
 
 from cpu import cpu_model
+from timing import figures, timed_ns
 
 from engine.bids import Bid
 from engine.game import adjudicate
@@ -88,23 +86,6 @@ def play(games: int, last_year: int, seed: int) -> list[Phase]:
                 break
             state = resolution.next
     return found
-
-
-def timed_ns(call: Callable[[], Any]) -> int:
-    gc.disable()
-    try:
-        start = time.perf_counter_ns()
-        call()
-        return time.perf_counter_ns() - start
-    finally:
-        gc.enable()
-
-
-def figures(ns: Sequence[int]) -> dict[str, float]:
-    ordered = sorted(ns)
-    return {"median_ms": round(statistics.median(ordered) / 1e6, 3),
-            "p95_ms": round(ordered[math.ceil(0.95 * len(ordered)) - 1] / 1e6, 3),
-            "max_ms": round(ordered[-1] / 1e6, 3), "calls": len(ordered)}
 
 
 def describe(phases: Sequence[Phase]) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import os
 import platform
 import statistics
@@ -123,3 +124,23 @@ def replay(path: Path) -> dict[str, Any]:
         if parse_ns else None,
         "machine": machine(),
     }
+
+
+def timed_ns(call: Callable[[], Any]) -> int:
+    """Nanoseconds ``call()`` took, with the garbage collector off."""
+    gc.disable()
+    try:
+        start = time.perf_counter_ns()
+        call()
+        return time.perf_counter_ns() - start
+    finally:
+        gc.enable()
+
+
+def figures(ns: Sequence[int]) -> dict[str, float]:
+    """Median, 95th percentile and maximum of some timings, in milliseconds."""
+    ordered = sorted(ns)
+    return {"median_ms": round(statistics.median(ordered) / 1e6, 4),
+            "p95_ms": round(ordered[math.ceil(0.95 * len(ordered)) - 1] / 1e6, 4),
+            "max_ms": round(ordered[-1] / 1e6, 4),
+            "calls": len(ordered)}
