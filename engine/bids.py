@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from engine.map import province_of
+from engine.legality import Board, check_movement
+from engine.map import GameMap, province_of
 from engine.orders import MovementOrder
+from engine.units import Unit
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +110,23 @@ def spend(results: list[BidResult], budget: int, caps: Mapping[str, int],
 
 def _ignored(result: BidResult, why: str) -> BidResult:
     return BidResult(result.bidder, result.bid, False, why, result.order)
+
+
+def bid_target(game_map: GameMap, board: Board, bid: Bid,
+               kind: str = "neutral") -> tuple[Unit, MovementOrder] | str:
+    """The bid-ordered unit a bid orders, and the order checked as that
+    unit's own; or why the bid is void whatever the variant. ``kind``: how
+    the variant calls the powers its bids order (in the reason)."""
+    if bid.points < 1:
+        return "a bid is at least 1 DP"
+    prov = province_of(bid.order.unit.location)
+    unit = board.units.get(prov)
+    if unit is None:
+        return f"no unit in {prov}"
+    owner = game_map.powers.get(unit.power)
+    if owner is None or not owner.ordered_by_bids:
+        return f"the unit in {prov} is not {kind}"
+    checked, reason = check_movement(board, unit.power, bid.order)
+    if checked is None:
+        return f"illegal order: {reason.describe() if reason else ''}"
+    return unit, checked

@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from engine.bids import Bid, BidResult, spend, winning_orders
-from engine.legality import Board, check_movement
+from engine.bids import Bid, BidResult, bid_target, spend, winning_orders
+from engine.legality import Board
 from engine.map import GameMap, province_of
 from engine.orders import Convoy, Hold, Move, MovementOrder, SupportHold, SupportMove
 from engine.rules import NeutralOrders
@@ -108,17 +108,10 @@ def _judge(rules: DissolutionRules, game_map: GameMap, state: GameState, board: 
 
     if not may_bid:
         return ignored(f"{bidder} may not bid")
-    if bid.points < 1:
-        return ignored("a bid is at least 1 DP")
-    unit = board.units.get(province_of(bid.order.unit.location))
-    if unit is None:
-        return ignored(f"no unit in {province_of(bid.order.unit.location)}")
-    owner = game_map.powers.get(unit.power)
-    if owner is None or not owner.ordered_by_bids:
-        return ignored(f"the unit in {unit.province} is not neutral")
-    checked, reason = check_movement(board, unit.power, bid.order)
-    if checked is None:
-        return ignored(f"illegal order: {reason.describe() if reason else ''}")
+    target = bid_target(game_map, board, bid)
+    if isinstance(target, str):
+        return ignored(target)
+    unit, checked = target
     why = (_cohesion(game_map, board, unit, checked)
            or _prejudice(game_map, state, board, unit, checked)
            or _deception(game_map, board, chosen, bidder, unit))

@@ -42,8 +42,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.bids import Bid, BidResult, winning_orders
-from engine.legality import Board, check_movement
+from engine.bids import Bid, BidResult, bid_target, winning_orders
+from engine.legality import Board
 from engine.map import GameMap, province_of
 from engine.orders import Hold, Move, MovementOrder, SupportMove
 from engine.rules import NeutralOrders
@@ -227,18 +227,10 @@ def _judge(game_map: GameMap, board: Board, chosen: Mapping[str, MovementOrder],
 
     if player is None or budget == 0:
         return ignored(f"{bidder} may not bid: no Diplomacy Points (§11.1)")
-    if bid.points < 1:
-        return ignored("a bid is at least 1 DP")
-    prov = province_of(bid.order.unit.location)
-    unit = board.units.get(prov)
-    if unit is None:
-        return ignored(f"no unit in {prov}")
-    owner = game_map.powers.get(unit.power)
-    if owner is None or not owner.ordered_by_bids:
-        return ignored(f"the unit in {prov} is not a minor or affiliate unit")
-    checked, reason = check_movement(board, unit.power, bid.order)
-    if checked is None:
-        return ignored(f"illegal order: {reason.describe() if reason else ''}")
+    target = bid_target(game_map, board, bid, "a minor or affiliate unit")
+    if isinstance(target, str):
+        return ignored(target)
+    unit, checked = target
     attack = _attack_on(board, chosen, player, unit)
     if attack:
         return ignored(attack, checked)
