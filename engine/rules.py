@@ -95,6 +95,18 @@ class Rules:
         (``game_map.tables``), each with its key path; the standard game has none."""
         return []
 
+    def read_option(self, game_map: GameMap, key: str, value: str) -> str:
+        """A game setting of this variant's own (a GM's CREATE line such as
+        Intercontinental's ``suez 1870``): its value as the game keeps it;
+        ValueError with the reason when refused. The standard game has none."""
+        raise ValueError(f"unknown setting {key!r}")
+
+    def with_options(self, game_map: GameMap,
+                     options: tuple[tuple[str, str], ...]) -> GameMap:
+        """The game's map with its own settings in force (read_option's
+        values): the rules read them as the map's tables."""
+        return game_map
+
     def board_spaces(self, game_map: GameMap) -> Mapping[str, str]:
         """Spaces of the variant's other boards that orders may name, by
         their lower-case spelling (Dissolution's Favor map); none here."""

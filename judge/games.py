@@ -52,7 +52,11 @@ def settings_of(game: Game) -> GameSettings:
 
 
 def map_of(game: Game) -> GameMap:
-    return load_variant(game.variant)
+    """The game's map: its variant's, with the game's own settings (a
+    variant's CREATE lines such as Intercontinental's Suez year) in force."""
+    game_map = load_variant(game.variant)
+    options = settings_of(game).options
+    return rules_for(game_map).with_options(game_map, options) if options else game_map
 
 
 def phase_record(session: Session, game: Game, phase: str | None = None) -> PhaseRecord | None:

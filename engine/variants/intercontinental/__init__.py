@@ -16,7 +16,8 @@ gives are read by ``facts.py``. This module holds only the rules:
   additional home centre it names by building there (§9.1, homes.py);
   minors and affiliates rebuild their starting unit (§9.2);
 * combat sides: every power for itself, group-mates included (§1.6);
-* before the game: the colour groups' draw and its check (§3, assignment.py).
+* before the game: the colour groups' draw and its check (§3, assignment.py);
+  a game's own settings, the Suez year and the year cap (options.py).
 
 The Diplomacy Point hooks (bid_allowance, neutral_orders) hand over to
 diplomacy_points.py (§11).
@@ -33,7 +34,7 @@ from engine.orders import MovementOrder
 from engine.rules import NeutralOrders, Rules
 from engine.state import GameState
 from engine.units import Unit
-from engine.variants.intercontinental import diplomacy_points, homes, suez, victory
+from engine.variants.intercontinental import diplomacy_points, homes, options, suez, victory
 
 
 class IntercontinentalRules(Rules):
@@ -53,6 +54,14 @@ class IntercontinentalRules(Rules):
                        bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
         """§11: minors' and affiliates' orders from the groups' bids."""
         return diplomacy_points.neutral_orders(game_map, state, board, chosen, bids)
+
+    def read_option(self, game_map: GameMap, key: str, value: str) -> str:
+        """A game's ``suez`` year (§5.2) and ``year_cap`` (§2.2), options.py."""
+        return options.read(game_map, key, value)
+
+    def with_options(self, game_map: GameMap,
+                     settings: tuple[tuple[str, str], ...]) -> GameMap:
+        return options.with_options(game_map, settings)
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
         """The [suez_canal] table (§5.2) and the optional [year_cap] (§2.2)."""
