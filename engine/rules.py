@@ -87,6 +87,10 @@ class Rules:
     binding_paths = False  # must a convoyed army name its path, which binds it?
     paradox = ParadoxRule.SZYKMAN
     always_winter = False  # a winter phase every year, with or without adjustments
+    # what a GM's setup before the start (setup_problems, with_setup) is called
+    # in mails, and what it leaves to the variant's default
+    setup_title = "setup"
+    setup_default = "the default for what is not set"
 
     # -- the variant file ---------------------------------------------------
 

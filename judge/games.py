@@ -280,21 +280,30 @@ def opening(game: Game) -> GameState:
     """The game's opening position for its number of players."""
     game_map = map_of(game)
     settings = settings_of(game)
-    players = settings.players if settings.players in player_counts(game_map) \
-        else len(GameState.initial(game_map).seats)
+    counts = player_counts(game_map)
+    players = settings.players if settings.players in counts else max(counts)
     state = setup(game_map, players, game.seed)
     if settings.setup:  # the GM's own setup of the variant's other board (§11.2)
         state = rules_for(game_map).with_setup(game_map, state, dict(settings.setup))
     return state
 
 
+def named_seats(state: GameState) -> list[str]:
+    """The seats whose player has a name of its own, with their powers
+    ('Blue: CAPE_COLONY, GREAT_BRITAIN, ...'): Intercontinental's colour
+    groups, whose powers the start draws (§3); none in the standard game."""
+    return [f"{seat.player}: {', '.join(seat.powers)}" for seat in state.seats
+            if seat.player != "/".join(seat.powers)]
+
+
 def resolve_power(game: Game, text: str) -> str | None:
     """A seat named by a player: full name, initial, or alias of one of its powers."""
     text = text.strip().upper()
-    for seat in seat_names(game):
-        powers = seat.split("/")
-        if text == seat or text in powers:
-            return seat
+    for seat in opening(game).seats:
+        name = "/".join(seat.powers)
+        # a seat's player may have a name of its own (Intercontinental's colour groups)
+        if text in (name, seat.player.upper()) or text in seat.powers:
+            return name
     game_map = map_of(game)
     from engine.variant_file import normalise_name
     power = game_map.power_aliases.get(normalise_name(text))
@@ -425,8 +434,8 @@ def start(session: Session, game: Game, now: datetime | None = None) -> GameStat
         game_map = map_of(game)
         problems = rules_for(game_map).setup_problems(game_map, dict(settings_of(game).setup))
         if problems:
-            raise GameError(f"game {game.name}'s Favor setup is not valid: "
-                            + "; ".join(problems))
+            raise GameError(f"game {game.name}'s {rules_for(game_map).setup_title} "
+                            "is not valid: " + "; ".join(problems))
     free = [s for s in seats if s not in {m.power for m in players}]
     random.Random(game.seed).shuffle(free)
     for member in players:

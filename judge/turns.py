@@ -162,10 +162,11 @@ def reminders(session: Session, game: Game, config: Config) -> list[OutgoingMail
 def started_mails(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
     settings = games.settings_of(game)
     players = games.members(session, game, "player")
+    groups = games.named_seats(games.opening(game))  # the §3 draw, or the GM's
     mails = []
     for member in players:
         powers = games.powers_of(member)
-        body = render("started.txt.j2", **header(config, game, settings),
+        body = render("started.txt.j2", **header(config, game, settings), groups=groups,
                       power=member.power, other_powers=", ".join(powers)
                       if len(powers) > 1 else "", players=players,
                       phase=game.phase, phase_name=phase_name(game.phase),
@@ -179,7 +180,9 @@ def started_mails(session: Session, game: Game, config: Config) -> list[Outgoing
     others = [m for m in recipients(session, game) if m.role != "player"] + [_master(game)]
     text = render("notice.txt.j2", **header(config, game, settings),
                   text=f"Game {game.name} has started: {game.phase}, orders due "
-                       f"{format_deadline(game.deadline, settings.zone)}.")
+                       f"{format_deadline(game.deadline, settings.zone)}."
+                       + ("\nThe groups and their powers:" if groups else "")
+                       + "".join(f"\n  {line}" for line in groups))
     mails.extend(to_game(game, settings, config, others,
                          f"Diplomacy game {game.name} starts", text, "notice"))
     return mails

@@ -67,9 +67,11 @@ def do_start(ctx: Context, command: c.Start) -> str:
         players = len(games.members(ctx.session, game, "player"))
         text = (f"Started with {players} players, by the rulebook's way to play for "
                 f"{players}: seats {', '.join(games.seat_names(game))}.\n")
-    games.start(ctx.session, game, ctx.now)
+    state = games.start(ctx.session, game, ctx.now)
     ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
-    return text + f"Game {game.name} has started: {game.phase}."
+    groups = "".join(f"\n  {line}" for line in games.named_seats(state))
+    return text + f"Game {game.name} has started: {game.phase}." + (
+        f"\nThe groups' powers (kept in the game's record):{groups}" if groups else "")
 
 
 def do_process(ctx: Context, command: c.Process) -> str:
