@@ -293,5 +293,13 @@ class Rules:
         """Remember what the adjustments leave behind (build history and the like)."""
         return state
 
+    # -- the results ----------------------------------------------------------------
+
+    def phase_notes(self, game_map: GameMap, before: GameState,
+                    after: GameState) -> tuple[str, ...]:
+        """What the results report of a phase besides its orders: changes of
+        the variant's own (a centre named a home, a canal opened); none here."""
+        return ()
+
 
 STANDARD = Rules()

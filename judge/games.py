@@ -519,9 +519,13 @@ def advance(session: Session, game: Game, adjudication: Adjudication,
     record.results = json.dumps(results_json(adjudication))
     record.adjudicated_at = now
     session.add(record)
-    if resolution.winner:
+    # a rule's draw (Intercontinental's year cap, §2.2) ends the game as a
+    # draw by vote does
+    drawn = resolution.next.drawn if not resolution.winner else ()
+    if resolution.winner or drawn:
         game.status = "finished"
-        game.result = f"solo victory: {resolution.winner}"
+        game.result = f"solo victory: {resolution.winner}" if resolution.winner \
+            else f"draw among {', '.join(drawn)}"
         game.deadline = None
         game.grace_until = None
         session.add(game)

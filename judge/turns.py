@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
+from engine.variants import rules_for
 from judge import games, maps, order_entry, snapshots
 from judge.config import Config
 from judge.games import Adjudication
@@ -69,12 +70,18 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
     rows.extend({"power": p, "order": o, "outcome": "unreadable", "reason": why}
                 for p, o, why in adjudication.unreadable)
     ending = ""
+    after = adjudication.resolution.next
     if adjudication.resolution.winner:
         ending = f"{adjudication.resolution.winner} has won the game."
+    elif after.drawn:
+        ending = f"The game ends in a draw among {', '.join(after.drawn)}."
+    record = games.phase_record(session, game, phase)
+    notes = () if record is None else rules_for(game_map).phase_notes(
+        game_map, snapshots.loads(record.state), after)
     body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
-                        adjudication.resolution.next, ending,
+                        after, ending,
                         [v.describe() for v in adjudication.resolution.violations],
-                        [k.describe() for k in adjudication.resolution.kicks])
+                        [k.describe() for k in adjudication.resolution.kicks], notes)
     files = maps.attachments_or_none(game_map, scene_after(game.name, adjudication.resolution))
     if preview:
         body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)

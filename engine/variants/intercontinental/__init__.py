@@ -39,6 +39,7 @@ from engine.variants.intercontinental import (
     diplomacy_points,
     homes,
     options,
+    reports,
     suez,
     victory,
 )
@@ -150,6 +151,11 @@ class IntercontinentalRules(Rules):
         if suez.is_open(game_map, state):
             state = state.evolve(units=suez.shift_fleets(game_map, state.units))
         return state
+
+    def phase_notes(self, game_map: GameMap, before: GameState,
+                    after: GameState) -> tuple[str, ...]:
+        """Additional homes named (§9.1) and the canal's opening (§5.2)."""
+        return reports.phase_notes(game_map, before, after)
 
 
 def _seated(game_map: GameMap, state: GameState,
