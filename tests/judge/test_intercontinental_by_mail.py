@@ -1,7 +1,6 @@
 """Intercontinental in the judge, by mail: the scenarios of
 tests/judge/data/intercontinental/*.toml through the command scenarios'
-runner. The variant is still marked unfinished (CREATE refuses it), so these
-tests offer it as the judge will once it is finished."""
+runner."""
 
 from __future__ import annotations
 
@@ -12,7 +11,6 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import Engine
 
-from judge import games
 from tests.judge.test_commands_by_mail import test_scenario as run_scenario
 
 DATA = Path(__file__).parent / "data" / "intercontinental"
@@ -21,11 +19,6 @@ SCENARIOS = [pytest.param(s, id=f"{path.stem}: {s['name']}")
              for s in tomllib.loads(path.read_text())["scenario"]]
 
 
-@pytest.fixture
-def offered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(games, "unfinished_reason", lambda _name: "")
-
-
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_intercontinental_scenario(db: Engine, offered: None, scenario: dict[str, Any]) -> None:
+def test_intercontinental_scenario(db: Engine, scenario: dict[str, Any]) -> None:
     run_scenario(db, scenario)
