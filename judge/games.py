@@ -288,14 +288,6 @@ def opening(game: Game) -> GameState:
     return state
 
 
-def named_seats(state: GameState) -> list[str]:
-    """The seats whose player has a name of its own, with their powers
-    ('Blue: CAPE_COLONY, GREAT_BRITAIN, ...'): Intercontinental's colour
-    groups, whose powers the start draws (§3); none in the standard game."""
-    return [f"{seat.player}: {', '.join(seat.powers)}" for seat in state.seats
-            if seat.player != "/".join(seat.powers)]
-
-
 def resolve_power(game: Game, text: str) -> str | None:
     """A seat named by a player: full name, initial, or alias of one of its powers."""
     text = text.strip().upper()

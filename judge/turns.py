@@ -31,6 +31,7 @@ from judge.mail import (
 from judge.maps.scene import scene_after
 from judge.models import Game, Member, as_utc, utcnow
 from judge.outbox import OutgoingMail
+from judge.seating import named_seats
 
 
 def recipients(session: Session, game: Game) -> list[Member]:
@@ -169,7 +170,7 @@ def reminders(session: Session, game: Game, config: Config) -> list[OutgoingMail
 def started_mails(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
     settings = games.settings_of(game)
     players = games.members(session, game, "player")
-    groups = games.named_seats(games.opening(game))  # the §3 draw, or the GM's
+    groups = named_seats(games.opening(game))  # the §3 draw, or the GM's
     mails = []
     for member in players:
         powers = games.powers_of(member)
