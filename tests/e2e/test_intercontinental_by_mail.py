@@ -85,7 +85,8 @@ def test_an_intercontinental_game_by_mail(harness: Harness) -> None:
     mails = h.settle()
     no_bid_leaks(mails, autumn)
     teal = next(m.body for m in mails if m.to == player("Teal"))
-    assert "would be ignored now" in teal
+    assert "would be ignored now: attacking & allocating: Teal's" in teal
+    assert "BRUSSELS's unit in BRUS (§11.2)" in teal
     body = results(h, "F1865M", autumn)
     assert "A PARI - BRUS" in body and "Supply centres by group" in body
     assert re.search(r"Teal +(\d+)", body)
