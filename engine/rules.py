@@ -101,6 +101,10 @@ class Rules:
     binding_paths = False  # must a convoyed army name its path, which binds it?
     paradox = ParadoxRule.SZYKMAN
     always_winter = False  # a winter phase every year, with or without adjustments
+    # what a GM's setup before the start (setup_problems, with_setup) is called
+    # in mails, and what it leaves to the variant's default
+    setup_title = "setup"
+    setup_default = "the default for what is not set"
 
     # -- the variant file ---------------------------------------------------
 
@@ -108,6 +112,18 @@ class Rules:
         """Problems in the tables of the variant file only these rules read
         (``game_map.tables``), each with its key path; the standard game has none."""
         return []
+
+    def read_option(self, game_map: GameMap, key: str, value: str) -> str:
+        """A game setting of this variant's own (a GM's CREATE line such as
+        Intercontinental's ``suez 1870``): its value as the game keeps it;
+        ValueError with the reason when refused. The standard game has none."""
+        raise ValueError(f"unknown setting {key!r}")
+
+    def with_options(self, game_map: GameMap,
+                     options: tuple[tuple[str, str], ...]) -> GameMap:
+        """The game's map with its own settings in force (read_option's
+        values): the rules read them as the map's tables."""
+        return game_map
 
     def board_spaces(self, game_map: GameMap) -> Mapping[str, str]:
         """Spaces of the variant's other boards that orders may name, by
@@ -294,6 +310,14 @@ class Rules:
                           built: Sequence[Unit]) -> GameState:
         """Remember what the adjustments leave behind (build history and the like)."""
         return state
+
+    # -- the results ----------------------------------------------------------------
+
+    def phase_notes(self, game_map: GameMap, before: GameState,
+                    after: GameState) -> tuple[str, ...]:
+        """What the results report of a phase besides its orders: changes of
+        the variant's own (a centre named a home, a canal opened); none here."""
+        return ()
 
 
 STANDARD = Rules()

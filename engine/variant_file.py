@@ -701,7 +701,7 @@ def shipped_variants() -> list[str]:
 def unfinished_reason(name: str) -> str | None:
     """Why a shipped variant is not offered to games yet, or None when it is.
 
-    A variant whose board is shipped before its rules module (Intercontinental)
+    A variant whose board is shipped before its rules module
     says so with ``unfinished = "why"`` in its [variant] table: the engine and
     its tests load it, but CREATE refuses it and LIST does not offer it, so no
     GM starts a game the judge would adjudicate by the wrong rules.

@@ -23,7 +23,7 @@ def seat_name(powers: tuple[str, ...]) -> str:
 
 def player_counts(game_map: GameMap) -> list[int]:
     """The numbers of players the variant can be played by."""
-    full = len(GameState.initial(game_map).seats)
+    full = len(rules_for(game_map).opening(game_map, GameState.initial(game_map)).seats)
     return sorted({full, *game_map.ways_to_play})
 
 

@@ -57,6 +57,20 @@ def _member_zone(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE member ADD COLUMN zone VARCHAR(64) NOT NULL DEFAULT ''"))
 
 
+# A seat of several powers is named by all of them ('ALGERIA/FRANCE/MEXICO/IRAN',
+# an Intercontinental colour group): wider than one power's 32 characters.
+SEAT_LENGTH = 128
+_SEAT_COLUMNS = (("member", "power"), ("member", "concede_to"), ("press", "sender"))
+
+
+def _seat_columns(conn: Connection) -> None:
+    if conn.dialect.name == "sqlite":  # SQLite keeps any length in a VARCHAR
+        return
+    for table, column in _SEAT_COLUMNS:
+        conn.execute(text(f"ALTER TABLE {table} ALTER COLUMN {column} "
+                          f"TYPE VARCHAR({SEAT_LENGTH})"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
@@ -64,6 +78,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _abuse_limits,  # 4: wrong sign-ons and replies sent, counted for the limits
     _outbox_claimed_by,  # 5: whose claim a 'sending' row is, for a restarted judge
     _member_zone,  # 6: a player's own time zone (SET ZONE)
+    _seat_columns,  # 7: seats of several powers (Intercontinental's colour groups)
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

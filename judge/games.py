@@ -52,7 +52,11 @@ def settings_of(game: Game) -> GameSettings:
 
 
 def map_of(game: Game) -> GameMap:
-    return load_variant(game.variant)
+    """The game's map: its variant's, with the game's own settings (a
+    variant's CREATE lines such as Intercontinental's Suez year) in force."""
+    game_map = load_variant(game.variant)
+    options = settings_of(game).options
+    return rules_for(game_map).with_options(game_map, options) if options else game_map
 
 
 def phase_record(session: Session, game: Game, phase: str | None = None) -> PhaseRecord | None:
@@ -276,8 +280,8 @@ def opening(game: Game) -> GameState:
     """The game's opening position for its number of players."""
     game_map = map_of(game)
     settings = settings_of(game)
-    players = settings.players if settings.players in player_counts(game_map) \
-        else len(GameState.initial(game_map).seats)
+    counts = player_counts(game_map)
+    players = settings.players if settings.players in counts else max(counts)
     state = setup(game_map, players, game.seed)
     if settings.setup:  # the GM's own setup of the variant's other board (§11.2)
         state = rules_for(game_map).with_setup(game_map, state, dict(settings.setup))
@@ -287,10 +291,11 @@ def opening(game: Game) -> GameState:
 def resolve_power(game: Game, text: str) -> str | None:
     """A seat named by a player: full name, initial, or alias of one of its powers."""
     text = text.strip().upper()
-    for seat in seat_names(game):
-        powers = seat.split("/")
-        if text == seat or text in powers:
-            return seat
+    for seat in opening(game).seats:
+        name = "/".join(seat.powers)
+        # a seat's player may have a name of its own (Intercontinental's colour groups)
+        if text in (name, seat.player.upper()) or text in seat.powers:
+            return name
     game_map = map_of(game)
     from engine.variant_file import normalise_name
     power = game_map.power_aliases.get(normalise_name(text))
@@ -421,8 +426,8 @@ def start(session: Session, game: Game, now: datetime | None = None) -> GameStat
         game_map = map_of(game)
         problems = rules_for(game_map).setup_problems(game_map, dict(settings_of(game).setup))
         if problems:
-            raise GameError(f"game {game.name}'s Favor setup is not valid: "
-                            + "; ".join(problems))
+            raise GameError(f"game {game.name}'s {rules_for(game_map).setup_title} "
+                            "is not valid: " + "; ".join(problems))
     free = [s for s in seats if s not in {m.power for m in players}]
     random.Random(game.seed).shuffle(free)
     for member in players:
@@ -506,9 +511,13 @@ def advance(session: Session, game: Game, adjudication: Adjudication,
     record.results = json.dumps(results_json(adjudication))
     record.adjudicated_at = now
     session.add(record)
-    if resolution.winner:
+    # a rule's draw (Intercontinental's year cap, §2.2) ends the game as a
+    # draw by vote does
+    drawn = resolution.next.drawn if not resolution.winner else ()
+    if resolution.winner or drawn:
         game.status = "finished"
-        game.result = f"solo victory: {resolution.winner}"
+        game.result = f"solo victory: {resolution.winner}" if resolution.winner \
+            else f"draw among {', '.join(drawn)}"
         game.deadline = None
         game.grace_until = None
         session.add(game)

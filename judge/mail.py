@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -201,26 +201,62 @@ def budget_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
         return []
     rules = rules_for(game_map)
     rows = []
+    # one pool per player: a seat of several powers (a colour group) once, by its name
+    seated = {seat.powers[0]: seat.player for seat in state.seats if len(seat.powers) > 1}
+    pooled = {p for seat in state.seats if len(seat.powers) > 1 for p in seat.powers[1:]}
     for power in game_map.powers:
+        if power in pooled:
+            continue
         points, caps = rules.bid_allowance(game_map, state, power)
         if points:
-            rows.append({"power": power, "points": points, "caps": ", ".join(
-                f"{n} {c}" for n, c in sorted(caps.items()))})
-    return rows
+            rows.append({"power": seated.get(power, power), "points": points,
+                         "caps": ", ".join(f"{n} {c}" for n, c in sorted(caps.items()))})
+    return sorted(rows, key=lambda r: str(r["power"])) if seated else rows
+
+
+def group_table(state: GameState, centres: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each named seat's centres, summed over its powers (Intercontinental's
+    colour groups, §1.6); none where every seat is one power."""
+    if not centres:  # the centre table comes after Autumn and at the end only
+        return []
+    counts = {str(row["power"]): int(row["count"]) for row in centres}
+    return [{"power": seat.player, "count": sum(counts.get(p, 0) for p in seat.powers),
+             "list": ", ".join(seat.powers)}
+            for seat in sorted(state.seats, key=lambda s: s.player)
+            if seat.player != "/".join(seat.powers)]
+
+
+def by_seat(state: GameState, game_map: GameMap,
+            by_power: Mapping[str, list[dict[str, Any]]]) -> list[tuple[str, list[Any]]]:
+    """The players' orders first, a seat's powers together in the seat's
+    order, labelled with the seat's name where it has one ('GREAT_BRITAIN
+    (Blue)'); then the orders given to neutral powers' units."""
+    out: list[tuple[str, list[Any]]] = []
+    seen: set[str] = set()
+    for seat in sorted(state.seats, key=lambda s: s.player):
+        if seat.player == "/".join(seat.powers):
+            continue
+        for power in seat.powers:
+            seen.add(power)
+            if power in by_power:
+                out.append((f"{power} ({seat.player})", by_power[power]))
+    rest = sorted(((p, rows) for p, rows in by_power.items() if p not in seen),
+                  key=lambda kv: (kv[0] in game_map.bid_powers, kv[0]))
+    return out + rest
 
 
 def results_body(config: Config, game: Game, settings: GameSettings, game_map: GameMap,
                  phase: str, results: Iterable[dict[str, Any]], late: Sequence[str],
                  after: GameState, ending: str = "", violations: Sequence[str] = (),
-                 kicks: Sequence[str] = ()) -> str:
+                 kicks: Sequence[str] = (), notes: Sequence[str] = ()) -> str:
     by_power: dict[str, list[dict[str, Any]]] = {}
     for row in results:
         by_power.setdefault(row["power"], []).append(row)
-    # the players' orders first, then those given to neutral powers' units
-    ordered = sorted(by_power.items(), key=lambda kv: (kv[0] in game_map.bid_powers, kv[0]))
+    ordered = by_seat(after, game_map, by_power)
     dislodged = [{"power": d.unit.power, "unit": str(d.unit), "attacker": d.attacker,
                   "retreats": list(d.retreats)} for d in after.dislodged]
     fall_done = Phase.parse(phase).season.value == "F" and after.phase.kind.value != "R"
+    centres = centre_table(game_map, after) if fall_done or ending else []
     return render(
         "results.txt.j2",
         **header(config, game, settings),
@@ -229,11 +265,12 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         orders=ordered,
         late=list(late),
         dislodged=dislodged,
-        notes=list(after.notes),
+        notes=[*after.notes, *notes],
         violations=list(violations),
         kicks=list(kicks),
         budgets=budget_table(game_map, after),
-        centres=centre_table(game_map, after) if fall_done or ending else [],
+        centres=centres,
+        groups=group_table(after, centres),
         adjustments=adjustment_table(game_map, after) if after.phase.kind.value == "A" else [],
         next_name=after.phase.name,
         next_phase=str(after.phase),

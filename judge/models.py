@@ -102,13 +102,14 @@ class Member(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     role: str = Field(default="player", max_length=16)  # player | observer
-    power: str = Field(default="", max_length=32)  # '' until a power is assigned
+    # '' until a seat is assigned; a seat of several powers names them all
+    power: str = Field(default="", max_length=128)
     address: str = Field(max_length=998)
     password_hash: str = Field(max_length=256)
     status: str = Field(default="active", max_length=16)  # active | resigned | ejected
     wait: bool = False
     draw: str = Field(default="", max_length=256)  # '' no vote; '*' any draw; else powers
-    concede_to: str = Field(default="", max_length=32)
+    concede_to: str = Field(default="", max_length=128)
     absence_from: datetime | None = None
     absence_to: datetime | None = None
     joined_at: datetime = Field(default_factory=utcnow)
@@ -165,7 +166,7 @@ class Press(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     phase: str = Field(max_length=16)
-    sender: str = Field(max_length=32)  # power, or 'GM' for official messages
+    sender: str = Field(max_length=128)  # seat, or 'GM' for official messages
     recipients: str = Field(sa_column=Column(Text, nullable=False))  # JSON list or ["ALL"]
     grey: bool = False
     body: str = Field(sa_column=Column(Text, nullable=False))

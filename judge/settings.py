@@ -25,6 +25,8 @@ from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from engine.variant_file import load_variant
+from engine.variants import rules_for
 from judge.zones import ZoneError, zone_name
 from judge.zones import tz as zone_tz
 
@@ -63,6 +65,10 @@ class GameSettings:
     # another setup of the variant's other board, power -> spaces (Dissolution's
     # Favor map, §11.2), published by the GM before the start
     setup: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
+    # the variant's own settings (Intercontinental's `suez 1870`, `year_cap
+    # 1880`), key -> value as the rules module wrote it back; the rules read
+    # them as tables of the game's map (Rules.with_options)
+    options: tuple[tuple[str, str], ...] = field(default=())
 
     def setup_text(self) -> str:
         """The GM's setup of the other board as players read it:
@@ -96,6 +102,8 @@ class GameSettings:
                 data[key] = tuple(data[key])
         if "rules" in data:
             data["rules"] = tuple(tuple(pair) for pair in data["rules"])
+        if "options" in data:
+            data["options"] = tuple(tuple(pair) for pair in data["options"])
         if "setup" in data:
             data["setup"] = tuple((power, tuple(spaces)) for power, spaces in data["setup"])
         return cls(**data)
@@ -117,6 +125,7 @@ class GameSettings:
             ("nmr", self.nmr),
             ("list", self.list_address or "none"),
             ("rules", " ".join(f"{k}={v}" for k, v in self.rules) or "standard"),
+            *self.options,
         ]
 
 
@@ -235,7 +244,29 @@ def _setting(settings: GameSettings, key: str, value: str) -> GameSettings:
                 raise SettingsError(f"unknown rule {item!r}; known: {known}")
             rules[name] = option
         return replace(settings, rules=tuple(sorted(rules.items())))
-    raise SettingsError(f"unknown setting {key!r}")
+    # any other key may be the variant's own: checked once the variant is known
+    return replace(settings, options=(*((k, v) for k, v in settings.options if k != key),
+                                      (key, value)))
+
+
+def _variant_options(settings: GameSettings) -> tuple[GameSettings, list[str]]:
+    """The variant's own settings, each read by its rules module (which
+    writes the value back in its own form), or refused with the reason."""
+    if not settings.options:
+        return settings, []
+    try:
+        game_map = load_variant(settings.variant)
+    except KeyError:  # CREATE and SET VARIANT name the unknown variant
+        return settings, []
+    rules = rules_for(game_map)
+    kept: list[tuple[str, str]] = []
+    problems: list[str] = []
+    for key, value in settings.options:
+        try:
+            kept.append((key, rules.read_option(game_map, key, value)))
+        except ValueError as exc:
+            problems.append(f"{key}: {exc}")
+    return replace(settings, options=tuple(sorted(kept))), problems
 
 
 def parse_settings(
@@ -249,7 +280,8 @@ def parse_settings(
             settings = _setting(settings, key.lower(), value.strip())
         except SettingsError as exc:
             problems.append(f"{key}: {exc}")
-    return settings, problems
+    settings, refused = _variant_options(settings)
+    return settings, problems + refused
 
 
 def next_deadline(

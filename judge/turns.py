@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
+from engine.variants import rules_for
 from judge import games, maps, order_entry, snapshots
 from judge.config import Config
 from judge.games import Adjudication
@@ -30,6 +31,7 @@ from judge.mail import (
 from judge.maps.scene import scene_after
 from judge.models import Game, Member, as_utc, utcnow
 from judge.outbox import OutgoingMail
+from judge.seating import named_seats
 
 
 def recipients(session: Session, game: Game) -> list[Member]:
@@ -69,12 +71,18 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
     rows.extend({"power": p, "order": o, "outcome": "unreadable", "reason": why}
                 for p, o, why in adjudication.unreadable)
     ending = ""
+    after = adjudication.resolution.next
     if adjudication.resolution.winner:
         ending = f"{adjudication.resolution.winner} has won the game."
+    elif after.drawn:
+        ending = f"The game ends in a draw among {', '.join(after.drawn)}."
+    record = games.phase_record(session, game, phase)
+    notes = () if record is None else rules_for(game_map).phase_notes(
+        game_map, snapshots.loads(record.state), after)
     body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
-                        adjudication.resolution.next, ending,
+                        after, ending,
                         [v.describe() for v in adjudication.resolution.violations],
-                        [k.describe() for k in adjudication.resolution.kicks])
+                        [k.describe() for k in adjudication.resolution.kicks], notes)
     files = maps.attachments_or_none(game_map, scene_after(game.name, adjudication.resolution))
     if preview:
         body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)
@@ -162,10 +170,11 @@ def reminders(session: Session, game: Game, config: Config) -> list[OutgoingMail
 def started_mails(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
     settings = games.settings_of(game)
     players = games.members(session, game, "player")
+    groups = named_seats(games.opening(game))  # the §3 draw, or the GM's
     mails = []
     for member in players:
         powers = games.powers_of(member)
-        body = render("started.txt.j2", **header(config, game, settings),
+        body = render("started.txt.j2", **header(config, game, settings), groups=groups,
                       power=member.power, other_powers=", ".join(powers)
                       if len(powers) > 1 else "", players=players,
                       phase=game.phase, phase_name=phase_name(game.phase),
@@ -179,7 +188,9 @@ def started_mails(session: Session, game: Game, config: Config) -> list[Outgoing
     others = [m for m in recipients(session, game) if m.role != "player"] + [_master(game)]
     text = render("notice.txt.j2", **header(config, game, settings),
                   text=f"Game {game.name} has started: {game.phase}, orders due "
-                       f"{format_deadline(game.deadline, settings.zone)}.")
+                       f"{format_deadline(game.deadline, settings.zone)}."
+                       + ("\nThe groups and their powers:" if groups else "")
+                       + "".join(f"\n  {line}" for line in groups))
     mails.extend(to_game(game, settings, config, others,
                          f"Diplomacy game {game.name} starts", text, "notice"))
     return mails

@@ -755,10 +755,9 @@ def build() -> str:
     w('start = "S1865M"       # §1.1')
     w("victory = 72           # §2.0 (and strictly more centres than any other player)")
     w('rules = "intercontinental"   # engine/variants/intercontinental/__init__.py')
-    w("# Not offered to games until its rules module (colour groups, bids, Suez in")
-    w("# 1870, additional home centres) is built: CREATE refuses it with this reason.")
-    w('unfinished = "its rules (colour groups, Diplomacy Point bids, the Suez canal) '
-      'are still being built"')
+    # Offered to games: a whole game by mail (colour groups, bids, the canal,
+    # an additional home) is tested end to end in
+    # tests/e2e/test_intercontinental_by_mail.py. The board stays provisional.
     w("")
     w("# " + "-" * 75)
     w("# The 32 major powers (§6): homes and units from the rules. theatre and")

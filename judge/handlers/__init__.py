@@ -14,6 +14,7 @@ from typing import Any
 from judge.games import GameError
 from judge.handlers.common import Context, finish_mail
 from judge.handlers.game_settings import do_set_setting
+from judge.handlers.groups import do_set_group
 from judge.handlers.info import (
     do_help,
     do_history,
@@ -85,7 +86,7 @@ HANDLERS: dict[type, Callable[[Context, Any], str]] = {
     c.Process: do_process, c.Preview: do_preview, c.Rollback: do_rollback,
     c.SetDeadline: do_set_deadline, c.SetGrace: do_set_grace, c.Pause: do_pause,
     c.Resume: do_resume, c.Eject: do_eject, c.Silence: do_silence,
-    c.SetFavor: do_set_favor, c.Replace: do_replace,
+    c.SetFavor: do_set_favor, c.SetGroup: do_set_group, c.Replace: do_replace,
     c.Terminate: do_terminate, c.Official: do_official, c.Status: do_status,
     c.SetSetting: do_set_setting,
 }

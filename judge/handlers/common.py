@@ -121,7 +121,12 @@ def _mailable(address: str) -> str:
         raise GameError(str(exc)) from None
 
 def _identity(ctx: Context, game: Game, member: Member) -> str:
-    """Who a member is in replies: a power, an observer's name, or POWER#n."""
+    """Who a member is in replies: a power, an observer's name, or POWER#n;
+    a seat with a name of its own by that name ('Blue (CAPE_COLONY/...)')."""
+    if "/" in member.power:  # only seats of several powers may have a name
+        name = next((s.player for s in games.opening(game).seats
+                     if "/".join(s.powers) == member.power), member.power)
+        return member.power if name == member.power else f"{name} ({member.power})"
     if member.power:
         return member.power
     return f"POWER#{games.player_number(ctx.session, game, member)}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from sqlmodel import col, select
 
 from engine.variant_file import offered_variants
+from engine.variants import rules_for
 from judge import games, manual_topics, maps, turns
 from judge.games import GameError
 from judge.handlers.common import Context, _game, _settings
@@ -57,8 +58,9 @@ def _describe_game(ctx: Context, game: Game) -> str:
         lines.append(f"Phase {game.phase} ({phase_name(game.phase)}), due "
                      f"{format_deadline(game.deadline, settings.zone)}")
     lines.append("Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe()))
-    if settings.setup:  # §11.2: players see the setup in force before they choose
-        lines.append("Favor setup (the default for powers not named): "
+    if settings.setup:  # players see the setup in force before they choose (§11.2)
+        rules = rules_for(games.map_of(game))
+        lines.append(f"{rules.setup_title.capitalize()} ({rules.setup_default}): "
                      + settings.setup_text())
     players = games.members(ctx.session, game, "player")
     if players:

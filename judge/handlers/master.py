@@ -21,6 +21,7 @@ from judge.mail import (
 from judge.models import Game, Member, Press, as_utc
 from judge.outbox import OutboxError, OutgoingMail, check_address
 from judge.passwords import hash_password
+from judge.seating import named_seats
 from judge.settings import (
     MAX_AHEAD,
     SettingsError,
@@ -50,11 +51,13 @@ def do_create(ctx: Context, command: c.Create) -> str:
     game = games.create_game(ctx.session, command.game, hash_password(command.password),
                              ctx.sender, settings)
     ctx.game, ctx.member, ctx.master = game, None, True
-    seats = games.seat_names(game)
+    # named seats (colour groups) by their names and powers, as drawn so far
+    groups = named_seats(games.opening(game))
+    seats = "; ".join(groups) if groups else ", ".join(games.seat_names(game))
     return (f"Game {game.name} is created; you are its Game Master.\n"
             + "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe())
             + f"\nPlayers join with: JOIN {game.name} password (or JOIN power@{game.name} "
-              f"password).\nSeats: {', '.join(seats)}")
+              f"password).\nSeats: {seats}")
 
 
 def do_start(ctx: Context, command: c.Start) -> str:
@@ -67,9 +70,11 @@ def do_start(ctx: Context, command: c.Start) -> str:
         players = len(games.members(ctx.session, game, "player"))
         text = (f"Started with {players} players, by the rulebook's way to play for "
                 f"{players}: seats {', '.join(games.seat_names(game))}.\n")
-    games.start(ctx.session, game, ctx.now)
+    state = games.start(ctx.session, game, ctx.now)
     ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
-    return text + f"Game {game.name} has started: {game.phase}."
+    groups = "".join(f"\n  {line}" for line in named_seats(state))
+    return text + f"Game {game.name} has started: {game.phase}." + (
+        f"\nThe groups' powers (kept in the game's record):{groups}" if groups else "")
 
 
 def do_process(ctx: Context, command: c.Process) -> str:

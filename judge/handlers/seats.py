@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.variants import rules_for
 from judge import games, turns
 from judge.games import MASTER, GameError
 from judge.handlers.common import Context, _game, _identity, _notice
@@ -35,8 +36,9 @@ def do_join(ctx: Context, command: c.Join) -> str:
             + (f" as {member.power}" if member.power else "")
             + f". {players} of {wanted} players.")
     settings = games.settings_of(game)
-    if settings.setup:  # §11.2: those who join see the Favor setup in force
-        text += ("\nThe GM's Favor setup (the default for powers not named): "
+    if settings.setup:  # those who join see the setup in force (Dissolution §11.2)
+        rules = rules_for(games.map_of(game))
+        text += (f"\nThe GM's {rules.setup_title} ({rules.setup_default}): "
                  + settings.setup_text() + ".")
     if not member.power:
         number = games.player_number(ctx.session, game, member)

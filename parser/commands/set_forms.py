@@ -22,6 +22,7 @@ from parser.commands.values import (
     SetDraw,
     SetFavor,
     SetGrace,
+    SetGroup,
     SetNoDraw,
     SetPassword,
     SetWait,
@@ -42,6 +43,7 @@ SET_WORDS: dict[str, str] = {
     "DEADLINE": "DEADLINE",
     "GRACE": "GRACE",
     "FAVOR": "FAVOR", "FAVOUR": "FAVOR",
+    "GROUP": "GROUP",
 }
 
 _DRAW_POWER = pp.Regex(r"[A-Za-z0-9][^\s,]*").set_name("a power").set_parse_action(
@@ -93,6 +95,12 @@ _FORMS: dict[str, Form] = {
             "a Favor map space")) + END).set_parse_action(
                 on_tokens(lambda t: SetFavor(str(t[0]), tuple(str(s) for s in t[1:])))),
         "SET FAVOR EGYPT N2n U1s I1r B1q R1p", ("a power", "its Embassies' spaces"),
+    ),
+    "GROUP": Form(
+        "SET GROUP", (pp.Regex(r"[A-Za-z]+").set_name("a colour group") + pp.OneOrMore(
+            pp.Regex(r"[A-Za-z][A-Za-z_.]*").set_name("a power")) + END).set_parse_action(
+                on_tokens(lambda t: SetGroup(str(t[0]), tuple(str(s) for s in t[1:])))),
+        "SET GROUP Blue CC GB CA BR", ("a colour group", "its powers"),
     ),
     "GRACE": Form(
         "SET GRACE", (REST + END).set_parse_action(on_tokens(lambda t: SetGrace(str(t[0])))),

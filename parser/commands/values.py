@@ -225,6 +225,15 @@ class SetFavor:
 
 
 @dataclass(frozen=True, slots=True)
+class SetGroup:
+    """The GM assigns a colour group's powers instead of the §3 draw
+    (Intercontinental), before anyone has a seat."""
+
+    group: str
+    powers: tuple[str, ...]  # §6 codes or names, as written
+
+
+@dataclass(frozen=True, slots=True)
 class Silence:
     """The GM strips a player in exile of its Diplomacy Point bids."""
 
@@ -254,7 +263,7 @@ Command: TypeAlias = (
     | SetNoDraw | SetConcede | Clear | Unsubscribe | Press | Orders
     | Create | Start | Process | Status | SetSetting | Preview | Rollback | SetDeadline
     | SetGrace | Pause
-    | Resume | Eject | Silence | SetFavor | Replace | Terminate | Official
+    | Resume | Eject | Silence | SetFavor | SetGroup | Replace | Terminate | Official
 )
 
 

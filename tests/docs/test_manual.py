@@ -55,7 +55,6 @@ def mail_blocks(text: str, marker: str = "mail") -> list[tuple[int, str]]:
 
 
 BLOCKS = mail_blocks(MANUAL.read_text("utf-8"))
-DISSOLUTION_BLOCKS = mail_blocks(MANUAL.read_text("utf-8"), "dissolution")
 
 
 def _read(body: str) -> list[Line]:
@@ -149,15 +148,18 @@ def test_a_broken_example_would_be_caught() -> None:
     assert not parse_orders(orders.lines[0][1], load_variant("standard")).ok
 
 
-def test_the_dissolution_examples_are_understood() -> None:
-    """```dissolution blocks: commands, orders, Embassy orders and bids, read
-    on the Dissolution map as the judge reads a mail to such a game."""
+@pytest.mark.parametrize(("variant", "least"), [("dissolution", 3), ("intercontinental", 1)])
+def test_the_variant_examples_are_understood(variant: str, least: int) -> None:
+    """```dissolution and ```intercontinental blocks: commands, orders (and
+    Dissolution's Embassy orders) and bids, read on the variant's map as the
+    judge reads a mail to such a game."""
     from judge.order_entry import split_bids
     from parser.bids import parse_bid
 
-    assert len(DISSOLUTION_BLOCKS) >= 3
-    game_map = load_variant("dissolution")
-    for start, body in DISSOLUTION_BLOCKS:
+    blocks = mail_blocks(MANUAL.read_text("utf-8"), variant)
+    assert len(blocks) >= least
+    game_map = load_variant(variant)
+    for start, body in blocks:
         for line in _read(body):
             assert not isinstance(line.command, CommandError), (start, line.source)
             if isinstance(line.command, Orders):

@@ -57,7 +57,7 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 6
+    assert migrate(engine) == SCHEMA_VERSION == 7
     with engine.connect() as conn:
         assert schema_version(conn) == SCHEMA_VERSION
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
@@ -66,6 +66,10 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         assert inspect(conn).has_table("reply_sent")
         assert "claimed_by" in {c["name"] for c in inspect(conn).get_columns("outbox")}  # 5
         assert "zone" in {c["name"] for c in inspect(conn).get_columns("member")}  # 6
+        if conn.dialect.name != "sqlite":  # 7: seats of several powers
+            widths = {c["name"]: getattr(c["type"], "length", None)
+                      for c in inspect(conn).get_columns("member")}
+            assert widths["power"] == widths["concede_to"] == 128
     with transaction(engine) as session:
         assert [g.name for g in session.exec(select(models.Game)).all()] == ["old"]
     engine.dispose()

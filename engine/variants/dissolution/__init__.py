@@ -67,6 +67,9 @@ class DissolutionRules(Rules):
                    chosen: Mapping[str, MovementOrder]) -> tuple[Violation, ...]:
         return find_violations(game_map, resolver, chosen)
 
+    setup_title = "Favor setup"
+    setup_default = "the default for powers not named"
+
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
         """The Embassies on the default setup of the Favor map (§11.2.2)."""
         return place_embassies(game_map, state, favor_board(game_map).setups["default"])

@@ -17,6 +17,7 @@ gives are read by ``facts.py``. This module holds only the rules:
   minors and affiliates rebuild their starting unit (§9.2);
 * combat sides: every power for itself, group-mates included (§1.6);
 * before the game: the colour groups' draw and its check (§3, assignment.py);
+  a game's own settings, the Suez year and the year cap (options.py);
 * the map's colours: group shades, the Dutch East Indies orange (map_key.py).
 
 The Diplomacy Point hooks (bid_allowance, neutral_orders) hand over to
@@ -32,13 +33,16 @@ from engine.legality import Board
 from engine.map import GameMap, Power
 from engine.orders import MovementOrder
 from engine.rules import MapKey, NeutralOrders, Rules
-from engine.state import GameState
+from engine.state import GameState, Seat
 from engine.units import Unit
 from engine.variants.intercontinental import (
+    assignment,
     board_facts,
     diplomacy_points,
     homes,
     map_key,
+    options,
+    reports,
     suez,
     victory,
 )
@@ -50,6 +54,8 @@ class IntercontinentalRules(Rules):
     # rebuild then (§9.2) and Suez's fleets shift at the end of the Winter
     # before the canal opens (§5.2), neither of which gives a player an order.
     always_winter = True
+    setup_title = "colour groups"  # SET GROUP's assignment instead of the §3 draw
+    setup_default = "every group must be set"
 
     def bid_allowance(self, game_map: GameMap, state: GameState,
                       power: str) -> tuple[int, dict[str, int]]:
@@ -61,6 +67,38 @@ class IntercontinentalRules(Rules):
                        bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
         """§11: minors' and affiliates' orders from the groups' bids."""
         return diplomacy_points.neutral_orders(game_map, state, board, chosen, bids)
+
+    def read_option(self, game_map: GameMap, key: str, value: str) -> str:
+        """A game's ``suez`` year (§5.2) and ``year_cap`` (§2.2), options.py."""
+        return options.read(game_map, key, value)
+
+    def with_options(self, game_map: GameMap,
+                     settings: tuple[tuple[str, str], ...]) -> GameMap:
+        return options.with_options(game_map, settings)
+
+    # -- before the game: the colour groups (§3) ----------------------------------
+
+    def opening(self, game_map: GameMap, state: GameState) -> GameState:
+        """§3: the eight colour groups as the seats, drawn from the game's
+        seed, so that the draw is the same each time the game is read. A
+        board whose [seats] table already groups the powers keeps them."""
+        if any(len(powers) > 1 for _, powers in game_map.seats):
+            return state
+        return _seated(game_map, state, assignment.draw(state.seed))
+
+    def setup_problems(self, game_map: GameMap,
+                       setup: Mapping[str, Sequence[str]]) -> list[str]:
+        """A GM's assignment instead of the draw (colour group -> §6 codes):
+        each §1.2/§3 rule it breaks."""
+        return assignment.problems(setup)
+
+    def with_setup(self, game_map: GameMap, state: GameState,
+                   setup: Mapping[str, Sequence[str]]) -> GameState:
+        """The GM's groups once complete and valid; until then the draw's
+        (a GM sets them a group at a time, and START refuses a broken one)."""
+        if assignment.problems(setup):
+            return state
+        return _seated(game_map, state, setup)
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
         """The [suez_canal] table (§5.2), the optional [year_cap] (§2.2), the
@@ -124,6 +162,19 @@ class IntercontinentalRules(Rules):
         if suez.is_open(game_map, state):
             state = state.evolve(units=suez.shift_fleets(game_map, state.units))
         return state
+
+    def phase_notes(self, game_map: GameMap, before: GameState,
+                    after: GameState) -> tuple[str, ...]:
+        """Additional homes named (§9.1) and the canal's opening (§5.2)."""
+        return reports.phase_notes(game_map, before, after)
+
+
+def _seated(game_map: GameMap, state: GameState,
+            groups: Mapping[str, Sequence[str]]) -> GameState:
+    """The state with one seat per colour group; minors and affiliates have
+    none (they are ordered by bids)."""
+    return state.evolve(seats=tuple(Seat(group, powers)
+                                    for group, powers in assignment.seats(game_map, groups)))
 
 
 RULES = IntercontinentalRules()

@@ -1,0 +1,21 @@
+"""What a phase's results say of Intercontinental's own changes: each
+additional home centre a Winter's build named (§9.1), and the Suez canal
+opening (§5.2), found by comparing the phase's position before and after."""
+
+from __future__ import annotations
+
+from engine.map import GameMap
+from engine.state import GameState
+from engine.variants.intercontinental import suez
+
+
+def phase_notes(game_map: GameMap, before: GameState, after: GameState) -> tuple[str, ...]:
+    notes = [f"{power} names {centre} as its additional home centre (§9.1)"
+             for power, centre in sorted(set(after.additional_homes)
+                                         - set(before.additional_homes))]
+    if not suez.is_open(game_map, before) and suez.is_open(game_map, after):
+        canal = suez.canal(game_map)
+        notes.append(f"The Suez canal opens from Spring {canal.opens} (§5.2): "
+                     f"{canal.province} is one coast, and a fleet on either of "
+                     "its coasts now stands in it")
+    return tuple(notes)

@@ -1,0 +1,15 @@
+"""Seats whose player has a name of its own: Intercontinental's colour
+groups (§1.2), each a player of four powers whose powers the §3 draw or the
+GM's SET GROUP gives. Kept apart from games.py, which is long enough."""
+
+from __future__ import annotations
+
+from engine.state import GameState
+
+
+def named_seats(state: GameState) -> list[str]:
+    """Each named seat with its powers ('Blue: CAPE_COLONY, GREAT_BRITAIN,
+    ...'), for the start mails and the GM's START reply; none in the
+    standard game, whose seats are named by their powers."""
+    return [f"{seat.player}: {', '.join(seat.powers)}" for seat in state.seats
+            if seat.player != "/".join(seat.powers)]

@@ -1,0 +1,24 @@
+"""Intercontinental in the judge, by mail: the scenarios of
+tests/judge/data/intercontinental/*.toml through the command scenarios'
+runner."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy.engine import Engine
+
+from tests.judge.test_commands_by_mail import test_scenario as run_scenario
+
+DATA = Path(__file__).parent / "data" / "intercontinental"
+SCENARIOS = [pytest.param(s, id=f"{path.stem}: {s['name']}")
+             for path in sorted(DATA.glob("*.toml"))
+             for s in tomllib.loads(path.read_text())["scenario"]]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_intercontinental_scenario(db: Engine, scenario: dict[str, Any]) -> None:
+    run_scenario(db, scenario)
