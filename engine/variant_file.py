@@ -11,6 +11,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -706,10 +707,24 @@ def unfinished_reason(name: str) -> str | None:
     its tests load it, but CREATE refuses it and LIST does not offer it, so no
     GM starts a game the judge would adjudicate by the wrong rules.
     """
+    reason = _variant_header(name).get("unfinished")
+    return str(reason) if reason else None
+
+
+def variant_notice(name: str) -> str | None:
+    """What every mail of a game of this variant says beside its name, from
+    ``notice = "..."`` in the [variant] table (Intercontinental: that its
+    board is provisional), or None."""
+    notice = _variant_header(name).get("notice")
+    return str(notice) if notice else None
+
+
+@cache
+def _variant_header(name: str) -> dict[str, Any]:
+    """A shipped variant's [variant] table, read once per process."""
     entry = resources.files("engine") / "variants" / f"{name}.toml"
     header = tomllib.loads(entry.read_text(encoding="utf-8")).get("variant", {})
-    reason = header.get("unfinished") if isinstance(header, dict) else None
-    return str(reason) if reason else None
+    return header if isinstance(header, dict) else {}
 
 
 def offered_variants() -> list[str]:

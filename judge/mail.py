@@ -21,6 +21,7 @@ from engine.adjustments import adjustment_due, centre_counts
 from engine.map import GameMap
 from engine.phase import Phase
 from engine.state import GameState
+from engine.variant_file import variant_notice
 from engine.variants import rules_for
 from judge.config import Config
 from judge.models import Game, Member
@@ -115,7 +116,7 @@ def header(config: Config, game: Game, settings: GameSettings) -> dict[str, Any]
     if game.phase and game.deadline is not None and game.status == "active":
         deadline_line = f"{game.phase} {format_deadline(game.deadline, settings.zone)}"
     return {"judge": config.name, "address": config.address, "game": game,
-            "deadline_line": deadline_line}
+            "deadline_line": deadline_line, "variant_notice": variant_notice(game.variant)}
 
 
 def list_headers(game: Game, settings: GameSettings, config: Config) -> tuple[

@@ -754,6 +754,8 @@ def build() -> str:
     w('title = "Intercontinental (provisional board)"')
     w('start = "S1865M"       # §1.1')
     w("victory = 72           # §2.0 (and strictly more centres than any other player)")
+    w("# Said beside the variant's name at the head of every mail of a game.")
+    w('notice = "provisional board, not the official map"')
     w('rules = "intercontinental"   # engine/variants/intercontinental/__init__.py')
     # Offered to games: a whole game by mail (colour groups, bids, the canal,
     # an additional home) is tested end to end in

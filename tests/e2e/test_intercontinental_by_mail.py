@@ -73,6 +73,8 @@ def test_an_intercontinental_game_by_mail(harness: Harness) -> None:
     assert re.search(r"FRANCE +F BRES - ENGL", teal) and re.search(r"ALGERIA +A ALGI H", teal)
     assert "1 of 9 DP bid, 8 left" in teal
     body = results(h, "S1865M", bids)
+    assert body.startswith(":: Judge: TESTJUDGE  Game: icx  Variant: intercontinental "
+                           "(provisional board, not the official map)\n")
     assert "FRANCE (Teal)" in body and "F BRES - ENGL" in body
     assert "F DUBL - AZOR" in body  # the order Dublin was given, not who bid
     assert "Teal          9 DP" in body
