@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from tests.e2e import bid_secrecy
 from tests.e2e.conftest import Harness, Received
 
 PLAYED = ["EGYPT", "ETHIOPIA", "IRAN", "KAZAKHSTAN", "PAKISTAN", "POLAND", "ROMANIA",
@@ -27,16 +28,7 @@ def signon(power: str, lines: list[str]) -> str:
 
 def no_bid_leaks(mails: list[Received], bidders: dict[str, list[str]]) -> None:
     """A bid's text appears only in its own bidder's reply."""
-    for mail in mails:
-        owner = next((p for p in bidders if mail.to == player(p)
-                      and mail.subject.startswith("Re:")), None)
-        for power, texts in bidders.items():
-            if power == owner:
-                continue
-            for text in texts:
-                assert text.upper() not in mail.body.upper(), (mail.to, mail.subject, text)
-        if owner is None:
-            assert not BID.search(mail.body), (mail.to, mail.subject)
+    bid_secrecy.no_bid_leaks(mails, bidders, player, BID)
 
 
 def results(h: Harness, phase: str, bidders: dict[str, list[str]]) -> str:
