@@ -206,6 +206,9 @@ class GameMap:
     # [favor] board), as TOML gave them; the rules module checks them on loading.
     tables: Mapping[str, Any] = field(default_factory=dict)
     kinds: tuple[UnitKind, ...] = (UnitKind.ARMY, UnitKind.FLEET)  # kinds of unit on the board
+    # What each province's border touches, clockwise ([rings], engine/rings.py);
+    # empty for a variant without rings. Diplomap splits provinces by it.
+    rings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     # -- places -----------------------------------------------------------
 

@@ -16,6 +16,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from engine import rings as ring_checks
 from engine import variant_checks
 from engine.map import (
     Canal,
@@ -150,6 +151,12 @@ class _Builder:
         ways_to_play = self._ways_to_play(powers)
         drawing = self._drawing(provinces, fleet)
         variant_checks.check_reachable(self.problem, provinces, army, fleet)
+        rings: dict[str, tuple[str, ...]] = {}
+        # Optional: only Diplomap needs rings (issue 16). They are held to the
+        # adjacency, so while that is wrong they would only repeat its problems.
+        if "rings" in self.data and not self.problems:
+            rings = ring_checks.check_rings(self.problem, self.data["rings"], provinces,
+                                            army, fleet, borders)
         if self.problems:
             raise VariantError(name or "variant", self.problems)
         game_map = GameMap(
@@ -170,6 +177,7 @@ class _Builder:
             ways_to_play=ways_to_play,
             rules=rules,
             kinds=kinds,
+            rings=rings,
             tables={k: v for k, v in self.data.items() if k not in _KNOWN_TABLES},
         )
         for path, message in _rules_problems(game_map):
@@ -653,7 +661,7 @@ class _Builder:
         return result
 
 _KNOWN_TABLES = frozenset(
-    {"variant", "powers", "provinces", "canals", "seats", "map", "ways_to_play"})
+    {"variant", "powers", "provinces", "canals", "seats", "map", "ways_to_play", "rings"})
 
 
 def _rules_problems(game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
