@@ -805,19 +805,24 @@ def build() -> str:
     w("# " + "-" * 75)
     w("# The 48 minor neutrals (§7): one stationary unit each, ordered by Diplomacy")
     w("# Point bids (§10, §11). A power is named after its centre. neutral = \"minor\".")
-    for minor in facts.minors:
-        code = centre_codes[minor.centre]
-        s = unit_string(minor.unit, code)
-        unit_text[minor.centre] = s
+    def bid_power(centre: str, unit: str, note: str, neutral: str) -> None:
+        """The lines a minor and an affiliate share: a stationary unit on its
+        one centre, ordered by bids."""
+        code = centre_codes[centre]
+        s = unit_string(unit, code)
+        unit_text[centre] = s
         w("")
-        w(f"[powers.{ascii_key(minor.centre)}]   # §{minor.section}, {minor.region}")
+        w(f"[powers.{ascii_key(centre)}]   # {note}")
         w(f'adjective = "{names[code]}"')
         w(f'letter = "{neutral_letter(code)}"')
         w('ordered_by = "bids"')
         w("stationary = true")
         w(f'home = ["{code}"]')
         w(f'units = ["{s}"]')
-        w('neutral = "minor"')
+        w(f'neutral = "{neutral}"')
+
+    for minor in facts.minors:
+        bid_power(minor.centre, minor.unit, f"§{minor.section}, {minor.region}", "minor")
     w("")
     w("# " + "-" * 75)
     w("# The 58 affiliates (§8): like minors, but the sponsor's DP count double")
@@ -825,18 +830,7 @@ def build() -> str:
     w("# whose group is the sponsor (§8.9, §8.10), with possible_sponsors.")
     w("# colour_group: the map colour (§8.9's Dutch keep orange; §8.10's take the sponsor's).")
     for aff in facts.affiliates:
-        code = centre_codes[aff.centre]
-        s = unit_string(aff.unit, code)
-        unit_text[aff.centre] = s
-        w("")
-        w(f"[powers.{ascii_key(aff.centre)}]   # §{aff.section}")
-        w(f'adjective = "{names[code]}"')
-        w(f'letter = "{neutral_letter(code)}"')
-        w('ordered_by = "bids"')
-        w("stationary = true")
-        w(f'home = ["{code}"]')
-        w(f'units = ["{s}"]')
-        w('neutral = "affiliate"')
+        bid_power(aff.centre, aff.unit, f"§{aff.section}", "affiliate")
         if aff.sponsor:
             w(f'sponsor = "{aff.sponsor}"')
         else:
