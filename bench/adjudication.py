@@ -92,6 +92,7 @@ from timing import (  # noqa: E402
     replay,
     timed,
     timed_game_class,
+    write_json,
 )
 
 from engine.game import Resolution, adjudicate  # noqa: E402
@@ -403,9 +404,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.save_phases:
         args.save_phases.parent.mkdir(parents=True, exist_ok=True)
         args.save_phases.write_text(json.dumps(bench.stats.saved) + "\n")
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    write_json(args.json, summary)
     return 0
 
 

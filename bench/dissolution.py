@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cpu import cpu_model
-from timing import figures, timed_ns
+from timing import figures, timed_ns, write_json
 
 import engine
 from engine.adjustments import adjustment_due
@@ -753,9 +753,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.profile:
             print(profile(game_map, phases, max(1, min(args.repeat, 10)), args.top))
     print(f"\nwhole run: {time.perf_counter() - started:.1f} s")
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    write_json(args.json, summary)
     return 0
 
 

@@ -32,7 +32,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 import statistics
@@ -51,6 +50,7 @@ for _path in (ROOT, HERE):  # the judge's packages, and this script's sibling mo
         sys.path.insert(0, str(_path))
 
 import dissolution as bd  # noqa: E402
+from timing import write_json  # noqa: E402
 
 from engine import ways_to_play  # noqa: E402
 from engine.adjustments import adjustment_due  # noqa: E402
@@ -451,9 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"\nprofile, {name}:")
             print(bd.profile(game_map, phases, max(1, min(args.repeat, 10)), args.top))
     print(f"\nwhole run: {time.perf_counter() - started:.1f} s")
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    write_json(args.json, summary)
     return 0
 
 

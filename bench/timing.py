@@ -144,3 +144,11 @@ def figures(ns: Sequence[int]) -> dict[str, float]:
             "p95_ms": round(ordered[math.ceil(0.95 * len(ordered)) - 1] / 1e6, 4),
             "max_ms": round(ordered[-1] / 1e6, 4),
             "calls": len(ordered)}
+
+
+def write_json(path: Path | None, data: Any) -> None:
+    """A benchmark's figures as JSON (``--json``), when it was asked for."""
+    if path is None:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1, default=str) + "\n")
