@@ -40,7 +40,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from engine.bids import Bid, BidResult, bid_target, winning_orders
 from engine.legality import Board
@@ -49,9 +48,7 @@ from engine.orders import Hold, Move, MovementOrder, SupportMove
 from engine.rules import NeutralOrders
 from engine.state import GameState
 from engine.units import Unit
-
-if TYPE_CHECKING:
-    from engine.variants.intercontinental.facts import Facts
+from engine.variants.intercontinental.facts import load_facts
 
 MAX_ORDER_POINTS = 2  # §11.3: a player's DP on one order
 MAX_POWER_POINTS = 3  # §11.1.2: a power's share of its player's pool
@@ -96,7 +93,7 @@ def players(game_map: GameMap, state: GameState) -> tuple[Player, ...]:
 def _colour(game_map: GameMap, name: str, powers: Sequence[str]) -> str | None:
     """A seat's colour: its name when that is a colour; else the colour that
     a preassigned power of the seat fixes (§3.1: every colour has one)."""
-    groups = _facts().groups
+    groups = load_facts().groups
     if name in groups:
         return name
     letters = {game_map.powers[p].letter for p in powers if p in game_map.powers}
@@ -117,7 +114,7 @@ def player_of(found: Sequence[Player], power: str) -> Player | None:
 def sponsors(game_map: GameMap) -> dict[str, Sponsor]:
     """Each affiliate power on the board (by name) and its sponsor, from the
     facts file (the board's power tables do not reach the engine's map)."""
-    facts = _facts()
+    facts = load_facts()
     by_home = {power.home: name for name, power in game_map.powers.items()
                if power.ordered_by_bids}
     by_letter = {power.letter: name for name, power in game_map.powers.items()
@@ -257,9 +254,3 @@ def _attack_on(board: Board, chosen: Mapping[str, MovementOrder], player: Player
 
 def _ignored(result: BidResult, why: str) -> BidResult:
     return BidResult(result.bidder, result.bid, False, why, result.order)
-
-
-def _facts() -> Facts:
-    # imported late: the facts file is read only when bids are first weighed
-    from engine.variants.intercontinental.facts import load_facts
-    return load_facts()
