@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
+from engine.diplomap.values import MapChange
 from engine.map import GameMap
 from engine.phase import Phase
 from engine.units import Unit
@@ -52,6 +53,11 @@ class VariantState:
     additional_homes: tuple[tuple[str, str], ...] = ()
     # The players a game ended in a draw between (Intercontinental's year cap, §2.2).
     drawn: tuple[str, ...] = ()
+    # Diplomap: the changes to the board so far, in order (the board in force
+    # is the base map with these applied), and the map orders each power has
+    # used this year: (power, "draw" | "erase"), §II.C.
+    map_changes: tuple[MapChange, ...] = ()
+    map_orders_used: frozenset[tuple[str, str]] = frozenset()
 
 
 NO_EXTRA = VariantState()
@@ -160,6 +166,14 @@ class GameState:
     @property
     def drawn(self) -> tuple[str, ...]:
         return self.extra.drawn
+
+    @property
+    def map_changes(self) -> tuple[MapChange, ...]:
+        return self.extra.map_changes
+
+    @property
+    def map_orders_used(self) -> frozenset[tuple[str, str]]:
+        return self.extra.map_orders_used
 
     # -- questions --------------------------------------------------------
 

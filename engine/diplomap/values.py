@@ -1,0 +1,132 @@
+"""The values Diplomap's parts share: map orders as players give them,
+the changes they make to the board, and their results.
+
+Diplomap (rule text ru12 by Michael Harvath, CC BY-SA 4.0) lets players
+redraw the borders of the board during play. A game's board is the base
+map of its variant plus the changes so far (``VariantState.map_changes``),
+so every phase carries the board it was played on.
+
+Borders are named as the rule text names them: ``Gal/War`` is the border
+between Galicia and Warsaw, and ``EDGE`` (spelled ``OTB``, "off the board",
+or ``Edge`` by players) stands for the board's edge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+EDGE = "EDGE"  # the board's edge in a ring (engine/rings.py uses the same word)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """Which part of a split province is meant: by a compass word
+    (``"N"``, ``"SW"``...) or by a neighbour only that part borders."""
+
+    compass: str | None = None
+    neighbour: str | None = None
+
+    def __str__(self) -> str:
+        if self.compass is not None:
+            return f"in {self.compass}"
+        return f"with {self.neighbour}"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """``Draw Gal/War - Gal/Bud``: a new border inside the province both
+    borders belong to, from the first border to the second (§II.A.1). A
+    loop (``Draw Por/Spa - Por/Spa inside Por``) starts and ends on one
+    border and names the province it lies in (§II.G.2)."""
+
+    start: tuple[str, str]  # (province, neighbour) as written, location codes
+    end: tuple[str, str]
+    inside: str | None = None  # a loop's province
+    centre: Side | None = None  # where a split supply centre goes (§II.E)
+
+    def __str__(self) -> str:
+        text = f"DRAW {'/'.join(self.start)} - {'/'.join(self.end)}"
+        if self.inside is not None:
+            text += f" INSIDE {self.inside}"
+        if self.centre is not None:
+            text += f" SC {self.centre}"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class Erase:
+    """``Erase Gal/War``: the border goes and the two provinces become one (§II.A.2)."""
+
+    border: tuple[str, str]
+
+    def __str__(self) -> str:
+        return f"ERASE {'/'.join(self.border)}"
+
+
+MapOrder = Draw | Erase
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A point on a border of the *base* map, for drawing: on the border
+    between base province ``province`` and ``neighbour`` (a base province,
+    ``EDGE``, or ``LINE:n`` for the n-th line drawn in the game), ``at`` a
+    fraction 0..1 along that border going clockwise round ``province``."""
+
+    province: str
+    neighbour: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """A Draw carried out: ``province`` (a code of the board it was drawn
+    on) became ``parts``; the line is the game's ``line``-th."""
+
+    province: str
+    parts: tuple[str, str]  # the new provinces' codes
+    names: tuple[str, str]  # and their full names
+    line: int  # 1, 2, ... in the order lines were drawn in the game
+    start: Anchor
+    end: Anchor
+    base: str  # the base-map province the line crosses (drawing)
+    loop: bool = False
+    centre: str | None = None  # the part holding the supply centre, if any
+    # internal to engine/diplomap: where the line meets each ring, so that
+    # replaying the changes gives the same board
+    ring_start: int = 0
+    ring_end: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Merge:
+    """An Erase carried out: ``provinces`` became ``into``."""
+
+    provinces: tuple[str, str]
+    into: str
+    name: str
+    # the stretches of border that vanished, for drawing: (anchor from, anchor to)
+    erased: tuple[tuple[Anchor, Anchor], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rename:
+    """A GM's name for a new province (§II.H): ``code`` is now ``new_code``, ``name``."""
+
+    code: str
+    new_code: str
+    name: str
+
+
+MapChange = Split | Merge | Rename
+
+
+@dataclass(frozen=True, slots=True)
+class MapOrderResult:
+    """A map order's fate at the deadline, with its reason when it failed."""
+
+    power: str
+    order: MapOrder
+    succeeded: bool
+    reason: str = ""  # e.g. "two supply centres would be combined (§II.G.3)"
+    section: str = ""  # the rule text's section the reason rests on, "II.G.3"
