@@ -14,6 +14,7 @@ from engine.map import UnitKind
 from engine.phase import Phase
 from engine.state import Dislodged, GameState, Seat, VariantState
 from engine.units import Unit
+from judge import map_changes
 
 
 def _unit(unit: Unit) -> list[str]:
@@ -28,7 +29,9 @@ def _read_unit(data: list[str]) -> Unit:
 # Version 1 (no "version" key): the standard game's fields, unplayed powers
 # under "neutral". Version 2 adds the variants' fields (favor, built, exiles,
 # silenced, embassies, kicked, retaliated) and names unplayed powers "unplayed".
-VERSION = 2
+# Version 3 adds Diplomap's board changes and map orders used this year
+# (absent: none, so older snapshots load as games on the base map).
+VERSION = 3
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
@@ -61,6 +64,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "embassies": [list(e) for e in state.embassies],
         "kicked": sorted(list(k) for k in state.kicked),
         "retaliated": sorted(list(r) for r in state.retaliated),
+        "map_changes": [map_changes.change_to_dict(c) for c in state.map_changes],
+        "map_orders_used": sorted(list(u) for u in state.map_orders_used),
     }
 
 
@@ -98,6 +103,9 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             embassies=tuple((p, n, s) for p, n, s in data.get("embassies", ())),
             kicked=frozenset((p, n) for p, n in data.get("kicked", ())),
             retaliated=frozenset((p, n) for p, n in data.get("retaliated", ())),
+            map_changes=tuple(map_changes.change_from_dict(c)
+                              for c in data.get("map_changes", ())),
+            map_orders_used=frozenset((p, k) for p, k in data.get("map_orders_used", ())),
         ),
     )
 

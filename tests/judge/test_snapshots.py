@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from engine.variant_file import load_variant
 from engine.ways_to_play import setup
-from judge import snapshots
+from judge import map_changes, snapshots
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
@@ -19,12 +20,12 @@ def test_round_trip(players: int) -> None:
 
 def test_version_1_snapshot_still_loads() -> None:
     """A five-player game stored before snapshots had a version (its
-    unplayed powers under "neutral") loads, and writes back as version 2."""
+    unplayed powers under "neutral") loads, and writes back as the current version."""
     text = (Path(__file__).parent / "data" / "snapshot_v1.json").read_text(encoding="utf-8")
     state = snapshots.loads(text)
     assert state == setup(load_variant("standard"), 5, seed=3)
     assert state.unplayed == frozenset({"GERMANY", "ITALY"})
-    assert '"version":2' in snapshots.dumps(state)
+    assert f'"version":{snapshots.VERSION}' in snapshots.dumps(state)
 
 
 def test_newer_snapshot_is_refused() -> None:
@@ -39,3 +40,24 @@ def test_a_dissolution_position_round_trips() -> None:
         kicked=frozenset({("POLAND", "NATO")}), retaliated=frozenset({("IRAN", "RUSSIA")}))
     assert state.embassies
     assert snapshots.loads(snapshots.dumps(state)) == state
+
+
+def test_a_diplomap_position_round_trips() -> None:
+    """The board's changes (a split, a merge, a GM's name) and the map
+    orders used this year come back, so each phase keeps its board."""
+    data = tomllib.loads((Path(__file__).parent / "data" / "diplomap_changes.toml")
+                         .read_text(encoding="utf-8"))
+    changes = tuple(map_changes.change_from_dict(c) for c in data["change"])
+    assert [type(c).__name__ for c in changes] == ["Split", "Merge", "Rename"]
+    state = setup(load_variant("standard"), 7, seed=2).evolve(
+        map_changes=changes, map_orders_used=frozenset({("AUSTRIA", "draw")}))
+    again = snapshots.loads(snapshots.dumps(state))
+    assert again == state
+    assert again.map_changes == changes
+    assert [map_changes.change_to_dict(c) for c in changes] == data["change"]
+
+
+def test_a_snapshot_before_diplomap_is_on_the_base_map() -> None:
+    text = (Path(__file__).parent / "data" / "snapshot_v1.json").read_text(encoding="utf-8")
+    state = snapshots.loads(text)
+    assert state.map_changes == () and state.map_orders_used == frozenset()
