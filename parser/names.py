@@ -26,8 +26,12 @@ from engine.variant_file import normalise_name
 
 WORD = re.compile(r"[^\W_]+")
 # What may join the words of one name: spaces, dots, underscores, apostrophes,
-# or a hyphen with no space around it.
-_JOIN = re.compile(r"[._'\u2019]*-[._'\u2019]*(?=[^\W_])|[\s._'\u2019]+")
+# a hyphen with no space around it, or a plus (Diplomap's merged provinces,
+# 'Lvn+StP-S', written with or without spaces around it).
+_JOIN = re.compile(
+    r"[._'\u2019]*-[._'\u2019]*(?=[^\W_])|[ \t]*\+[ \t]*(?=[^\W_])|[\s._'\u2019]+"
+)
+_PLUS = re.compile(r"\s*\+\s*")
 _POSSESSIVE = re.compile(r"['\u2019]s\b", re.IGNORECASE)
 _WATER_NOISE = re.compile(r"[ \t_]+(?:sea|ocean)\b", re.IGNORECASE)
 
@@ -55,6 +59,12 @@ class NameMatch:
     key: str  # the normalised spelling that matched
 
 
+def _key(text: str) -> str:
+    """A spelling as the tables are keyed, with 'lvn + stp' and 'lvn+stp' alike."""
+    key = normalise_name(text)
+    return _PLUS.sub("+", key) if "+" in key else key
+
+
 def _starts_word(text: str, pos: int) -> bool:
     if pos >= len(text) or not WORD.match(text, pos):
         return False
@@ -65,8 +75,8 @@ class NameIndex:
     """Longest-match lookup of multi-word spellings in one alias table."""
 
     def __init__(self, names: Mapping[str, str]) -> None:
-        self.names: dict[str, str] = {k: v for k, v in names.items() if k}
-        self.max_words = max((len(k.split()) for k in self.names), default=1)
+        self.names: dict[str, str] = {_key(k): v for k, v in names.items() if k}
+        self.max_words = max((len(k.replace("+", " ").split()) for k in self.names), default=1)
 
     def match(self, text: str, pos: int) -> NameMatch | None:
         if not _starts_word(text, pos):
@@ -83,7 +93,7 @@ class NameIndex:
                 break
             at = join.end()
         for end in reversed(ends):
-            key = normalise_name(text[pos:end])
+            key = _key(text[pos:end])
             value = self.names.get(key)
             if value is not None:
                 return NameMatch(end, value, key)

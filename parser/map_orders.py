@@ -1,0 +1,414 @@
+"""Reading Diplomap's map orders: ``Draw Gal/War - Gal/Bud``, ``Erase Gal/War``.
+
+Diplomap (rule text ru12 by Michael Harvath, CC BY-SA 4.0) lets each power
+draw a new border inside a province or erase one between two provinces with
+its Spring and Fall orders. This reader turns such a line into the values of
+:mod:`engine.diplomap.values`. In outline (words in any case)::
+
+    order   := draw | erase                      ['.' | '!'] at the end
+    erase   := ERASE border [move border-less]   'Erase Gal/War', 'Erase Ruhr - Bur'
+    draw    := DRAW [FROM] border move border clause*
+    border  := place ('/' | '&' | ' - ' for an Erase) place
+    place   := a name of the map in force | OTB | Edge | off the board | board edge
+    move    := - -- -> => > = (en dash, em dash, arrow) | to
+    clause  := [',' | '(' ...] inside | centre
+    inside  := (INSIDE | WITHIN | IN) place     the province of a loop (§II.G.2)
+    centre  := (SC | supply centre) [goes|stays|is] (IN | ON | TO) [the] compass [region...]
+             | (SC | supply centre) (WITH | NEXT TO | BY | BESIDE ...) place
+             | (SC | supply centre) compass
+
+A border is named by two places as the rule text does; the board's edge is
+``EDGE`` (:data:`engine.diplomap.values.EDGE`). Names are looked up in the
+aliases of the map in force, so the codes of provinces made by earlier
+changes (``Gal-N``, ``Lvn+StP-S``) are read like any other. Place names are
+read here, not by :class:`parser.names.Places`, so that ``Gal/War`` is a
+border and never Galicia with a coast.
+
+A Draw comes out with the province it splits first in both borders
+(``Draw War/Gal - Gal/Bud`` is ``DRAW GAL/WAR - GAL/BUD``), and a loop with
+the province it lies in first, so the engine need not guess. Whether the
+order can be carried out on the board is for the engine to say at the
+deadline; only what cannot be an order at all is refused here. Nothing here
+raises, whatever the input.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import islice
+
+from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
+from engine.map import GameMap, Terrain, province_of
+from engine.variant_file import normalise_name
+from parser.names import WORD, NameIndex, Suggester
+from parser.orders import MAX_LINE, OrderError
+
+_ODD_SPACE = re.compile(r"\s")  # tabs, no-break spaces: plain spaces, same length
+_SPACE = re.compile(r"[ ]*")
+_WORD_END = r"(?![^\W_])"
+
+_KEYWORD = re.compile(rf"[ ]*(?P<k>draw|erase){_WORD_END}[ ]*:?", re.IGNORECASE)
+_FROM = re.compile(rf"from{_WORD_END}", re.IGNORECASE)
+_BORDER_SLASH = re.compile(r"[ ]*(?:/|&)[ ]*")
+_MOVE = re.compile(rf"[ ]*(?:-->|->|--|=>|-|\u2013|\u2014|\u2192|>|=|to{_WORD_END})[ ]*",
+                   re.IGNORECASE)
+_END = re.compile(r"[ )]*[.!]*[ ]*$")
+_CLAUSE_GAP = re.compile(r"[ ,;()]*")
+_INSIDE = re.compile(rf"(?:inside(?:[ ]+of)?|within|in){_WORD_END}[ ]*", re.IGNORECASE)
+_CENTRE = re.compile(
+    rf"(?:sc|supply[ ]+cent(?:re|er)|cent(?:re|er)){_WORD_END}[ ]*"
+    rf"(?:(?:goes|stays|remains|is|moves|placed|assigned)(?:[ ]+to)?{_WORD_END}[ ]*)?",
+    re.IGNORECASE,
+)
+_CENTRE_IN = re.compile(rf"(?:in|on|to|at){_WORD_END}[ ]*(?:the{_WORD_END}[ ]*)?",
+                        re.IGNORECASE)
+_CENTRE_WITH = re.compile(
+    rf"(?:with|next[ ]+to|by|beside|near|along|bordering|touching|adjacent[ ]+to)"
+    rf"{_WORD_END}[ ]*(?:the{_WORD_END}[ ]*)?",
+    re.IGNORECASE,
+)
+_REGION = re.compile(
+    rf"[ ]*(?:region|part|side|half|portion|area|piece|province|one){_WORD_END}",
+    re.IGNORECASE,
+)
+_EDGE = re.compile(
+    rf"(?:off[ -]*(?:the[ ]+)?board|otb|(?:the[ ]+)?board(?:'?s)?[ ]+edge"
+    rf"|(?:the[ ]+)?edge(?:[ ]+of[ ]+the[ ]+(?:board|map))?){_WORD_END}",
+    re.IGNORECASE,
+)
+# north, northern, northeast(ern), north-east(ern), north east, N, NE...
+_COMPASS = re.compile(
+    rf"(?:(?P<ns>north|south)(?:[ ]*-?[ ]*(?P<ew1>east|west))?|(?P<ew2>east|west))"
+    rf"(?:ern)?{_WORD_END}"
+    rf"|(?P<short>[ns][ew]?|[ew]){_WORD_END}",
+    re.IGNORECASE,
+)
+_POSSESSIVE = re.compile(r"['\u2019]s" + _WORD_END, re.IGNORECASE)
+_WATER_NOISE = re.compile(r"[ _]+(?:sea|ocean)" + _WORD_END, re.IGNORECASE)
+
+COMPASS_POINTS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+# words a map order may use besides place names (for telling a typo from a word)
+MAP_ORDER_WORDS = frozenset({
+    "draw", "erase", "from", "to", "inside", "within", "in", "of", "sc", "supply", "centre",
+    "center", "with", "next", "by", "beside", "near", "along", "bordering", "touching",
+    "adjacent", "the", "region", "part", "side", "half", "portion", "area", "piece",
+    "province", "north", "south", "east", "west", "northern", "southern", "eastern",
+    "western", "northeast", "northwest", "southeast", "southwest", "northeastern",
+    "northwestern", "southeastern", "southwestern", "otb", "edge", "board", "off",
+})
+
+_EXAMPLE_DRAW = "'Draw Gal/War - Gal/Bud'"
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    code: str  # a province code of the map, or EDGE
+    start: int
+    end: int
+
+
+class _Refusal(Exception):
+    """A map order that cannot be read: where, the word at fault, why."""
+
+    def __init__(self, at: int, word: str, message: str, suggestion: str | None = None) -> None:
+        super().__init__(message)
+        self.at = at
+        self.word = word
+        self.message = message
+        self.suggestion = suggestion
+
+
+def looks_like_map_order(text: str) -> bool:
+    """Does the line start with DRAW or ERASE (any case)?"""
+    return isinstance(text, str) and _KEYWORD.match(_ODD_SPACE.sub(" ", text)) is not None
+
+
+def compass_point(text: str) -> str | None:
+    """'north-eastern' -> 'NE', 'S' -> 'S'; None for anything else."""
+    found = _COMPASS.fullmatch(_ODD_SPACE.sub(" ", text.strip()))
+    return None if found is None else _point(found)
+
+
+def _point(found: re.Match[str]) -> str:
+    if found.group("short") is not None:
+        return found.group("short").upper()
+    ns = found.group("ns") or ""
+    ew = found.group("ew1") or found.group("ew2") or ""
+    return (ns[:1] + ew[:1]).upper()
+
+
+class _MapOrderReader:
+    """The name tables of one map, and the reading of one map order on it."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.provinces = game_map.provinces
+        names = {
+            key: province_of(location) for key, location in game_map.aliases.items()
+            if "/" not in key and province_of(location) in game_map.provinces
+        }
+        for code in game_map.provinces:  # the codes themselves, as a changed board names them
+            names.setdefault(normalise_name(code), code)
+        self.index = NameIndex(names)
+        self.suggester = Suggester(game_map.provinces, game_map.aliases, {}, MAP_ORDER_WORDS)
+
+    # -- the order ----------------------------------------------------------
+
+    def read(self, text: str) -> MapOrder:
+        keyword = _KEYWORD.match(text)
+        if keyword is None:
+            raise _Refusal(_skip(text, 0), _word_at(text, _skip(text, 0)),
+                           "a map order begins with DRAW or ERASE")
+        at = keyword.end()
+        at = _skip(text, at)
+        if keyword.group("k").lower() == "erase":
+            return self._erase(text, at)
+        return self._draw(text, at)
+
+    def _erase(self, text: str, at: int) -> Erase:
+        if _END.match(text, at):
+            raise _Refusal(len(text.rstrip()), "", "an Erase names a border: 'Erase Gal/War'")
+        first = self._place(text, at)
+        sep = _BORDER_SLASH.match(text, first.end) or _MOVE.match(text, first.end)
+        if sep is None or sep.end() == first.end:
+            raise self._unexpected(text, first.end, "an Erase names a border: 'Erase Gal/War'")
+        second = self._place(text, sep.end())
+        border = self._border(text, first, second)
+        if EDGE in border:
+            raise _Refusal(first.start, text[first.start:second.end].strip(),
+                           "the board's edge cannot be erased: an Erase names the border "
+                           "between two provinces")
+        self._finish(text, second.end)
+        return Erase(border)
+
+    def _draw(self, text: str, at: int) -> Draw:
+        if _END.match(text, at):
+            raise _Refusal(len(text.rstrip()), "",
+                           f"a Draw names two borders: {_EXAMPLE_DRAW}")
+        start_from = _FROM.match(text, at)
+        if start_from is not None:
+            at = _skip(text, start_from.end())
+        first = self._border_at(text, at)
+        move = _MOVE.match(text, first[2])
+        at = move.end() if move is not None else _skip(text, first[2])
+        if _END.match(text, at) or _CENTRE.match(text, at) or _INSIDE.match(text, at):
+            raise _Refusal(at, _word_at(text, at),
+                           f"a Draw names two borders: {_EXAMPLE_DRAW}")
+        second = self._border_at(text, at)
+        inside, centre, at = self._clauses(text, second[2])
+        self._finish(text, at)
+        return self._shape(text, first, second, inside, centre)
+
+    # -- borders ------------------------------------------------------------
+
+    def _border_at(self, text: str, at: int) -> tuple[str, str, int, int]:
+        """A border 'Gal/War' at ``at``: its two codes, where it ends and starts."""
+        first = self._place(text, at)
+        sep = _BORDER_SLASH.match(text, first.end)
+        if sep is None:
+            raise self._unexpected(text, first.end,
+                                   "a border is written with a slash: 'Gal/War'",
+                                   missing=f"a Draw names two borders: {_EXAMPLE_DRAW}")
+        second = self._place(text, sep.end())
+        one, two = self._border(text, first, second)
+        return one, two, second.end, first.start
+
+    def _border(self, text: str, first: _Place, second: _Place) -> tuple[str, str]:
+        if first.code == second.code:
+            written = text[first.start:second.end].strip()
+            raise _Refusal(first.start, written,
+                           f"'{written}' is no border: a border lies between two places")
+        return first.code, second.code
+
+    def _shape(self, text: str, first: tuple[str, str, int, int],
+               second: tuple[str, str, int, int], inside: _Place | None,
+               centre: Side | None) -> Draw:
+        """The Draw with the province it splits first in both borders (§II.A.1)."""
+        one, two = {first[0], first[1]}, {second[0], second[1]}
+        if one == two:  # a loop: the same border twice (§II.G.2)
+            if inside is None:
+                raise _Refusal(first[3], text[first[3]:second[2]].strip(),
+                               "a loop must say which province it lies in, as in "
+                               "'Draw Por/Spa - Por/Spa inside Portugal' (§II.G.2)")
+            if inside.code not in one:
+                raise _Refusal(inside.start, text[inside.start:inside.end],
+                               "a loop lies inside one of the two provinces of its border")
+            other = (one - {inside.code}).pop()
+            return Draw((inside.code, other), (inside.code, other), inside.code, centre)
+        common = (one & two) - {EDGE}
+        if not common:
+            raise _Refusal(first[3], text[first[3]:second[2]].strip(),
+                           "the two borders of a Draw belong to the province it splits, "
+                           f"as in {_EXAMPLE_DRAW}")
+        province = common.pop()
+        if inside is not None and inside.code != province:
+            raise _Refusal(inside.start, text[inside.start:inside.end],
+                           "'inside' names the province of a loop (a Draw from a border "
+                           "back to the same border)")
+        return Draw((province, (one - {province}).pop()),
+                    (province, (two - {province}).pop()), None, centre)
+
+    # -- what may follow the borders of a Draw ------------------------------
+
+    def _clauses(self, text: str, at: int) -> tuple[_Place | None, Side | None, int]:
+        inside: _Place | None = None
+        centre: Side | None = None
+        while True:
+            gap = _CLAUSE_GAP.match(text, at)
+            after = gap.end() if gap is not None else at
+            found_centre = _CENTRE.match(text, after)
+            found_inside = None if found_centre else _INSIDE.match(text, after)
+            if found_centre is not None:
+                if centre is not None:
+                    raise _Refusal(after, _word_at(text, after),
+                                   "the supply centre's side is given twice")
+                centre, at = self._side(text, found_centre.end())
+            elif found_inside is not None:
+                if inside is not None:
+                    raise _Refusal(after, _word_at(text, after), "'inside' is given twice")
+                inside = self._place(text, found_inside.end())
+                if inside.code == EDGE:
+                    raise _Refusal(inside.start, text[inside.start:inside.end],
+                                   "a loop lies inside a province, not the board's edge")
+                at = inside.end
+            else:
+                return inside, centre, at
+
+    def _side(self, text: str, at: int) -> tuple[Side, int]:
+        """Where the supply centre of a split province goes (§II.E)."""
+        with_ = _CENTRE_WITH.match(text, at)
+        if with_ is not None:
+            place = self._place(text, with_.end())
+            return Side(neighbour=place.code), place.end
+        in_ = _CENTRE_IN.match(text, at)
+        start = in_.end() if in_ is not None else at
+        if in_ is not None:  # 'SC in the Livonia side', "SC on Livonia's side"
+            named = self._try_place(text, start)
+            if named is not None:
+                possessive = _POSSESSIVE.match(text, named.end)
+                region = _REGION.match(text, possessive.end() if possessive else named.end)
+                if region is not None:
+                    return Side(neighbour=named.code), region.end()
+        compass = _COMPASS.match(text, start)
+        if compass is not None:
+            region = _REGION.match(text, compass.end())
+            return Side(compass=_point(compass)), region.end() if region else compass.end()
+        word = _word_at(text, start)
+        if not word:
+            raise _Refusal(len(text.rstrip()), "",
+                           "say where the supply centre goes: 'SC in north' or 'SC with Lvn'")
+        raise _Refusal(start, word,
+                       f"'{word}' is not a compass direction: the supply centre's side is "
+                       "N, NE, E, SE, S, SW, W or NW ('SC in north'), or a neighbour "
+                       "('SC with Lvn')",
+                       _closest(word, _COMPASS_WORDS))
+
+    # -- places -------------------------------------------------------------
+
+    def _try_place(self, text: str, at: int) -> _Place | None:
+        found = self.index.match(text, at)
+        if found is not None:
+            end = found.end
+            if self.provinces[found.value].terrain is Terrain.WATER:
+                noise = _WATER_NOISE.match(text, end)
+                if noise is not None:
+                    end = noise.end()
+            return _Place(found.value, at, end)
+        edge = _EDGE.match(text, at)
+        if edge is not None:
+            return _Place(EDGE, at, edge.end())
+        return None
+
+    def _place(self, text: str, at: int) -> _Place:
+        at = _skip(text, at)
+        place = self._try_place(text, at)
+        if place is not None:
+            return place
+        word = WORD.match(text, at)
+        if word is None:
+            if at >= len(text.rstrip()):
+                raise _Refusal(len(text.rstrip()), "",
+                               f"'{text.strip()}' is incomplete: a border is two places, "
+                               "as in 'Gal/War'")
+            raise _Refusal(at, text[at], f"a place name was expected, not '{text[at]}'")
+        following = [w.group().lower() for w in islice(WORD.finditer(text, word.end()), 2)]
+        phrases = [" ".join([word.group().lower(), *following[:n]]) for n in range(3)]
+        suggestion = self.suggester.suggest(phrases)
+        hint = suggestion.text if suggestion is not None and suggestion.kind == "province" \
+            else None
+        return_word = word.group()
+        raise _Refusal(at, return_word, f"'{return_word}' is not a province", hint)
+
+    # -- the end ------------------------------------------------------------
+
+    def _finish(self, text: str, at: int) -> None:
+        if _END.match(text, at) is None:
+            raise self._unexpected(text, at, "")
+
+    def _unexpected(self, text: str, at: int, message: str,
+                    missing: str | None = None) -> _Refusal:
+        at = _skip(text, at)
+        if at >= len(text.rstrip()):
+            return _Refusal(len(text.rstrip()), "",
+                            missing or message or f"'{text.strip()}' is incomplete")
+        word = _word_at(text, at)
+        before = text[:at].strip()
+        return _Refusal(at, word, message or f"did not expect '{word}' after '{before}'")
+
+
+_COMPASS_WORDS = ("north", "south", "east", "west", "northeast", "northwest", "southeast",
+                  "southwest", "northern", "southern", "eastern", "western")
+
+
+def _closest(word: str, candidates: Iterable[str]) -> str | None:
+    import difflib
+
+    close = difflib.get_close_matches(word.lower(), list(candidates), n=1, cutoff=0.7)
+    return close[0] if close else None
+
+
+def _skip(text: str, at: int) -> int:
+    space = _SPACE.match(text, at)
+    return at if space is None else space.end()
+
+
+def _word_at(text: str, at: int) -> str:
+    word = WORD.match(text, at)
+    if word is not None:
+        return word.group()
+    return text[at] if at < len(text) else ""
+
+
+_READERS: weakref.WeakKeyDictionary[GameMap, _MapOrderReader] = weakref.WeakKeyDictionary()
+
+
+def _reader_for(game_map: GameMap) -> _MapOrderReader:
+    reader = _READERS.get(game_map)
+    if reader is None:
+        reader = _MapOrderReader(game_map)
+        _READERS[game_map] = reader
+    return reader
+
+
+def parse_map_order(text: str, game_map: GameMap, line: int = 1) -> MapOrder | OrderError:
+    """Read one Draw or Erase order on the map in force; never raises."""
+    if not isinstance(text, str):
+        return OrderError(line, 1, "", "", "a map order must be text")
+    if len(text) > MAX_LINE:
+        return OrderError(line, 1, text[:60] + "...", "",
+                          f"line is {len(text)} characters long; at most {MAX_LINE} are read")
+    source = text.strip()
+    plain = _ODD_SPACE.sub(" ", text)  # same length: columns stay right
+    try:
+        reader = _reader_for(game_map)
+    except Exception:
+        return OrderError(line, 1, source, "", "the map's names could not be read")
+    try:
+        return reader.read(plain)
+    except _Refusal as refusal:
+        return OrderError(line, refusal.at + 1, source, refusal.word, refusal.message,
+                          refusal.suggestion)
+    except Exception:  # never let a fault of the reader escape to the caller
+        return OrderError(line, 1, source, "", "this map order could not be read")
