@@ -71,6 +71,10 @@ def _seat_columns(conn: Connection) -> None:
                           f"TYPE VARCHAR({SEAT_LENGTH})"))
 
 
+def _map_order_records(conn: Connection) -> None:
+    SQLModel.metadata.tables["map_order_record"].create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
@@ -79,6 +83,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _outbox_claimed_by,  # 5: whose claim a 'sending' row is, for a restarted judge
     _member_zone,  # 6: a player's own time zone (SET ZONE)
     _seat_columns,  # 7: seats of several powers (Intercontinental's colour groups)
+    _map_order_records,  # 8: Diplomap's Draw and Erase orders, a record per power and phase
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 
 from engine.adjustments import powers_adjusting
 from engine.bids import Bid
+from engine.diplomap.in_force import with_diplomap
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
 from engine.orders import Order
@@ -30,7 +31,7 @@ from engine.state import GameState
 from engine.variant_file import load_variant, unfinished_reason
 from engine.variants import rules_for
 from engine.ways_to_play import player_counts, setup
-from judge import snapshots
+from judge import map_orders, snapshots
 from judge.db import run
 from judge.models import BidRecord, Game, Member, OrderRecord, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
@@ -53,10 +54,20 @@ def settings_of(game: Game) -> GameSettings:
 
 def map_of(game: Game) -> GameMap:
     """The game's map: its variant's, with the game's own settings (a
-    variant's CREATE lines such as Intercontinental's Suez year) in force."""
+    variant's CREATE lines such as Intercontinental's Suez year, Diplomap)
+    in force. The board of a phase is :func:`board_of`."""
     game_map = load_variant(game.variant)
-    options = settings_of(game).options
-    return rules_for(game_map).with_options(game_map, options) if options else game_map
+    settings = settings_of(game)
+    if settings.options:
+        game_map = rules_for(game_map).with_options(game_map, settings.options)
+    return with_diplomap(game_map) if settings.diplomap else game_map
+
+
+def board_of(game_map: GameMap, state: GameState) -> GameMap:
+    """The board in force in a phase: the game's map with that phase's
+    changes (Diplomap's new borders, canals open by year). Orders are read
+    on it, so a new province's code (GAL-N) is a place like any other."""
+    return rules_for(game_map).map_for(game_map, state)
 
 
 def phase_record(session: Session, game: Game, phase: str | None = None) -> PhaseRecord | None:
@@ -469,18 +480,20 @@ class Adjudication:
     unreadable: tuple[tuple[str, str, str], ...]  # (power, order, why) stored text not read
     late: tuple[str, ...]  # powers that had no orders on file
     unreadable_bids: tuple[tuple[str, str, str], ...] = ()  # (power, bid, why)
+    map_changes: tuple[str, ...] = ()  # Diplomap: the board's changes, in words
 
 
 def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     """The current phase resolved from the orders and bids on file (nothing stored)."""
     game_map = map_of(game)
     state = current_state(session, game)
+    board = board_of(game_map, state)
     texts = orders_on_file(session, game)
     orders: dict[str, list[Order]] = {}
     unreadable: list[tuple[str, str, str]] = []
     for power, lines in texts.items():
         for line in lines:
-            parsed = parse_order(line, game_map)
+            parsed = parse_order(line, board)
             if isinstance(parsed, OrderError):
                 unreadable.append((power, line, parsed.message))
             else:
@@ -490,14 +503,21 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     if state.phase.kind is PhaseKind.MOVEMENT:
         for power, lines in bids_on_file(session, game).items():
             for line in lines:
-                bid = parse_bid(line, game_map)
+                bid = parse_bid(line, board)
                 if isinstance(bid, OrderError):
                     unreadable_bids.append((power, line, bid.message))
                 else:
                     bids.setdefault(power, []).append(bid)
     late = tuple(p for p in powers_to_order(game_map, state) if p not in texts)
-    return Adjudication(adjudicate(game_map, state, orders, bids), tuple(unreadable), late,
-                        tuple(unreadable_bids))
+    if not settings_of(game).diplomap:
+        return Adjudication(adjudicate(game_map, state, orders, bids), tuple(unreadable), late,
+                            tuple(unreadable_bids))
+    # Diplomap: the Draws and Erases on file, adjudicated after the moves (§II.F)
+    drawn, unreadable_maps = map_orders.read_on_file(session, game, board, state)
+    resolution = adjudicate(game_map, state, orders, bids, map_orders=drawn)
+    changes = map_orders.change_notes(board, map_orders.new_changes(state, resolution.next))
+    return Adjudication(resolution, (*unreadable, *unreadable_maps), late,
+                        tuple(unreadable_bids), tuple(changes))
 
 
 def advance(session: Session, game: Game, adjudication: Adjudication,
@@ -549,6 +569,8 @@ def results_json(adjudication: Adjudication) -> dict[str, object]:
                        for v in adjudication.resolution.violations],
         "kicks": [{"power": k.power, "nuclear": k.nuclear, "from": k.origin, "to": k.to,
                    "text": k.describe()} for k in adjudication.resolution.kicks],
+        **map_orders.results_json(adjudication.resolution),
+        **({"map_changes": list(adjudication.map_changes)} if adjudication.map_changes else {}),
     }
 
 
@@ -578,6 +600,7 @@ def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
             for bid_row in session.exec(select(BidRecord).where(
                     BidRecord.game_id == game.id, BidRecord.phase == record.phase)).all():
                 session.delete(bid_row)
+            map_orders.drop(session, game, record.phase)
         if record.seq > target.seq:
             session.delete(record)
     target.results = ""

@@ -23,6 +23,7 @@ from engine.phase import Phase
 from engine.state import GameState
 from engine.variant_file import variant_notice
 from engine.variants import rules_for
+from judge import map_orders
 from judge.config import Config
 from judge.models import Game, Member
 from judge.outbox import OutgoingMail
@@ -249,13 +250,17 @@ def by_seat(state: GameState, game_map: GameMap,
 def results_body(config: Config, game: Game, settings: GameSettings, game_map: GameMap,
                  phase: str, results: Iterable[dict[str, Any]], late: Sequence[str],
                  after: GameState, ending: str = "", violations: Sequence[str] = (),
-                 kicks: Sequence[str] = (), notes: Sequence[str] = ()) -> str:
+                 kicks: Sequence[str] = (), notes: Sequence[str] = (),
+                 map_results: Sequence[dict[str, Any]] = (),
+                 map_changes: Sequence[str] = ()) -> str:
     by_power: dict[str, list[dict[str, Any]]] = {}
     for row in results:
         by_power.setdefault(row["power"], []).append(row)
     ordered = by_seat(after, game_map, by_power)
+    # Diplomap: a unit whose province was split chooses its part (§III.B)
     dislodged = [{"power": d.unit.power, "unit": str(d.unit), "attacker": d.attacker,
-                  "retreats": list(d.retreats)} for d in after.dislodged]
+                  "retreats": list(d.retreats), "displaced": getattr(d, "displaced", False)}
+                 for d in after.dislodged]
     fall_done = Phase.parse(phase).season.value == "F" and after.phase.kind.value != "R"
     centres = centre_table(game_map, after) if fall_done or ending else []
     return render(
@@ -269,6 +274,8 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         notes=[*after.notes, *notes],
         violations=list(violations),
         kicks=list(kicks),
+        map_results=[(row["power"], map_orders.result_line(row)) for row in map_results],
+        map_changes=list(map_changes),
         budgets=budget_table(game_map, after),
         centres=centres,
         groups=group_table(after, centres),

@@ -161,6 +161,20 @@ class BidRecord(SQLModel, table=True):
     submitted_at: datetime = Field(default_factory=utcnow)
 
 
+class MapOrderRecord(SQLModel, table=True):
+    """One power's Diplomap orders for one movement phase: at most a Draw
+    and an Erase (§II.C), as written back by the parser (schema version 8)."""
+
+    __tablename__ = "map_order_record"
+    __table_args__ = (UniqueConstraint("game_id", "phase", "power"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: int = Field(foreign_key="game.id", index=True)
+    phase: str = Field(max_length=16)
+    power: str = Field(max_length=32)
+    orders: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of lines
+    submitted_at: datetime = Field(default_factory=utcnow)
+
+
 class Press(SQLModel, table=True):
     __tablename__ = "press"
     id: int | None = Field(default=None, primary_key=True)

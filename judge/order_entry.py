@@ -19,9 +19,11 @@ from engine.outcomes import OrderResult, Outcome, Why
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variants import rules_for
+from judge import map_orders
 from judge.games import (
     GameError,
     bids_on_file,
+    board_of,
     current_state,
     file_bids,
     file_orders,
@@ -29,6 +31,7 @@ from judge.games import (
     orders_on_file,
     powers_of,
     powers_to_order,
+    settings_of,
 )
 from judge.models import Game, Member
 from parser import OrderError, parse_order, parse_orders
@@ -128,16 +131,21 @@ def submit_orders(session: Session, game: Game, member: Member,
                   lines: Sequence[tuple[int, str]]) -> OrdersReport:
     """Read a mail's orders for the member's powers. Each accepted order
     replaces the one on file for the same unit (or build site); a refused
-    order changes nothing; orders for other units stay."""
+    order changes nothing; orders for other units stay. Orders are read on
+    the board in force (Diplomap's new provinces have codes of their own);
+    Draw and Erase lines are taken out first, so 'Gal/War' is never read
+    as a province with a coast."""
     if game.status != "active":
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     game_map = map_of(game)
     state = current_state(session, game)
+    board = board_of(game_map, state)
     powers = powers_of(member)
+    lines, map_lines = map_orders.split_map_orders(lines)
     lines, bid_lines = split_bids(lines)
     text = "\n".join(t for _, t in lines)
     first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
-    parsed = parse_orders(text, game_map)
+    parsed = parse_orders(text, board)
     notes: list[OrderNote] = []
     for error in parsed.errors:
         notes.append(OrderNote(first_line.get(error.line, error.line), error.source, str(
@@ -151,7 +159,7 @@ def submit_orders(session: Session, game: Game, member: Member,
                                    _not_yours(state, item.order, power, powers)))
             continue
         candidates.append((line, item.source, power, item.order))
-    filed = _on_file(session, game, game_map, powers)
+    filed = _on_file(session, game, board, powers)
     before = {p: list(f.orders) for p, f in filed.items()}
     if state.phase.kind is PhaseKind.ADJUSTMENT:
         notes.extend(_one_by_one(game_map, state, candidates, filed))
@@ -159,6 +167,10 @@ def submit_orders(session: Session, game: Game, member: Member,
         notes.extend(_together(game_map, state, candidates, filed))
     merged = {p: f.orders for p, f in filed.items()}
     notes.extend(_bids(session, game, game_map, state, powers, merged, bid_lines))
+    # Diplomap: the seat's Draw and Erase, given for its first power
+    notes.extend(OrderNote(*note) for note in map_orders.submit(
+        session, game, board, state, powers[0] if powers else "", map_lines,
+        settings_of(game).diplomap))
     notes.sort(key=lambda n: n.line)
     for power in powers:
         if merged[power] != before[power]:
@@ -302,14 +314,16 @@ def clear_orders(session: Session, game: Game, member: Member) -> None:
         file_orders(session, game, power, [])
         if power in bids_on_file(session, game):
             file_bids(session, game, power, [])
+    map_orders.clear(session, game, powers_of(member))
 
 
 def unordered_units(game_map: GameMap, state: GameState, powers: Sequence[str],
                     on_file: dict[str, list[str]]) -> list[str]:
     ordered: set[str] = set()
+    board = board_of(game_map, state)
     for texts in on_file.values():
         for text in texts:
-            order = parse_order(text, game_map)
+            order = parse_order(text, board)
             unit = getattr(order, "unit", None)
             if unit is not None:
                 ordered.add(unit.location.partition("/")[0])

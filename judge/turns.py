@@ -82,7 +82,9 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
     body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
                         after, ending,
                         [v.describe() for v in adjudication.resolution.violations],
-                        [k.describe() for k in adjudication.resolution.kicks], notes)
+                        [k.describe() for k in adjudication.resolution.kicks], notes,
+                        list(stored.get("map_results", [])),  # type: ignore[call-overload]
+                        adjudication.map_changes)
     files = maps.attachments_or_none(game_map, scene_after(game.name, adjudication.resolution))
     if preview:
         body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)

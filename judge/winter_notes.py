@@ -41,6 +41,7 @@ def due_lines(game_map: GameMap, state: GameState, powers: Sequence[str],
     """One line per power that builds or removes: how many are due, how
     many are ordered, and what happens to the rest at the deadline."""
     lines = []
+    board = rules_for(game_map).map_for(game_map, state)  # Diplomap's provinces read too
     for power in powers:
         due = adjustment_due(game_map, state, power)
         if power in state.unplayed:
@@ -48,7 +49,7 @@ def due_lines(game_map: GameMap, state: GameState, powers: Sequence[str],
         if due == 0:
             lines.append(f"{power} neither builds nor removes this winter")
             continue
-        orders = [parse_order(t, game_map) for t in on_file.get(power, [])]
+        orders = [parse_order(t, board) for t in on_file.get(power, [])]
         if due > 0:
             possible = min(due, len(free_home_centres(game_map, state, power)))
             given = sum(isinstance(o, (Build, Waive)) for o in orders)

@@ -13,6 +13,7 @@ from typing import Any
 
 from judge.games import GameError
 from judge.handlers.common import Context, finish_mail
+from judge.handlers.diplomap import do_rename
 from judge.handlers.game_settings import do_set_setting
 from judge.handlers.groups import do_set_group
 from judge.handlers.info import (
@@ -88,5 +89,5 @@ HANDLERS: dict[type, Callable[[Context, Any], str]] = {
     c.Resume: do_resume, c.Eject: do_eject, c.Silence: do_silence,
     c.SetFavor: do_set_favor, c.SetGroup: do_set_group, c.Replace: do_replace,
     c.Terminate: do_terminate, c.Official: do_official, c.Status: do_status,
-    c.SetSetting: do_set_setting,
+    c.SetSetting: do_set_setting, c.RenameProvince: do_rename,
 }

@@ -17,6 +17,8 @@ from parser import commands as c
 
 # the seats depend on these: they may change only before anyone has joined
 _SEATING = ("variant", "players")
+# the rules played: they may change only before the game starts
+_BEFORE_START = ("diplomap",)
 # these apply from the next deadline computed on; the current one stays
 _PERIODS = ("movement", "retreat", "adjustment", "time", "days")
 
@@ -31,6 +33,8 @@ def do_set_setting(ctx: Context, command: c.SetSetting) -> str:
     if command.key in _SEATING and (game.status != "forming"
                                     or games.members(ctx.session, game, "player")):
         raise GameError(f"{command.key} can change only before anyone has joined")
+    if command.key in _BEFORE_START and game.status != "forming":
+        raise GameError(f"{command.key} can change only before the game starts")
     settings, problems = parse_settings([(command.key, command.value)], _settings(game))
     if problems:
         raise GameError(problems[0])
@@ -47,7 +51,7 @@ def do_set_setting(ctx: Context, command: c.SetSetting) -> str:
         game.variant = settings.variant
     game.settings = settings.to_json()
     ctx.session.add(game)
-    shown = dict(settings.describe())[command.key]
+    shown = dict(settings.describe()).get(command.key, "off")  # diplomap off is not listed
     _notice(ctx, game, "settings",
             f"The Game Master has set {command.key} to {shown} in {game.name}.")
     later = " It applies from the next deadline on." if command.key in _PERIODS else ""

@@ -10,7 +10,7 @@ from datetime import datetime, time, timedelta
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variants import rules_for
-from judge import games, order_entry, turns, winter_notes
+from judge import games, map_orders, order_entry, turns, winter_notes
 from judge.games import MASTER, GameError
 from judge.handlers import leaving
 from judge.handlers.common import (
@@ -53,6 +53,9 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
     if state.phase.kind is PhaseKind.ADJUSTMENT:
         lines.extend(winter_notes.due_lines(game_map, state, powers, on_file))
     lines.extend(_bids_summary(ctx, game, state, powers))
+    if games.settings_of(game).diplomap:
+        lines.extend(map_orders.summary(ctx.session, game, games.board_of(game_map, state),
+                                        state, powers))
     return "\n".join(lines)
 
 

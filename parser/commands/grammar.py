@@ -36,6 +36,7 @@ from parser.commands.values import (
     Pause,
     Preview,
     Process,
+    RenameProvince,
     Replace,
     Resign,
     Resume,
@@ -104,6 +105,8 @@ FORMING_GAME = (
     pp.Regex(f"\\?(?P<game>{GAME_NAME}){_TAIL}")
     .set_name("?game").set_parse_action(on_tokens(lambda t: str(t["game"]).lower()))
 )
+# a province's code as Diplomap writes new ones: 'GAL-N', 'LVN+STP', 'LEM'
+_PROVINCE_CODE = _token(r"[A-Za-z0-9][A-Za-z0-9+\-]*", "a province's code", str.upper)
 ADDRESS = _token(r"[^\s@,]+@[^\s@,]+(?:,[^\s@,]+@[^\s@,]+)*", "an e-mail address", str)
 
 
@@ -321,6 +324,12 @@ FORMS: dict[str, Form] = {
     "SILENCE": Form(
         "SILENCE", (_EJECTED + END).set_parse_action(on_tokens(lambda t: Silence(str(t[0])))),
         "SILENCE romania (a player in exile bids no more)", ("a power",),
+    ),
+    "RENAME": Form(
+        "RENAME", (_PROVINCE_CODE + _PROVINCE_CODE + REST).set_parse_action(on_tokens(
+            lambda t: RenameProvince(str(t[0]), str(t[1]), str(t[2])))),
+        "RENAME GAL-N LEM Lemberg (a new province's code, its new code and name)",
+        ("a province's code", "its new code", "its name"),
     ),
     "REPLACE": Form(
         "REPLACE", (POWER + ADDRESS + pp.Opt(PASSWORD) + END).set_parse_action(on_tokens(_replace)),

@@ -25,6 +25,7 @@ SETTING_WORDS: dict[str, str] = {
     "NOWHITE": "press", "NOGREY": "press", "NOGRAY": "press", "WHITE/GREY": "press",
     "GREY/WHITE": "press", "GRAY/WHITE": "press", "WHITE/GRAY": "press",
     "LIST": "list", "MAILINGLIST": "list",
+    "DIPLOMAP": "diplomap",  # SET DIPLOMAP ON|OFF, before the game starts
 }
 
 # settings whose njudge spelling carries the value: SET NMR, SET GREY [PRESS]
@@ -89,7 +90,7 @@ _EXAMPLES = {
     "movement": "48h", "retreat": "24h", "adjustment": "24h", "time": "18:00",
     "days": "mon-fri", "zone": "Europe/Paris", "reminder": "12h", "players": "7",
     "variant": "standard", "rules": "cd_distance=home", "press": "grey", "nmr": "wait",
-    "list": "mygame@lists.example.org",
+    "list": "mygame@lists.example.org", "diplomap": "on",
 }
 
 

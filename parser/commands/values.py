@@ -241,6 +241,15 @@ class Silence:
 
 
 @dataclass(frozen=True, slots=True)
+class RenameProvince:
+    """The GM names a province Diplomap made (§II.H): ``RENAME GAL-N LEM Lemberg``."""
+
+    code: str  # as written; the judge reads it on the board in force
+    new_code: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Replace:
     power: str
     address: str
@@ -264,6 +273,7 @@ Command: TypeAlias = (
     | Create | Start | Process | Status | SetSetting | Preview | Rollback | SetDeadline
     | SetGrace | Pause
     | Resume | Eject | Silence | SetFavor | SetGroup | Replace | Terminate | Official
+    | RenameProvince
 )
 
 

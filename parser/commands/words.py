@@ -43,6 +43,7 @@ KEYWORDS: dict[str, str] = {
     "RESUME": "RESUME",
     "EJECT": "EJECT",
     "SILENCE": "SILENCE",
+    "RENAME": "RENAME",  # the GM names a province Diplomap made (§II.H)
     "REPLACE": "REPLACE",
     "TERMINATE": "TERMINATE",
     "OFFICIAL": "OFFICIAL",
@@ -62,7 +63,7 @@ TWO_WORDS: dict[tuple[str, str], str] = {
 # Commands of DPJudge or njudge this judge does not have: named, so that the
 # sender learns so instead of seeing the line read as a broken order.
 UNSUPPORTED = frozenset({
-    "TAKEOVER", "PURGE", "RENAME", "REVEAL", "ACTIVATE", "ROLLFORWARD",
+    "TAKEOVER", "PURGE", "REVEAL", "ACTIVATE", "ROLLFORWARD",
     "DUMMY", "REVIVE", "MONITOR", "INVEST", "GET", "VERSION", "WHOIS", "REGISTER",
     "IAMALSO", "DIARY", "PHASE", "PROMOTE", "BECOME", "PREDICT", "UNSTART", "SEND",
 })

@@ -50,6 +50,7 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         SQLModel.metadata.create_all(conn)
         conn.execute(text("DROP INDEX ix_outbox_due"))
         conn.execute(text("DROP TABLE bid_record"))
+        conn.execute(text("DROP TABLE map_order_record"))
         conn.execute(text("DROP TABLE signon_failure"))
         conn.execute(text("DROP TABLE reply_sent"))
         conn.execute(text("ALTER TABLE outbox DROP COLUMN claimed_by"))
@@ -57,7 +58,7 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 7
+    assert migrate(engine) == SCHEMA_VERSION == 8
     with engine.connect() as conn:
         assert schema_version(conn) == SCHEMA_VERSION
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
@@ -70,6 +71,7 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
             widths = {c["name"]: getattr(c["type"], "length", None)
                       for c in inspect(conn).get_columns("member")}
             assert widths["power"] == widths["concede_to"] == 128
+        assert inspect(conn).has_table("map_order_record")  # step 8: Diplomap's orders
     with transaction(engine) as session:
         assert [g.name for g in session.exec(select(models.Game)).all()] == ["old"]
     engine.dispose()

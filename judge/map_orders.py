@@ -1,0 +1,243 @@
+"""Diplomap's map orders by mail: a power's Draw and Erase on file for a
+movement phase, read from its orders mail, handed to the engine at the
+deadline, and their results and the board's changes told in the results.
+
+Rule text: Diplomap ru12 by Michael Harvath (CC BY-SA 4.0). A power gives
+at most one Draw and one Erase a year, with the Spring or the Fall moves
+(§II.B, §II.C); a later one in the same phase replaces the earlier, and
+``DRAW NONE`` / ``ERASE NONE`` withdraw them (an order may be waived,
+§II.C). Orders are kept as the player wrote them and read again at the
+deadline on the board of the phase, which cannot change meanwhile.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from sqlalchemy import delete
+from sqlmodel import Session, select
+
+from engine.diplomap.values import Draw, MapChange, MapOrder, Merge, Rename, Split
+from engine.game import Resolution
+from engine.map import GameMap
+from engine.phase import PhaseKind
+from engine.state import GameState
+from judge.models import Game, MapOrderRecord, utcnow
+from parser import OrderError
+from parser.map_orders import looks_like_map_order, parse_map_order
+
+KINDS = ("draw", "erase")  # in the order they are kept on file and shown
+_WAIVED = re.compile(r"^\s*(draw|erase)\s+none\s*$", re.IGNORECASE)
+
+Note = tuple[int, str, str]  # (line, text as written, problem or '' when accepted)
+
+
+def kind_of(order: MapOrder) -> str:
+    return "draw" if isinstance(order, Draw) else "erase"
+
+
+# -- on file -------------------------------------------------------------------
+
+
+def on_file(session: Session, game: Game, phase: str | None = None) -> dict[str, list[str]]:
+    """Each power's map orders on file for the phase (the current one by default)."""
+    rows = session.exec(select(MapOrderRecord).where(
+        MapOrderRecord.game_id == game.id, MapOrderRecord.phase == (phase or game.phase))).all()
+    return {row.power: list(json.loads(row.orders)) for row in rows}
+
+
+def file(session: Session, game: Game, power: str, texts: Sequence[str]) -> None:
+    """Put a power's map orders for the current phase on file, replacing
+    what it had; none takes them off file."""
+    row = session.exec(select(MapOrderRecord).where(
+        MapOrderRecord.game_id == game.id, MapOrderRecord.phase == game.phase,
+        MapOrderRecord.power == power)).first()
+    if not texts:
+        if row is not None:
+            session.delete(row)
+    elif row is not None:
+        row.orders = json.dumps(list(texts))
+        row.submitted_at = utcnow()
+        session.add(row)
+    else:
+        session.add(MapOrderRecord(game_id=game.id or 0, phase=game.phase, power=power,
+                                   orders=json.dumps(list(texts))))
+    session.flush()
+
+
+def drop(session: Session, game: Game, phase: str) -> None:
+    """A phase rolled back: its map orders go with its other orders."""
+    session.execute(delete(MapOrderRecord).where(
+        MapOrderRecord.game_id == game.id,  # type: ignore[arg-type]
+        MapOrderRecord.phase == phase))  # type: ignore[arg-type]
+
+
+def read_on_file(session: Session, game: Game, board: GameMap, state: GameState
+                 ) -> tuple[dict[str, list[MapOrder]], list[tuple[str, str, str]]]:
+    """The map orders on file, read on the phase's board, and any that no
+    longer read (power, text, why)."""
+    orders: dict[str, list[MapOrder]] = {}
+    unreadable: list[tuple[str, str, str]] = []
+    if state.phase.kind is not PhaseKind.MOVEMENT:
+        return orders, unreadable
+    for power, texts in on_file(session, game).items():
+        for text in texts:
+            parsed = parse_map_order(text, board, 1)
+            if isinstance(parsed, OrderError):
+                unreadable.append((power, text, parsed.message))
+            else:
+                orders.setdefault(power, []).append(parsed)
+    return orders, unreadable
+
+
+# -- from a mail -----------------------------------------------------------------
+
+
+def split_map_orders(lines: Sequence[tuple[int, str]]
+                     ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """A mail's order lines, and its Draw and Erase lines. Read first, so
+    that ``Gal/War`` is never taken for a province with a coast."""
+    others: list[tuple[int, str]] = []
+    maps: list[tuple[int, str]] = []
+    for number, text in lines:
+        (maps if looks_like_map_order(text) or _WAIVED.match(text) else others).append(
+            (number, text))
+    return others, maps
+
+
+def refusal(diplomap: bool, state: GameState, power: str) -> str | None:
+    """Why no map order of ``power`` is taken now, whatever it says."""
+    if not diplomap:
+        return "this game is not played with Diplomap (its GM's CREATE setting 'diplomap on')"
+    if state.phase.kind is not PhaseKind.MOVEMENT:
+        return ("map orders are given with the Spring and Fall moves (Diplomap §II.B), "
+                f"not in the {state.phase.name}")
+    if not power:
+        return "your seat has no power to give map orders"
+    return None
+
+
+def submit(session: Session, game: Game, board: GameMap, state: GameState, power: str,
+           lines: Sequence[tuple[int, str]], diplomap: bool) -> list[Note]:
+    """Read a mail's map orders for ``power`` and file them: each accepted
+    Draw or Erase replaces the one of its kind on file; a refused one
+    changes nothing. A mail without map orders leaves those on file."""
+    if not lines:
+        return []
+    refused = refusal(diplomap, state, power)
+    if refused is not None:
+        return [(n, t.strip(), refused) for n, t in lines]
+    kept: dict[str, tuple[int, str] | None] = {}
+    for text in on_file(session, game).get(power, []):
+        parsed = parse_map_order(text, board, 1)
+        if not isinstance(parsed, OrderError):
+            kept[kind_of(parsed)] = (0, text)
+    notes: list[Note] = []
+    for number, text in lines:
+        text = text.strip()
+        waived = _WAIVED.match(text)
+        if waived:
+            kind = waived.group(1).lower()
+            kept[kind] = None
+            notes.append((number, text, ""))
+            continue
+        parsed = parse_map_order(text, board, number)
+        if isinstance(parsed, OrderError):
+            notes.append((number, text, parsed.message + (
+                f" (did you mean {parsed.suggestion}?)" if parsed.suggestion else "")))
+            continue
+        kind = kind_of(parsed)
+        if (power, kind) in state.map_orders_used:
+            notes.append((number, text, f"{power} has given its {kind.title()} this year: "
+                          "one Draw and one Erase a year (Diplomap §II.C)"))
+            continue
+        earlier = kept.get(kind)
+        if earlier is not None and earlier[0]:  # given earlier in this mail
+            notes = [(n, t, f"replaced by the {kind.title()} on line {number}")
+                     if n == earlier[0] else (n, t, p) for n, t, p in notes]
+        kept[kind] = (number, text)
+        notes.append((number, text, ""))
+    file(session, game, power, [found[1] for kind in KINDS
+                                if (found := kept.get(kind)) is not None])
+    return notes
+
+
+def clear(session: Session, game: Game, powers: Sequence[str]) -> None:
+    for power in powers:
+        file(session, game, power, [])
+
+
+def summary(session: Session, game: Game, board: GameMap, state: GameState,
+            powers: Sequence[str]) -> list[str]:
+    """The seat's map orders on file, and which it has used this year."""
+    filed = on_file(session, game)
+    lines: list[str] = []
+    for power in powers:
+        for text in filed.get(power, []):
+            parsed = parse_map_order(text, board, 1)
+            shown = text if isinstance(parsed, OrderError) else str(parsed)
+            lines.append(f"  {power:<9} {shown}")
+    used = sorted(f"{p} {k.title()}" for p, k in state.map_orders_used if p in powers)
+    if not lines and not used:
+        return []
+    out = ["Map orders on file (Diplomap):", *(lines or ["  (none)"])]
+    if used:
+        out.append("Used this year: " + ", ".join(used))
+    return out
+
+
+# -- results -----------------------------------------------------------------------
+
+
+def results_json(resolution: Resolution) -> dict[str, object]:
+    """Each map order's fate, for the phase record and the results mail."""
+    results = getattr(resolution, "map_results", ())
+    if not results:
+        return {}
+    return {"map_results": [
+        {"power": r.power, "order": str(r.order), "succeeded": r.succeeded,
+         "reason": r.reason, "section": r.section} for r in results]}
+
+
+def result_line(row: dict[str, object]) -> str:
+    """'DRAW BUR/PIC - BUR/MUN: succeeded' or '...: failed: reason (§II.G.3)'."""
+    if row["succeeded"]:
+        return f"{row['order']}: succeeded"
+    section = f" (§{row['section']})" if row.get("section") else ""
+    reason = str(row.get("reason") or "invalid")
+    if section.strip(" ()") in reason:
+        section = ""
+    return f"{row['order']}: failed: {reason}{section}"
+
+
+def _name(board: GameMap, code: str) -> str:
+    province = board.provinces.get(code)
+    return f"{province.name} ({code})" if province is not None else code
+
+
+def change_notes(before: GameMap, changes: Sequence[MapChange]) -> list[str]:
+    """The board's new changes said in words, on the board before them:
+    'Galicia (GAL) is now North Galicia (GAL-N) and South Galicia (GAL-S)'."""
+    notes: list[str] = []
+    for change in changes:
+        if isinstance(change, Split):
+            text = (f"{_name(before, change.province)} is now {change.names[0]} "
+                    f"({change.parts[0]}) and {change.names[1]} ({change.parts[1]})")
+            if change.centre:
+                text += f"; the supply centre is in {change.centre}"
+        elif isinstance(change, Merge):
+            first, second = change.provinces
+            text = (f"{_name(before, first)} and {_name(before, second)} are now one "
+                    f"province, {change.name} ({change.into})")
+        elif isinstance(change, Rename):
+            text = f"{_name(before, change.code)} is now called {change.name} ({change.new_code})"
+        notes.append(text + ".")
+    return notes
+
+
+def new_changes(before: GameState, after: GameState) -> tuple[MapChange, ...]:
+    """The changes ``after`` has that ``before`` had not."""
+    return after.map_changes[len(before.map_changes):]
+
