@@ -72,7 +72,7 @@ def cut(segs: Segs, fractions: tuple[float, ...]) -> tuple[list[Segs], list[Anch
     anchors = [Anchor(mid.base, mid.border, round(mid.point(f), 6)) for f in fractions]
     bounds = (0.0, *fractions, 1.0)
     for k in range(len(bounds) - 1):
-        part = (mid.piece(bounds[k], bounds[k + 1]),)
+        part: Segs = (mid.piece(bounds[k], bounds[k + 1]),)
         if k == 0:
             part = (*segs[:middle], *part)
         if k == len(bounds) - 2:

@@ -203,7 +203,7 @@ def _fleet_links(board: Board, old: Province, ring: list[str], owner: dict[int, 
     one, two = parts
     for k in {i, j}:
         shore = ring[k]
-        if shore == EDGE or not board.is_water(shore) and old.terrain is not Terrain.WATER:
+        if shore == EDGE or (not board.is_water(shore) and old.terrain is not Terrain.WATER):
             continue
         here = _location_on(board, one, shore)
         there = _location_on(board, two, shore)
@@ -340,9 +340,9 @@ def rename(board: Board, code: str, new_code: str, name: str) -> None:
     board.segs[new_code] = board.segs.pop(code)
     board.origin[new_code] = board.origin.pop(code)
     board.provinces[new_code] = replace(board.provinces.pop(code), code=new_code, name=name)
-    for table in (board.labels, board.centre_points):
-        if code in table:
-            table[new_code] = table.pop(code)
+    for points in (board.labels, board.centre_points):
+        if code in points:
+            points[new_code] = points.pop(code)
     for key in [k for k, v in board.aliases.items() if province_of(v) == code]:
         del board.aliases[key]
     board.add_aliases(new_code, name)

@@ -84,4 +84,14 @@ def with_diplomap(game_map: GameMap) -> GameMap:
     """The map with Diplomap's rules switched on (``CREATE ... diplomap on``)."""
     if not game_map.rings:
         raise ValueError(f"variant {game_map.name} has no [rings]: Diplomap needs them")
-    return replace(game_map, tables={**game_map.tables, "diplomap": True})
+    if game_map.tables.get("diplomap"):
+        return game_map
+    # one object per base map, so the boards in force cached for it are found again
+    known = _DIPLOMAP.get(id(game_map))
+    if known is None or known[0] is not game_map:
+        known = (game_map, replace(game_map, tables={**game_map.tables, "diplomap": True}))
+        _DIPLOMAP[id(game_map)] = known
+    return known[1]
+
+
+_DIPLOMAP: dict[int, tuple[GameMap, GameMap]] = {}

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.diplomap.records import change_from_dict, change_to_dict
 from engine.variant_file import load_variant
 from engine.ways_to_play import setup
-from judge import map_changes, snapshots
+from judge import snapshots
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7])
@@ -47,14 +48,14 @@ def test_a_diplomap_position_round_trips() -> None:
     orders used this year come back, so each phase keeps its board."""
     data = tomllib.loads((Path(__file__).parent / "data" / "diplomap_changes.toml")
                          .read_text(encoding="utf-8"))
-    changes = tuple(map_changes.change_from_dict(c) for c in data["change"])
+    changes = tuple(change_from_dict(c) for c in data["change"])
     assert [type(c).__name__ for c in changes] == ["Split", "Merge", "Rename"]
     state = setup(load_variant("standard"), 7, seed=2).evolve(
         map_changes=changes, map_orders_used=frozenset({("AUSTRIA", "draw")}))
     again = snapshots.loads(snapshots.dumps(state))
     assert again == state
     assert again.map_changes == changes
-    assert [map_changes.change_to_dict(c) for c in changes] == data["change"]
+    assert [change_to_dict(c) for c in changes] == data["change"]
 
 
 def test_a_snapshot_before_diplomap_is_on_the_base_map() -> None:
