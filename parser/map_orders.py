@@ -51,6 +51,7 @@ _SPACE = re.compile(r"[ ]*")
 _WORD_END = r"(?![^\W_])"
 
 _KEYWORD = re.compile(rf"[ ]*(?P<k>draw|erase){_WORD_END}[ ]*:?", re.IGNORECASE)
+_ORDER_START = re.compile(rf"(?:^|(?<=[.;,]))\s*(?P<k>draw|erase){_WORD_END}", re.IGNORECASE)
 _FROM = re.compile(rf"from{_WORD_END}", re.IGNORECASE)
 _BORDER_SLASH = re.compile(r"[ ]*(?:/|&)[ ]*")
 _MOVE = re.compile(rf"[ ]*(?:-->|->|--|=>|-|\u2013|\u2014|\u2192|>|=|to{_WORD_END})[ ]*",
@@ -63,7 +64,7 @@ _CENTRE = re.compile(
     rf"(?:(?:goes|stays|remains|is|moves|placed|assigned)(?:[ ]+to)?{_WORD_END}[ ]*)?",
     re.IGNORECASE,
 )
-_CENTRE_IN = re.compile(rf"(?:in|on|to|at){_WORD_END}[ ]*(?:the{_WORD_END}[ ]*)?",
+_CENTRE_IN = re.compile(rf"(?:(?:in|on|to|at){_WORD_END}[ ]*)?(?:the{_WORD_END}[ ]*)?",
                         re.IGNORECASE)
 _CENTRE_WITH = re.compile(
     rf"(?:with|next[ ]+to|by|beside|near|along|bordering|touching|adjacent[ ]+to)"
@@ -284,14 +285,16 @@ class _MapOrderReader:
             return Side(neighbour=place.code), place.end
         in_ = _CENTRE_IN.match(text, at)
         start = in_.end() if in_ is not None else at
-        if in_ is not None:  # 'SC in the Livonia side', "SC on Livonia's side"
-            named = self._try_place(text, start)
-            if named is not None:
-                possessive = _POSSESSIVE.match(text, named.end)
-                region = _REGION.match(text, possessive.end() if possessive else named.end)
-                if region is not None:
-                    return Side(neighbour=named.code), region.end()
+        placed = start > at  # 'SC in ...', 'SC goes to the ...'
         compass = _COMPASS.match(text, start)
+        # 'SC in the Livonia side', "SC on Livonia's side"; but 'SC in eastern half'
+        # is a compass word, though 'Eastern' names the Eastern Mediterranean
+        named = self._try_place(text, start) if placed else None
+        if named is not None and (compass is None or named.end > compass.end()):
+            possessive = _POSSESSIVE.match(text, named.end)
+            region = _REGION.match(text, possessive.end() if possessive else named.end)
+            if region is not None:
+                return Side(neighbour=named.code), region.end()
         if compass is not None:
             region = _REGION.match(text, compass.end())
             return Side(compass=_point(compass)), region.end() if region else compass.end()
@@ -390,6 +393,35 @@ def _reader_for(game_map: GameMap) -> _MapOrderReader:
         reader = _MapOrderReader(game_map)
         _READERS[game_map] = reader
     return reader
+
+
+def split_map_orders(text: str) -> tuple[tuple[int, str], ...]:
+    """The map orders of one line, as the rule text writes several in a row
+    ('Erase Lvn/StP. Draw StP/Fin - StP/Lvn'): (offset in the line, order).
+    A new order begins at each DRAW or ERASE at the start or after '.', ';'
+    or ','."""
+    if not isinstance(text, str):
+        return ()
+    starts = [m.start("k") for m in _ORDER_START.finditer(text)] or [0]
+    starts[0] = 0
+    ends = [*starts[1:], len(text)]
+    return tuple((a, text[a:b]) for a, b in zip(starts, ends, strict=True) if text[a:b].strip())
+
+
+def parse_map_orders(text: str, game_map: GameMap,
+                     line: int = 1) -> tuple[MapOrder | OrderError, ...]:
+    """Read every map order of one line (see :func:`split_map_orders`); never
+    raises. Columns of errors count from the start of the line."""
+    if not isinstance(text, str) or len(text) > MAX_LINE:
+        return (parse_map_order(text, game_map, line),)
+    read: list[MapOrder | OrderError] = []
+    for offset, piece in split_map_orders(text):
+        order = parse_map_order(piece.rstrip(" ;,"), game_map, line)
+        if isinstance(order, OrderError):
+            order = OrderError(line, order.column + offset, text.strip(), order.word,
+                               order.message, order.suggestion)
+        read.append(order)
+    return tuple(read)
 
 
 def parse_map_order(text: str, game_map: GameMap, line: int = 1) -> MapOrder | OrderError:
