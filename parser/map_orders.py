@@ -44,7 +44,7 @@ from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
 from engine.map import GameMap, Terrain, province_of
 from engine.variant_file import normalise_name
 from parser.names import WORD, NameIndex, Suggester
-from parser.orders import MAX_LINE, OrderError
+from parser.orders import MAP_ORDER_START, MAX_LINE, OrderError
 
 _ODD_SPACE = re.compile(r"\s")  # tabs, no-break spaces: plain spaces, same length
 _SPACE = re.compile(r"[ ]*")
@@ -124,7 +124,7 @@ class _Refusal(Exception):
 
 def looks_like_map_order(text: str) -> bool:
     """Does the line start with DRAW or ERASE (any case)?"""
-    return isinstance(text, str) and _KEYWORD.match(_ODD_SPACE.sub(" ", text)) is not None
+    return isinstance(text, str) and MAP_ORDER_START.match(text) is not None
 
 
 def compass_point(text: str) -> str | None:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from engine.diplomap.values import EDGE, Draw, Erase, Side
 from engine.map import GameMap, Province, Terrain
 from engine.variant_file import load_variant, normalise_name
-from parser import MAX_LINE, OrderError, parse_order
+from parser import MAX_LINE, OrderError, parse_order, parse_orders
 from parser.map_orders import (
     compass_point,
     looks_like_map_order,
@@ -213,3 +213,19 @@ def test_the_manual_examples_are_read(changed: GameMap) -> None:
                 assert not isinstance(result, OrderError), (line, str(result))
         else:
             assert not isinstance(parse_order(line, changed), OrderError), line
+
+
+def test_order_parsers_leave_map_orders_whole(standard: GameMap) -> None:
+    """parse_order and parse_orders never read a map order as unit orders
+    ('Gal/War' as Galicia with a coast, or a comma as between two orders):
+    the line is one error pointing at its DRAW or ERASE."""
+    text = "A Par - Bur\n  Draw StP/Fin - StP/OTB, SC in North Region\nerase Gal/War"
+    read = parse_orders(text, standard)
+    assert [str(p.order) for p in read.orders] == ["A PAR - BUR"]
+    assert [(e.line, e.column, e.word) for e in read.errors] == [(2, 3, "Draw"), (3, 1, "erase")]
+    assert "map order" in read.errors[0].message
+    single = parse_order("Erase Gal/War", standard)
+    assert isinstance(single, OrderError) and single.word == "Erase"
+    # a word that only starts like one is not a map order
+    assert isinstance(parse_order("Drawn A Par - Bur", standard), OrderError)
+    assert parse_orders("A Par - Bur, A Mar - Spa", standard).ok
