@@ -27,6 +27,7 @@ from parser.map_orders import (
     parse_map_order,
     parse_map_orders,
     split_map_orders,
+    with_former_names,
 )
 from parser.orders import _parser_for
 
@@ -229,3 +230,22 @@ def test_order_parsers_leave_map_orders_whole(standard: GameMap) -> None:
     # a word that only starts like one is not a map order
     assert isinstance(parse_order("Drawn A Par - Bur", standard), OrderError)
     assert parse_orders("A Par - Bur, A Mar - Spa", standard).ok
+
+
+def test_retreat_orders_name_the_province_that_was_split(standard: GameMap,
+                                                         changed: GameMap) -> None:
+    """After a Draw the board in force has no BUR, but the displaced army is
+    still there until it chooses its part (§III.B): with_former_names lets
+    its order be read, and keeps the names of the board in force first."""
+    board = dataclasses.replace(
+        changed,
+        provinces={c: p for c, p in changed.provinces.items() if c != "BUR"},
+        aliases={k: v for k, v in changed.aliases.items() if v != "BUR"},
+    )
+    assert isinstance(parse_order("A Bur R Bur-N", board), OrderError)
+    reading = with_former_names(board, standard)
+    assert str(parse_order("A Bur R Bur-N", reading)) == "A BUR R BUR-N"
+    assert str(parse_order("A Burgundy - Southwest Burgundy", reading)) == "A BUR - BUR-SW"
+    assert with_former_names(board, standard) is reading  # built once
+    assert with_former_names(board, board) is board
+    assert reading.aliases["gal n"] == "GAL-N" and reading.provinces["BUR"].name == "Burgundy"
