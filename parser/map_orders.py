@@ -34,6 +34,7 @@ raises, whatever the input.
 
 from __future__ import annotations
 
+import difflib
 import re
 import weakref
 from collections.abc import Iterable
@@ -72,12 +73,12 @@ _CENTRE_WITH = re.compile(
     re.IGNORECASE,
 )
 _REGION = re.compile(
-    rf"[ ]*(?:region|part|side|half|portion|area|piece|province|one){_WORD_END}",
+    rf"[ ]*(?:region|part|side|half|portion|area|piece|province){_WORD_END}",
     re.IGNORECASE,
 )
 _EDGE = re.compile(
     rf"(?:off[ -]*(?:the[ ]+)?board|otb|(?:the[ ]+)?board(?:'?s)?[ ]+edge"
-    rf"|(?:the[ ]+)?edge(?:[ ]+of[ ]+the[ ]+(?:board|map))?){_WORD_END}",
+    rf"|(?:the[ ]+)?edge(?:[ ]+of[ ]+(?:the[ ]+)?(?:board|map))?){_WORD_END}",
     re.IGNORECASE,
 )
 # north, northern, northeast(ern), north-east(ern), north east, N, NE...
@@ -90,7 +91,6 @@ _COMPASS = re.compile(
 _POSSESSIVE = re.compile(r"['\u2019]s" + _WORD_END, re.IGNORECASE)
 _WATER_NOISE = re.compile(r"[ _]+(?:sea|ocean)" + _WORD_END, re.IGNORECASE)
 
-COMPASS_POINTS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 # words a map order may use besides place names (for telling a typo from a word)
 MAP_ORDER_WORDS = frozenset({
     "draw", "erase", "from", "to", "inside", "within", "in", "of", "sc", "supply", "centre",
@@ -366,8 +366,6 @@ _COMPASS_WORDS = ("north", "south", "east", "west", "northeast", "northwest", "s
 
 
 def _closest(word: str, candidates: Iterable[str]) -> str | None:
-    import difflib
-
     close = difflib.get_close_matches(word.lower(), list(candidates), n=1, cutoff=0.7)
     return close[0] if close else None
 
