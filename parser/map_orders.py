@@ -34,23 +34,25 @@ raises, whatever the input.
 
 from __future__ import annotations
 
+import difflib
 import re
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 
 from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
 from engine.map import GameMap, Terrain, province_of
 from engine.variant_file import normalise_name
 from parser.names import WORD, NameIndex, Suggester
-from parser.orders import MAX_LINE, OrderError
+from parser.orders import MAP_ORDER_START, MAX_LINE, OrderError
 
 _ODD_SPACE = re.compile(r"\s")  # tabs, no-break spaces: plain spaces, same length
 _SPACE = re.compile(r"[ ]*")
 _WORD_END = r"(?![^\W_])"
 
 _KEYWORD = re.compile(rf"[ ]*(?P<k>draw|erase){_WORD_END}[ ]*:?", re.IGNORECASE)
+_ORDER_START = re.compile(rf"(?:^|(?<=[.;,]))\s*(?P<k>draw|erase){_WORD_END}", re.IGNORECASE)
 _FROM = re.compile(rf"from{_WORD_END}", re.IGNORECASE)
 _BORDER_SLASH = re.compile(r"[ ]*(?:/|&)[ ]*")
 _MOVE = re.compile(rf"[ ]*(?:-->|->|--|=>|-|\u2013|\u2014|\u2192|>|=|to{_WORD_END})[ ]*",
@@ -63,7 +65,7 @@ _CENTRE = re.compile(
     rf"(?:(?:goes|stays|remains|is|moves|placed|assigned)(?:[ ]+to)?{_WORD_END}[ ]*)?",
     re.IGNORECASE,
 )
-_CENTRE_IN = re.compile(rf"(?:in|on|to|at){_WORD_END}[ ]*(?:the{_WORD_END}[ ]*)?",
+_CENTRE_IN = re.compile(rf"(?:(?:in|on|to|at){_WORD_END}[ ]*)?(?:the{_WORD_END}[ ]*)?",
                         re.IGNORECASE)
 _CENTRE_WITH = re.compile(
     rf"(?:with|next[ ]+to|by|beside|near|along|bordering|touching|adjacent[ ]+to)"
@@ -71,12 +73,12 @@ _CENTRE_WITH = re.compile(
     re.IGNORECASE,
 )
 _REGION = re.compile(
-    rf"[ ]*(?:region|part|side|half|portion|area|piece|province|one){_WORD_END}",
+    rf"[ ]*(?:region|part|side|half|portion|area|piece|province){_WORD_END}",
     re.IGNORECASE,
 )
 _EDGE = re.compile(
     rf"(?:off[ -]*(?:the[ ]+)?board|otb|(?:the[ ]+)?board(?:'?s)?[ ]+edge"
-    rf"|(?:the[ ]+)?edge(?:[ ]+of[ ]+the[ ]+(?:board|map))?){_WORD_END}",
+    rf"|(?:the[ ]+)?edge(?:[ ]+of[ ]+(?:the[ ]+)?(?:board|map))?){_WORD_END}",
     re.IGNORECASE,
 )
 # north, northern, northeast(ern), north-east(ern), north east, N, NE...
@@ -89,7 +91,6 @@ _COMPASS = re.compile(
 _POSSESSIVE = re.compile(r"['\u2019]s" + _WORD_END, re.IGNORECASE)
 _WATER_NOISE = re.compile(r"[ _]+(?:sea|ocean)" + _WORD_END, re.IGNORECASE)
 
-COMPASS_POINTS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 # words a map order may use besides place names (for telling a typo from a word)
 MAP_ORDER_WORDS = frozenset({
     "draw", "erase", "from", "to", "inside", "within", "in", "of", "sc", "supply", "centre",
@@ -123,7 +124,7 @@ class _Refusal(Exception):
 
 def looks_like_map_order(text: str) -> bool:
     """Does the line start with DRAW or ERASE (any case)?"""
-    return isinstance(text, str) and _KEYWORD.match(_ODD_SPACE.sub(" ", text)) is not None
+    return isinstance(text, str) and MAP_ORDER_START.match(text) is not None
 
 
 def compass_point(text: str) -> str | None:
@@ -284,14 +285,16 @@ class _MapOrderReader:
             return Side(neighbour=place.code), place.end
         in_ = _CENTRE_IN.match(text, at)
         start = in_.end() if in_ is not None else at
-        if in_ is not None:  # 'SC in the Livonia side', "SC on Livonia's side"
-            named = self._try_place(text, start)
-            if named is not None:
-                possessive = _POSSESSIVE.match(text, named.end)
-                region = _REGION.match(text, possessive.end() if possessive else named.end)
-                if region is not None:
-                    return Side(neighbour=named.code), region.end()
+        placed = start > at  # 'SC in ...', 'SC goes to the ...'
         compass = _COMPASS.match(text, start)
+        # 'SC in the Livonia side', "SC on Livonia's side"; but 'SC in eastern half'
+        # is a compass word, though 'Eastern' names the Eastern Mediterranean
+        named = self._try_place(text, start) if placed else None
+        if named is not None and (compass is None or named.end > compass.end()):
+            possessive = _POSSESSIVE.match(text, named.end)
+            region = _REGION.match(text, possessive.end() if possessive else named.end)
+            if region is not None:
+                return Side(neighbour=named.code), region.end()
         if compass is not None:
             region = _REGION.match(text, compass.end())
             return Side(compass=_point(compass)), region.end() if region else compass.end()
@@ -363,8 +366,6 @@ _COMPASS_WORDS = ("north", "south", "east", "west", "northeast", "northwest", "s
 
 
 def _closest(word: str, candidates: Iterable[str]) -> str | None:
-    import difflib
-
     close = difflib.get_close_matches(word.lower(), list(candidates), n=1, cutoff=0.7)
     return close[0] if close else None
 
@@ -390,6 +391,59 @@ def _reader_for(game_map: GameMap) -> _MapOrderReader:
         reader = _MapOrderReader(game_map)
         _READERS[game_map] = reader
     return reader
+
+
+_WITH_FORMER: weakref.WeakKeyDictionary[GameMap, tuple[weakref.ref[GameMap], GameMap]] = (
+    weakref.WeakKeyDictionary())
+
+
+def with_former_names(board: GameMap, before: GameMap) -> GameMap:
+    """A map for *reading* orders on ``board`` that also knows the places of
+    ``before`` that are gone: in the retreat phase after a Draw, a displaced
+    unit still stands in the province that was split (``A Bur R Bur-N``,
+    §III.B), which the board in force no longer has. The names of ``board``
+    win where both have one. Only for parsing: adjudicate on ``board``.
+    Cached per pair, so the grammar is built once."""
+    if board is before:
+        return board
+    cached = _WITH_FORMER.get(board)
+    if cached is not None and cached[0]() is before:
+        return cached[1]
+    gone = {code: p for code, p in before.provinces.items() if code not in board.provinces}
+    names = {key: loc for key, loc in before.aliases.items() if province_of(loc) in gone}
+    both = replace(board, provinces={**board.provinces, **gone},
+                   aliases={**names, **board.aliases})
+    _WITH_FORMER[board] = (weakref.ref(before), both)
+    return both
+
+
+def split_map_orders(text: str) -> tuple[tuple[int, str], ...]:
+    """The map orders of one line, as the rule text writes several in a row
+    ('Erase Lvn/StP. Draw StP/Fin - StP/Lvn'): (offset in the line, order).
+    A new order begins at each DRAW or ERASE at the start or after '.', ';'
+    or ','."""
+    if not isinstance(text, str):
+        return ()
+    starts = [m.start("k") for m in _ORDER_START.finditer(text)] or [0]
+    starts[0] = 0
+    ends = [*starts[1:], len(text)]
+    return tuple((a, text[a:b]) for a, b in zip(starts, ends, strict=True) if text[a:b].strip())
+
+
+def parse_map_orders(text: str, game_map: GameMap,
+                     line: int = 1) -> tuple[MapOrder | OrderError, ...]:
+    """Read every map order of one line (see :func:`split_map_orders`); never
+    raises. Columns of errors count from the start of the line."""
+    if not isinstance(text, str) or len(text) > MAX_LINE:
+        return (parse_map_order(text, game_map, line),)
+    read: list[MapOrder | OrderError] = []
+    for offset, piece in split_map_orders(text):
+        order = parse_map_order(piece.rstrip(" ;,"), game_map, line)
+        if isinstance(order, OrderError):
+            order = OrderError(line, order.column + offset, text.strip(), order.word,
+                               order.message, order.suggestion)
+        read.append(order)
+    return tuple(read)
 
 
 def parse_map_order(text: str, game_map: GameMap, line: int = 1) -> MapOrder | OrderError:

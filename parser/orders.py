@@ -55,6 +55,10 @@ _COMMENT = re.compile(r"#|//")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ODD_SPACE = re.compile(r"\s")  # tabs, no-break spaces...: read as plain spaces
 _DANGLING = re.compile(r"[\s\-=>\u2013\u2014\u2192]*")  # a move operator with nothing after
+# Diplomap's map orders ('Draw Gal/War - Gal/Bud', parser.map_orders): a line
+# starting so is never read as unit orders ('Gal/War' is no coast, its commas
+# part no orders); the judge reads such lines with parse_map_order.
+MAP_ORDER_START = re.compile(r"\s*(?P<k>draw|erase)(?![^\W_])", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,11 +243,22 @@ def parse_order(text: str, game_map: GameMap, line: int = 1) -> Order | OrderErr
     text = _LINE_BREAK.sub(" ", text)
     if not text.strip():
         return OrderError(line, 1, "", "", "no order given")
+    if MAP_ORDER_START.match(text):
+        return _map_order(text, line)
     try:
         parser = _parser_for(game_map)
     except Exception:
         return OrderError(line, 1, text.strip(), "", "the map's names could not be read")
     return parser.parse(text, 0, line)
+
+
+def _map_order(text: str, line: int) -> OrderError:
+    found = MAP_ORDER_START.match(text)
+    assert found is not None
+    word = found.group("k")
+    return OrderError(line, found.start("k") + 1, text.strip(), word,
+                      f"'{word}' begins a map order, for games with Diplomap on "
+                      "(a line of its own)")
 
 
 def parse_orders(text: str, game_map: GameMap) -> OrdersParse:
@@ -267,6 +282,9 @@ def parse_orders(text: str, game_map: GameMap) -> OrdersParse:
         comment = _COMMENT.search(raw)
         body = raw[: comment.start()] if comment else raw
         if parser.is_heading(body):
+            continue
+        if MAP_ORDER_START.match(body):
+            errors.append(_map_order(body, number))
             continue
         for segment in _SEGMENT.finditer(body):
             if not segment.group().strip():

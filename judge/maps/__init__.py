@@ -30,7 +30,7 @@ def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
     drawn = render_svg(game_map, scene, static=False)  # drawn once for both
     stem = file_stem(scene)
     return ((f"{stem}.png", "image/png", phase_png(game_map, drawn)),
-            (f"{stem}.svg", "image/svg+xml", with_board(game_map, drawn).encode("utf-8")))
+            (f"{stem}.svg", "image/svg+xml", with_board(game_map, drawn, scene.position.map_changes).encode("utf-8")))
 
 
 def _other_board_svg(game_map: GameMap, scene: Scene) -> tuple[str, str] | None:

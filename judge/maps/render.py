@@ -17,7 +17,7 @@ import threading
 import zlib
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
 import cairocffi
@@ -42,12 +42,14 @@ from engine.orders import (
     SupportMove,
 )
 from engine.phase import Phase
+from engine.diplomap.values import MapChange
 from engine.state import GameState
 from judge.mail import TEMPLATES
 from judge.maps.board import Board, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
 from judge.maps.key import coasts_drawn, legend_texts, map_key, marker
 from judge.maps.labels import circle_box, clear_labels, unit_boxes
+from judge.maps.redrawn import Redrawn, redraw
 from judge.maps.scene import DrawnOrder, Scene
 from judge.maps.schematic import schematic_board
 
@@ -207,14 +209,14 @@ class _Orders:
         fleets = set(self.convoys.get((province_of(origin), province_of(dest)), ()))
         if not fleets or self.geo.map.adjacent(UnitKind.ARMY, origin, dest):
             return [origin, dest]
-        near = self.geo.map.water_neighbours
-        queue = deque([[w] for w in sorted(near[province_of(origin)] & fleets)])
+        near = self.geo.map.water_neighbours  # a province new on a Diplomap board has none
+        queue = deque([[w] for w in sorted(near.get(province_of(origin), set()) & fleets)])
         seen = {path[0] for path in queue}
         while queue:
             path = queue.popleft()
             if self.geo.map.reaches_province(UnitKind.FLEET, path[-1], province_of(dest)):
                 return [origin, *path, dest]
-            for nxt in sorted(near[path[-1]] & fleets - seen):
+            for nxt in sorted(near.get(path[-1], set()) & fleets - seen):
                 seen.add(nxt)
                 queue.append([*path, nxt])
         return [origin, dest]
@@ -405,19 +407,46 @@ def render_svg(game_map: GameMap, scene: Scene, *, static: bool = True) -> str:
     change (sea, land, borders, names) are left out, for laying over a
     picture of them made once (:func:`render_png`)."""
     drawn = _render_phase(game_map, scene)
-    return with_board(game_map, drawn) if static else drawn
+    return with_board(game_map, drawn, scene.position.map_changes) if static else drawn
 
 
-def with_board(game_map: GameMap, drawn: str) -> str:
+def with_board(game_map: GameMap, drawn: str, changes: tuple[MapChange, ...] = ()) -> str:
     """A phase's drawing (``render_svg(..., static=False)``) with the board
-    put under it: the whole map."""
-    return drawn.replace(STATIC_AT, _prepared(game_map).svg, 1)
+    put under it: the whole map. ``changes``: the position's Diplomap
+    changes (``GameState.map_changes``), whose drawing lies over the board:
+    the names of provinces that are gone are left out of it."""
+    svg = _prepared(game_map).svg
+    if changes:
+        svg = _without_names(svg, changed_board(game_map, changes).hidden)
+    return drawn.replace(STATIC_AT, svg, 1)
+
+
+def _without_names(svg: str, codes: frozenset[str]) -> str:
+    lines = svg.split("\n")
+    return "\n".join(line for line in lines
+                     if not (line.startswith("<text ") and line.endswith("</text>")
+                             and line[line.rfind(">", 0, -7) + 1:-7] in codes))
+
+
+def changed_board(game_map: GameMap, changes: tuple[MapChange, ...]) -> Redrawn:
+    """The variant's board after the Diplomap ``changes`` (judge/maps/redrawn.py)."""
+    prepared = _prepared(game_map)
+    return redraw(game_map, prepared.board, prepared.labels, changes)
+
+
+def _scored(state: GameState, redrawn: Redrawn) -> GameState:
+    """The position with each centre named by the base province it came
+    from, so the variant's rules can score it on the base map."""
+    base = redrawn.centre_base
+    return replace(state, owners=tuple(sorted((base.get(c, c), p) for c, p in state.owners)))
 
 
 def _render_phase(game_map: GameMap, scene: Scene) -> str:
-    board = board_for(game_map)
-    geo = _Geometry(game_map, board)
     state = scene.position
+    redrawn = changed_board(game_map, state.map_changes) if state.map_changes else None
+    board = redrawn.board if redrawn is not None else board_for(game_map)
+    centre_base = redrawn.centre_base if redrawn is not None else {}
+    geo = _Geometry(game_map, board)
     key = map_key(game_map, state)
     colours = power_colours(game_map) | (dict(key.colours) if key else {})
     pixels = key.pixels if key is not None and key.pixels else PIXELS_WIDE
@@ -425,7 +454,7 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     areas = [(code, board.areas[code], colours[power])
              for code, power in sorted(owners.items()) if code in board.areas]
     centres = [(code, x, y, colours.get(owners.get(code, ""), UNOWNED),
-                _centre_value(game_map, code))
+                _centre_value(game_map, centre_base.get(code, code)))
                for code, (x, y) in sorted(board.centres.items())]
     lines, marks = _Orders(geo, scene, colours).pieces() if scene.orders else ([], [])
     coasts = coasts_drawn(game_map, state, board) if board.schematic else ""
@@ -434,12 +463,14 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     # the legend's line height, in map units: the same in pixels on a wider PNG
     line = board.width / 48 * PIXELS_WIDE / pixels
     texts = legend_texts(game_map, state, key) if key is not None and key.groups else None
-    legend, legend_height = _legend(game_map, state, colours, board.width, board.height, line,
+    scored = _scored(state, redrawn) if redrawn is not None else state
+    legend, legend_height = _legend(game_map, scored, colours, board.width, board.height, line,
                                     texts)
     height = board.height + legend_height
     after = f", after {scene.before.phase.name}" if scene.before and scene.orders else ""
     return _template().render(
-        board_at=Markup(STATIC_AT), fonts=FONTS,
+        board_at=Markup(STATIC_AT + (redrawn.patch if redrawn is not None else "")),
+        fonts=FONTS,
         pixel_width=pixels,
         pixel_height=round(pixels * height / board.width),
         width=_n(board.width), height=_n(height), map_height=_n(board.height),

@@ -1,0 +1,638 @@
+"""Drawing a Diplomap board: the variant's board with the borders the
+players drew and erased (Diplomap, rule text ru12 by Michael Harvath,
+CC BY-SA 4.0; the changes are engine/diplomap/values.py's Split, Merge and
+Rename records, in ``GameState.map_changes``).
+
+The base board's picture is drawn once per process (render.py); a changed
+board is that picture with a *patch* laid over it, under the owners'
+colours: erased stretches of border painted over in the merged province's
+colour, the new border lines, the names of provinces that are gone covered
+and the new provinces' names written. So a changed map costs a few more
+elements per phase, not a new picture of the board.
+
+Geometry is in the board's coordinates (SVG: y down). The province shapes
+are the ones the rings were derived from (judge/maps/rings.py), so a
+border named in an Anchor is the same stretch the engine's ring names.
+Going clockwise round a shape on the map is shapely's counter-clockwise
+here, since y runs down.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+
+import numpy as np
+from shapely import LineString, Point, Polygon, affinity, contains_xy, unary_union
+from shapely.geometry.base import BaseGeometry
+from shapely.geometry.polygon import orient
+from shapely.ops import linemerge, polylabel, split, substring
+
+from engine.diplomap.values import EDGE, Anchor, MapChange, Merge, Rename, Split
+from engine.map import GameMap, Terrain, province_of
+from judge.maps.board import BORDER, LAND, SEA, SIMPLIFY, Board, area_data, number
+from judge.maps.labels import Box, circle_box, label_box, unit_boxes
+from judge.maps.postscript import ARTWORK, read_postscript
+from judge.maps.shapes import province_shapes
+
+Pt = tuple[float, float]
+
+STEP = 0.5  # points: a border is looked at this often to find what it touches
+NEAR = 0.05  # points: a shape this near the outline is what it touches there
+REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
+LOOP_SPREAD = 0.15  # a loop starting and ending at one point encloses this much of its border
+LOOP_SIZE = 6.0  # points: the least radius of a loop's half-disc
+ERASE_TRIM = 1.2  # points left at each end of an erased stretch, where other borders meet it
+ERASE_WIDTH = 2.2  # wider than the artwork's borders (1) and coasts (0.6)
+COVER = 0.6  # points a covered name's patch keeps off the borders (half a border)
+LINE_WIDTH = 1.0  # as the artwork's borders (judge/maps/board.py)
+
+
+@dataclass(frozen=True)
+class Redrawn:
+    """A changed board, ready for render.py."""
+
+    board: Board  # the base board's fields for the board in force
+    patch: str  # SVG drawn over the base board's picture
+    hidden: frozenset[str]  # base provinces whose names the base picture shows but are gone
+    lines: Mapping[int, tuple[Pt, ...]] = field(default_factory=dict)  # each line as drawn
+    shapes: Mapping[str, BaseGeometry] = field(default_factory=dict)  # province in force -> shape
+    centre_base: Mapping[str, str] = field(default_factory=dict)  # centre -> base province
+
+
+# -- the base map's shapes, once per process -------------------------------------
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: one per artwork
+class _Base:
+    shapes: dict[str, Polygon]  # each province's main piece, EDGE and SWI included
+    full: dict[str, BaseGeometry]  # each province with its islands, for filling
+    frame: LineString
+
+
+def _flip(box: tuple[float, float, float, float]) -> list[float]:
+    x0, _, _, y1 = box
+    return [1, 0, 0, -1, -x0, y1]
+
+
+@cache
+def _base(artwork: str, provinces: tuple[tuple[str, bool], ...]) -> _Base:
+    """The base map's shapes in the board's coordinates. The standard map's
+    are those its rings were derived from; another artwork's are its faces."""
+    from judge.maps.rings import _main_part, shapes_for_rings
+    art = read_postscript((ARTWORK / artwork).read_text(encoding="latin-1"))
+    flip = _flip(art.box)
+    full = province_shapes(art, dict(provinces))
+    ringed = shapes_for_rings() if artwork == "standard.ps" else {
+        code: _main_part(shape) for code, shape in full.items()}
+    x0, y0, x1, y1 = art.box
+    frame = LineString([(0, 0), (x1 - x0, 0), (x1 - x0, y1 - y0), (0, y1 - y0), (0, 0)])
+    return _Base({c: affinity.affine_transform(s, flip) for c, s in ringed.items()},
+                 {c: affinity.affine_transform(s, flip) for c, s in full.items()}, frame)
+
+
+def _outline(shape: Polygon) -> LineString:
+    """The shape's outline, starting anywhere, clockwise as seen on the map."""
+    return LineString(orient(shape, sign=1.0).exterior.coords)
+
+
+@cache
+def _runs(base: _Base, code: str) -> tuple[tuple[str, float, float], ...]:
+    """What the base province's outline touches, clockwise: (neighbour,
+    from, to) in points along :func:`_outline`; ``to`` may pass the
+    outline's length when a stretch runs on past its start."""
+    outline = _outline(base.shapes[code])
+    others = [(c, s) for c, s in base.shapes.items()
+              if c != code and s.distance(base.shapes[code]) <= NEAR]
+    length = outline.length
+    steps = max(int(length / STEP), 8)
+    step = length / steps
+    runs: list[list[str | float]] = []
+    for index in range(steps):
+        spot = outline.interpolate((index + 0.5) * step)
+        found, best = "", NEAR
+        for other, shape in others:
+            distance = shape.distance(spot)
+            if distance <= best:
+                best, found = distance, other
+        if not found and base.frame.distance(spot) <= NEAR:
+            found = EDGE
+        if runs and runs[-1][0] == found:
+            runs[-1][2] = (index + 1) * step
+        else:
+            runs.append([found, index * step, (index + 1) * step])
+    if len(runs) > 1 and runs[0][0] == runs[-1][0]:  # the stretch the outline starts in
+        first = runs.pop(0)
+        runs[-1][2] = float(first[2]) + length
+    return tuple((str(w), float(a), float(b)) for w, a, b in runs)
+
+
+def border(base: _Base, code: str, neighbour: str) -> LineString:
+    """The base border between ``code`` and ``neighbour`` (EDGE for the
+    board's edge), clockwise round ``code``: its longest stretch."""
+    runs = [r for r in _runs(base, code) if r[0] == neighbour]
+    if not runs:
+        raise ValueError(f"{code} has no border with {neighbour} on the base map")
+    _, start, end = max(runs, key=lambda r: r[2] - r[1])
+    outline = _outline(base.shapes[code])
+    length = outline.length
+    if end <= length:
+        return LineString(substring(outline, start, end).coords)
+    head = list(substring(outline, start, length).coords)
+    tail = list(substring(outline, 0, end - length).coords)
+    return LineString(head + tail[1:])
+
+
+# -- lines across provinces ----------------------------------------------------
+
+def _inside(shape: BaseGeometry, line: LineString) -> bool:
+    return bool(shape.buffer(0.3).contains(line))
+
+
+def _bezier(a: Pt, b: Pt, c: Pt, d: Pt, steps: int = 24) -> list[Pt]:
+    out = []
+    for k in range(steps + 1):
+        t = k / steps
+        u = 1 - t
+        w = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
+        out.append((sum(wi * p[0] for wi, p in zip(w, (a, b, c, d), strict=True)),
+                    sum(wi * p[1] for wi, p in zip(w, (a, b, c, d), strict=True))))
+    return out
+
+
+def _across(shape: Polygon, a: Pt, b: Pt) -> LineString:
+    """A smooth line inside ``shape`` from ``a`` to ``b`` (both on its
+    outline): a chord bent a little towards the shape's middle, or more if
+    the straight way leaves the shape, or else the shortest way through it."""
+    pole = polylabel(shape, 0.5)
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    for pull in (0.15, 0.4, 0.7, 1.0):
+        through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)
+        # a cubic through ``through`` at its middle, leaving each end towards it
+        c1 = (a[0] + (through[0] - a[0]) * 4 / 3 - (b[0] - a[0]) / 6,
+              a[1] + (through[1] - a[1]) * 4 / 3 - (b[1] - a[1]) / 6)
+        c2 = (b[0] + (through[0] - b[0]) * 4 / 3 - (a[0] - b[0]) / 6,
+              b[1] + (through[1] - b[1]) * 4 / 3 - (a[1] - b[1]) / 6)
+        line = LineString(_bezier(a, c1, c2, b))
+        if _inside(shape, line):
+            return line
+    return _shortest_way(shape, a, b)
+
+
+def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
+    """The shortest way from ``a`` to ``b`` on a grid of points inside the
+    shape, smoothed where smoothing keeps it inside."""
+    minx, miny, maxx, maxy = shape.bounds
+    step = max(0.8, math.sqrt(shape.area) / 30)
+    xs, ys = np.meshgrid(np.arange(minx, maxx + step, step), np.arange(miny, maxy + step, step))
+    inner = shape.buffer(-step * 0.4)
+    keep = contains_xy(inner, xs, ys)
+    nodes = {(int(i), int(j)) for i, j in zip(*np.nonzero(keep), strict=True)}
+    if not nodes:
+        return LineString([a, b])
+
+    def spot(node: tuple[int, int]) -> Pt:
+        return float(xs[node]), float(ys[node])
+
+    start = min(nodes, key=lambda n: math.dist(spot(n), a))
+    goal = min(nodes, key=lambda n: math.dist(spot(n), b))
+    came: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
+    cost = {start: 0.0}
+    queue = [(0.0, start)]
+    while queue:
+        so_far, node = heapq.heappop(queue)
+        if node == goal:
+            break
+        if so_far > cost[node]:
+            continue
+        for di in (-1, 0, 1):
+            for dj in (-1, 0, 1):
+                nxt = (node[0] + di, node[1] + dj)
+                if nxt == node or nxt not in nodes:
+                    continue
+                new = so_far + math.hypot(di, dj)
+                if new < cost.get(nxt, math.inf):
+                    cost[nxt], came[nxt] = new, node
+                    heapq.heappush(queue, (new, nxt))
+    path: list[Pt] = []
+    at: tuple[int, int] | None = goal if goal in came else None
+    while at is not None:
+        path.append(spot(at))
+        at = came[at]
+    line = LineString([a, *reversed(path), b]).simplify(step * 0.7)
+    for _ in range(3):  # Chaikin's corner cutting, while it stays inside
+        coords = list(line.coords)
+        smooth = [coords[0]]
+        for p, q in itertools.pairwise(coords):
+            smooth += [(0.75 * p[0] + 0.25 * q[0], 0.75 * p[1] + 0.25 * q[1]),
+                       (0.25 * p[0] + 0.75 * q[0], 0.25 * p[1] + 0.75 * q[1])]
+        candidate = LineString([*smooth, coords[-1]])
+        if not _inside(shape, candidate):
+            break
+        line = candidate
+    return line
+
+
+def _loop(shape: Polygon, middle: Pt, reach: float) -> LineString:
+    """A loop's line: the arc inside ``shape`` of a circle about
+    ``middle`` (a point of its border); with the border it encloses a
+    half-disc, the loop's part."""
+    pole = polylabel(shape, 0.5)
+    radius = max(1.0, min(reach, math.dist(middle, (pole.x, pole.y)) * 0.6))
+    arcs = Point(middle).buffer(radius, 32).exterior.intersection(shape)
+    if arcs.geom_type == "MultiLineString":
+        arcs = linemerge(arcs)
+    pieces = [p for p in getattr(arcs, "geoms", [arcs]) if p.geom_type == "LineString"]
+    return max(pieces, key=lambda p: p.length)
+
+
+def _extended(line: LineString) -> LineString:
+    """The line drawn on a little past each end, so that it cuts its shape."""
+    coords = list(line.coords)
+
+    def past(end: Sequence[float], before: Sequence[float]) -> Pt:
+        dx, dy = end[0] - before[0], end[1] - before[1]
+        norm = math.hypot(dx, dy) or 1.0
+        return end[0] + dx / norm * REACH, end[1] + dy / norm * REACH
+
+    return LineString([past(coords[0], coords[1]), *coords, past(coords[-1], coords[-2])])
+
+
+def _cut(shape: Polygon, line: LineString, a: Pt, b: Pt) -> tuple[Polygon, Polygon]:
+    """The shape's two parts either side of the line: first the one along
+    the outline going clockwise from ``a`` to ``b`` (the engine's first part)."""
+    pieces = [p for p in split(shape, _extended(line)).geoms if isinstance(p, Polygon)]
+    if len(pieces) < 2:
+        rest = shape.difference(line.buffer(0.05))
+        pieces = [p for p in getattr(rest, "geoms", [rest]) if isinstance(p, Polygon)]
+    outline = _outline(shape)
+    length = outline.length
+    at_a, at_b = outline.project(Point(a)), outline.project(Point(b))
+    arc = (at_b - at_a) % length
+    spot = outline.interpolate((at_a + min(2.0, arc / 2)) % length)
+    first = min(pieces, key=lambda p: p.distance(spot))
+    rest_pieces = [p for p in pieces if p is not first]
+    second = _largest(unary_union(rest_pieces)) if rest_pieces else first
+    return first, second
+
+
+def _largest(shape: BaseGeometry) -> Polygon:
+    parts = [p for p in getattr(shape, "geoms", [shape]) if isinstance(p, Polygon)]
+    return max(parts, key=lambda p: p.area)
+
+
+# -- the board in force, change by change ----------------------------------------
+
+def _path(line: BaseGeometry) -> str:
+    words = []
+    for piece in getattr(line, "geoms", [line]):
+        coords = list(piece.coords)
+        if len(coords) >= 2:
+            words.append("M" + "L".join(f"{number(x)} {number(y)}" for x, y in coords))
+    return "".join(words)
+
+
+def _spot_in(shape: BaseGeometry, old: Pt | None, margin: float = 2.0) -> Pt:
+    """``old`` if it lies well inside the shape, else the shape's middle."""
+    if old is not None and shape.buffer(-margin).contains(Point(old)):
+        return old
+    pole = polylabel(_largest(shape), 0.5)
+    return pole.x, pole.y
+
+
+class _Redrawing:
+    """The board in force being built up from the base board, change by change."""
+
+    def __init__(self, game_map: GameMap, board: Board, base: _Base | None) -> None:
+        self.map = game_map
+        self.base = base
+        self.board = board
+        self.water = {code: prov.terrain is Terrain.WATER
+                      for code, prov in game_map.provinces.items()}
+        self.codes = set(game_map.provinces)  # the provinces in force
+        self.shapes: dict[str, BaseGeometry] = dict(base.shapes) if base else {}
+        self.full: dict[str, BaseGeometry] = (
+            {c: base.full.get(c, s) for c, s in base.shapes.items()} if base else {})
+        self.units: dict[str, Pt] = dict(board.units)
+        self.centres: dict[str, Pt] = dict(board.centres)
+        self.centre_base = {code: code for code in board.centres}
+        self.areas: dict[str, str] = dict(board.areas)
+        self.lines: dict[int, LineString] = {}
+        self.drawn: list[str] = []  # the patch's lines and paint, in the order of the changes
+        self.new: set[str] = set()  # provinces the base board has no name for
+
+    # where a line ends
+    def _anchor(self, anchor: Anchor, at: float, shape: BaseGeometry) -> Pt:
+        outline = _outline(_largest(shape))
+        spot: BaseGeometry | None = None
+        if anchor.neighbour.startswith("LINE:"):
+            line = self.lines.get(int(anchor.neighbour.split(":", 1)[1]))
+            if line is not None:
+                spot = line.interpolate(at, normalized=True)
+        elif self.base is not None:
+            try:
+                spot = border(self.base, anchor.province, anchor.neighbour).interpolate(
+                    at, normalized=True)
+            except (KeyError, ValueError):  # not a base border: the nearest point will do
+                other = self.base.shapes.get(anchor.neighbour)
+                spot = outline.interpolate(outline.project(
+                    polylabel(other, 0.5) if isinstance(other, Polygon) else Point(0, 0)))
+        if spot is None:
+            spot = outline.interpolate(0.0)
+        on = outline.interpolate(outline.project(spot))  # exactly on the province's outline
+        return on.x, on.y
+
+    def split(self, change: Split) -> None:
+        old = change.province
+        first, second = change.parts
+        if self.base is None or old not in self.shapes:
+            self._split_schematic(change)
+            return
+        shape = _largest(self.shapes[old])
+        start, end = change.start.at, change.end.at
+        if change.loop and abs(end - start) < LOOP_SPREAD / 2:  # a loop touching at a point
+            start, end = max(0.0, start - LOOP_SPREAD), min(1.0, end + LOOP_SPREAD)
+        a = self._anchor(change.start, start, shape)
+        b = self._anchor(change.end, end, shape)
+        if change.loop:
+            middle = self._anchor(change.start, (start + end) / 2, shape)
+            line = _loop(shape, middle, max(math.dist(a, b) / 2, LOOP_SIZE))
+            a, b = line.coords[0], line.coords[-1]  # where the arc meets the border
+        else:
+            line = _across(shape, a, b)
+        clipped = line.intersection(shape.buffer(0.05))
+        if clipped.geom_type == "MultiLineString":
+            clipped = linemerge(clipped)
+        line = clipped if clipped.geom_type == "LineString" and not clipped.is_empty else line
+        one, two = _cut(shape, line, a, b)
+        self.lines[change.line] = line
+        dash = ' stroke-dasharray="3 1.5"' if self.water.get(old) else ""
+        self.drawn.append(f'<path class="drawn-border" data-line="{change.line}" '
+                          f'data-province="{old}" d="{_path(line)}" fill="none" '
+                          f'stroke="{BORDER}" stroke-width="{LINE_WIDTH}"{dash}/>')
+        full = self.full.pop(old, shape)
+        pieces: dict[str, list[BaseGeometry]] = {first: [], second: []}
+        for piece in getattr(full, "geoms", [full]):
+            if piece.intersects(shape.buffer(-0.5)):
+                pieces[first].append(piece.intersection(one))
+                pieces[second].append(piece.intersection(two))
+            else:  # an island of the province: it goes with the nearer part
+                near = first if piece.distance(one) <= piece.distance(two) else second
+                pieces[near].append(piece)
+        del self.shapes[old]
+        for code, part in ((first, one), (second, two)):
+            self.shapes[code] = part
+            self.full[code] = unary_union([p for p in pieces[code] if not p.is_empty] or [part])
+        self._share_points(old, {first: one, second: two}, change.centre)
+        self._replace(old, change.parts)
+
+    def _share_points(self, old: str, parts: Mapping[str, BaseGeometry],
+                      holder: str | None) -> None:
+        """Units, coasts and the centre marker of a split province, each in its part."""
+        point = self.units.pop(old, None)
+        for code, part in parts.items():
+            self.units[code] = _spot_in(part, point)
+        for location in [loc for loc in self.units if province_of(loc) == old]:
+            spot = self.units.pop(location)
+            code = min(parts, key=lambda c: parts[c].distance(Point(spot)))
+            self.units[f"{code}/{location.split('/', 1)[1]}"] = spot
+        if old not in self.centres:
+            return
+        spot = self.centres.pop(old)
+        if holder is None or holder not in parts:
+            holder = min(parts, key=lambda c: parts[c].distance(Point(spot)))
+        self.centre_base[holder] = self.centre_base.pop(old, old)
+        part = parts[holder]
+        if not part.buffer(-2).contains(Point(spot)):
+            spot = self._beside(part, self.units[holder])
+        self.centres[holder] = spot
+
+    def _beside(self, part: BaseGeometry, unit: Pt) -> Pt:
+        """A spot for a centre marker near the part's unit, inside the part."""
+        reach = self.board.unit_size * 0.85
+        inner = part.buffer(-2)
+        for angle in range(-45, 315, 45):
+            spot = (unit[0] + reach * math.cos(math.radians(angle)),
+                    unit[1] + reach * math.sin(math.radians(angle)))
+            if inner.contains(Point(spot)):
+                return spot
+        return unit
+
+    def _split_schematic(self, change: Split) -> None:
+        """No shapes: the parts stand either side of the province's disc."""
+        old = change.province
+        x, y = self.units.pop(old, (0.0, 0.0))
+        shift = self.board.unit_size * 0.6
+        for sign, code in ((-1, change.parts[0]), (1, change.parts[1])):
+            self.units[code] = (x + sign * shift, y)
+            if old in self.areas:
+                self.areas[code] = self.areas[old]
+        for location in [loc for loc in self.units if province_of(loc) == old]:
+            self.units[f"{change.parts[0]}/{location.split('/', 1)[1]}"] = \
+                self.units.pop(location)
+        if old in self.centres:
+            holder = change.centre or change.parts[0]
+            self.centres[holder] = self.centres.pop(old)
+            self.centre_base[holder] = self.centre_base.pop(old, old)
+        self.areas.pop(old, None)
+        self._replace(old, change.parts)
+
+    def _replace(self, old: str | tuple[str, ...], new: tuple[str, ...]) -> None:
+        gone = (old,) if isinstance(old, str) else old
+        for code in new:
+            self.water[code] = any(self.water.get(g, False) for g in gone)
+        for code in gone:
+            self.codes.discard(code)
+            self.areas.pop(code, None)
+            self.new.discard(code)
+        self.codes.update(new)
+        self.new.update(new)
+
+    def merge(self, change: Merge) -> None:
+        a, b = change.provinces
+        into = change.into
+        if a in self.shapes and b in self.shapes:
+            shared = self.shapes[a].boundary.intersection(self.shapes[b].buffer(0.15))
+            merged = linemerge(shared) if shared.geom_type == "MultiLineString" else shared
+            trimmed = [substring(piece, ERASE_TRIM, piece.length - ERASE_TRIM)
+                       for piece in getattr(merged, "geoms", [merged])
+                       if piece.geom_type == "LineString" and piece.length > 2 * ERASE_TRIM]
+            colour = SEA if self.water.get(a) else LAND
+            if trimmed:
+                self.drawn.append(f'<path class="erased" data-provinces="{a} {b}" '
+                                  f'd="{_path(unary_union(trimmed))}" fill="none" '
+                                  f'stroke="{colour}" stroke-width="{ERASE_WIDTH}"/>')
+            self.shapes[into] = _largest(
+                unary_union([self.shapes.pop(a), self.shapes.pop(b)]).buffer(0.05).buffer(-0.05))
+            self.full[into] = unary_union([self.full.pop(a, self.shapes[into]),
+                                           self.full.pop(b, self.shapes[into])])
+        keeper = a if a in self.centres or b not in self.centres else b
+        spots = [self.units.pop(code) for code in (keeper, a if keeper == b else b)
+                 if code in self.units]
+        if spots:
+            self.units[into] = spots[0]
+        for location in [loc for loc in self.units if province_of(loc) in (a, b)]:
+            self.units[f"{into}/{location.split('/', 1)[1]}"] = self.units.pop(location)
+        if keeper in self.centres:
+            self.centres[into] = self.centres.pop(keeper)
+            self.centre_base[into] = self.centre_base.pop(keeper, keeper)
+        if self.base is None and a in self.areas:
+            self.areas[into] = self.areas[a] + self.areas.get(b, "")
+        self._replace((a, b), (into,))
+
+    def rename(self, change: Rename) -> None:
+        old, new = change.code, change.new_code
+        for table in (self.shapes, self.full, self.units, self.centres, self.centre_base,
+                      self.areas):
+            if old in table:
+                table[new] = table.pop(old)  # type: ignore[index]
+        for location in [loc for loc in self.units if province_of(loc) == old]:
+            self.units[f"{new}/{location.split('/', 1)[1]}"] = self.units.pop(location)
+        areas = self.areas.pop(new, None)  # _replace drops the old code's, kept here
+        self._replace(old, (new,))
+        if areas is not None:
+            self.areas[new] = areas
+
+    def redrawn(self, names: Mapping[str, Pt]) -> Redrawn:
+        """The board in force; ``names``: where the base board writes each name."""
+        board = self.board
+        for code in self.codes:  # the changed provinces' areas (land only, as the base's)
+            if code in self.full and not self.water.get(code) and (
+                    code in self.new or code not in board.areas):
+                self.areas[code] = area_data(self.full[code].simplify(SIMPLIFY))
+        kept = {code: (float(x), float(y)) for code, (x, y) in names.items()
+                if code in self.codes}
+        hidden = frozenset(code for code in names if code not in self.codes)
+        size = board.label_size
+        wanted: dict[str, Pt] = {}
+        for code in sorted(self.new):
+            unit = self.units.get(code)
+            if unit is None:
+                continue
+            below = (unit[0], unit[1] + board.unit_size * 1.05)
+            shape = self.shapes.get(code)
+            wanted[code] = below if shape is None or shape.contains(Point(below)) else unit
+        # units and their dislodged ghosts (which may be covered if need be),
+        # centre markers and the names already placed
+        boxes = [unit_boxes(x, y, board.unit_size) for x, y in self.units.values()]
+        ghosts = [ghost for _, ghost in boxes]
+        obstacles = [unit for unit, _ in boxes]
+        obstacles += [circle_box(x, y, board.unit_size * 0.26 + 0.4)
+                      for x, y in self.centres.values()]
+        obstacles += [label_box(code, x, y, size) for code, (x, y) in kept.items()]
+        placed: dict[str, Pt] = {}
+        for code, want in sorted(wanted.items()):
+            shape = self.shapes.get(code)
+            placed[code] = _place_name(code, shape, want, obstacles + ghosts, size) or \
+                _place_name(code, shape, want, obstacles, size) or want
+            obstacles.append(label_box(code, *placed[code], size))
+        patch = [self._cover(code, names[code]) for code in sorted(hidden)]
+        patch += self.drawn
+        patch.append(f'<g class="names" font-size="{number(size)}" text-anchor="middle" '
+                     f'fill="#3b3224">')
+        bold = ' font-weight="bold"'
+        patch += [f'<text class="name" data-province="{code}" x="{number(x)}" y="{number(y)}"'
+                  f'{bold if code in self.centres else ""}>{code}</text>'
+                  for code, (x, y) in sorted(placed.items())]
+        patch.append("</g>")
+        changed = replace(board, areas=self.areas, units=self.units,
+                          labels=kept | placed, centres=self.centres)
+        return Redrawn(changed, f'<g class="redrawn">{"".join(patch)}</g>', hidden,
+                       {n: tuple(line.coords) for n, line in self.lines.items()},
+                       {c: s for c, s in self.shapes.items() if c in self.codes},
+                       {c: b for c, b in self.centre_base.items() if c in self.centres})
+
+    def _cover(self, code: str, spot: Pt) -> str:
+        """Paint over a base name that is gone (the base picture shows it):
+        each province under it in its own colour, keeping off the borders."""
+        x, y = float(spot[0]), float(spot[1])
+        left, top, right, bottom = label_box(code, x, y, self.board.label_size)
+        wide = self.board.label_size * 0.5  # a name's M and W are wider than label_box allows
+        box = Polygon([(left - wide, top - 0.6), (right + wide, top - 0.6),
+                       (right + wide, bottom + 0.6), (left - wide, bottom + 0.6)])
+        if self.base is None:
+            return ""
+        out = []
+        for other, shape in sorted(self.base.shapes.items()):
+            if other == EDGE or not shape.intersects(box):
+                continue
+            piece = box.intersection(shape.buffer(-COVER))
+            if piece.is_empty or piece.area < 0.01:
+                continue
+            water = self.map.provinces[other].terrain is Terrain.WATER \
+                if other in self.map.provinces else False
+            out.append(f'<path class="covered-name" data-province="{code}" '
+                       f'd="{area_data(piece)}" fill="{SEA if water else LAND}"/>')
+        return "".join(out)
+
+
+def _place_name(code: str, shape: BaseGeometry | None, want: Pt, obstacles: list[Box],
+                size: float) -> Pt | None:
+    """Where a new province's name goes: near ``want``, clear of the
+    ``obstacles``, inside its province if it fits there, else with its
+    middle inside; None if every spot near is taken."""
+    if shape is None:
+        return want
+    room = shape.buffer(0.5)
+    inside: Pt | None = None  # clear, its middle in the province
+    clear: Pt | None = None  # clear of everything, wherever
+    step = size / 3
+    reach = size * 4
+    grid = np.arange(-reach, reach + step / 2, step)
+    offsets = sorted(((float(dx), float(dy)) for dx in grid for dy in grid),
+                     key=lambda d: d[0] * d[0] + d[1] * d[1])
+    for dx, dy in offsets:  # nearest first
+        x, y = want[0] + dx, want[1] + dy
+        box = label_box(code, x, y, size)
+        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+               for b in obstacles):
+            continue
+        if room.contains(Polygon([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]),
+                                  (box[0], box[3])])):
+            return x, y
+        if inside is None and shape.contains(Point(x, y - size * 0.3)):
+            inside = (x, y)
+        clear = clear or (x, y)
+    return inside or clear
+
+
+# -- the changed boards, kept per process ------------------------------------------
+
+_KEPT = 64  # changed boards kept: a game's phases share theirs until its next change
+_CACHE: dict[tuple[int, tuple[MapChange, ...]], tuple[object, Redrawn]] = {}
+_LOCK = threading.Lock()
+
+
+def redraw(game_map: GameMap, board: Board, names: Mapping[str, Pt],
+           changes: tuple[MapChange, ...]) -> Redrawn:
+    """The board ``board`` (the base map's) after ``changes``; ``names``:
+    where the base board writes each name. Kept per drawing and changes."""
+    key = (id(game_map.drawing), changes)
+    with _LOCK:
+        found = _CACHE.get(key)
+        if found is not None and found[0] is game_map.drawing:
+            return found[1]
+    drawing = game_map.drawing
+    base = None
+    if drawing.artwork is not None and not board.schematic:
+        base = _base(drawing.artwork, tuple(sorted(
+            (code, prov.terrain is Terrain.WATER) for code, prov in game_map.provinces.items()
+            if prov.terrain is not Terrain.IMPASSABLE)))
+    work = _Redrawing(game_map, board, base)
+    for change in changes:
+        if isinstance(change, Split):
+            work.split(change)
+        elif isinstance(change, Merge):
+            work.merge(change)
+        else:
+            work.rename(change)
+    made = work.redrawn(names)
+    with _LOCK:
+        if len(_CACHE) >= _KEPT:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = (drawing, made)
+    return made
