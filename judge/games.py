@@ -37,6 +37,7 @@ from judge.models import BidRecord, Game, Member, OrderRecord, PhaseRecord, utcn
 from judge.settings import GameSettings, next_deadline
 from parser import OrderError, parse_order
 from parser.bids import parse_bid
+from parser.map_orders import with_former_names
 
 MASTER = "MASTER"
 
@@ -68,6 +69,24 @@ def board_of(game_map: GameMap, state: GameState) -> GameMap:
     changes (Diplomap's new borders, canals open by year). Orders are read
     on it, so a new province's code (GAL-N) is a place like any other."""
     return rules_for(game_map).map_for(game_map, state)
+
+
+def reading_board(session: Session, game: Game, game_map: GameMap,
+                  state: GameState) -> GameMap:
+    """The board orders of the current phase are read on: the board in
+    force, and in a retreat phase after a Draw also the names of the
+    provinces split since the phase before, where displaced units still
+    stand (``A Bur R Bur-N``, Diplomap §III.B)."""
+    board = board_of(game_map, state)
+    if state.phase.kind is not PhaseKind.RETREAT or not any(d.displaced
+                                                            for d in state.dislodged):
+        return board
+    record = phase_record(session, game)
+    earlier = None if record is None else session.exec(select(PhaseRecord).where(
+        PhaseRecord.game_id == game.id, PhaseRecord.seq == record.seq - 1)).first()
+    if earlier is None:
+        return board
+    return with_former_names(board, board_of(game_map, snapshots.loads(earlier.state)))
 
 
 def phase_record(session: Session, game: Game, phase: str | None = None) -> PhaseRecord | None:
@@ -487,7 +506,7 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     """The current phase resolved from the orders and bids on file (nothing stored)."""
     game_map = map_of(game)
     state = current_state(session, game)
-    board = board_of(game_map, state)
+    board = reading_board(session, game, game_map, state)
     texts = orders_on_file(session, game)
     orders: dict[str, list[Order]] = {}
     unreadable: list[tuple[str, str, str]] = []
@@ -515,6 +534,7 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     # Diplomap: the Draws and Erases on file, adjudicated after the moves (§II.F)
     drawn, unreadable_maps = map_orders.read_on_file(session, game, board, state)
     resolution = adjudicate(game_map, state, orders, bids, map_orders=drawn)
+    # said on the board the changes were made on; renamed provinces keep the GM's name
     changes = map_orders.change_notes(board, map_orders.new_changes(state, resolution.next))
     return Adjudication(resolution, (*unreadable, *unreadable_maps), late,
                         tuple(unreadable_bids), tuple(changes))

@@ -259,7 +259,7 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
     ordered = by_seat(after, game_map, by_power)
     # Diplomap: a unit whose province was split chooses its part (§III.B)
     dislodged = [{"power": d.unit.power, "unit": str(d.unit), "attacker": d.attacker,
-                  "retreats": list(d.retreats), "displaced": getattr(d, "displaced", False)}
+                  "retreats": list(d.retreats), "displaced": d.displaced}
                  for d in after.dislodged]
     fall_done = Phase.parse(phase).season.value == "F" and after.phase.kind.value != "R"
     centres = centre_table(game_map, after) if fall_done or ending else []

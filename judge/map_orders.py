@@ -129,7 +129,7 @@ def submit(session: Session, game: Game, board: GameMap, state: GameState, power
     refused = refusal(diplomap, state, power)
     if refused is not None:
         return [(n, t.strip(), refused) for n, t in lines]
-    kept: dict[str, tuple[int, str] | None] = {}
+    kept: dict[str, tuple[int, str] | None] = {}  # kind -> (line, text) on file
     for text in on_file(session, game).get(power, []):
         parsed = parse_map_order(text, board, 1)
         if not isinstance(parsed, OrderError):
@@ -153,11 +153,7 @@ def submit(session: Session, game: Game, board: GameMap, state: GameState, power
             notes.append((number, text, f"{power} has given its {kind.title()} this year: "
                           "one Draw and one Erase a year (Diplomap §II.C)"))
             continue
-        earlier = kept.get(kind)
-        if earlier is not None and earlier[0]:  # given earlier in this mail
-            notes = [(n, t, f"replaced by the {kind.title()} on line {number}")
-                     if n == earlier[0] else (n, t, p) for n, t, p in notes]
-        kept[kind] = (number, text)
+        kept[kind] = (number, text)  # replaces the one before, as a unit's order does
         notes.append((number, text, ""))
     file(session, game, power, [found[1] for kind in KINDS
                                 if (found := kept.get(kind)) is not None])
@@ -193,7 +189,7 @@ def summary(session: Session, game: Game, board: GameMap, state: GameState,
 
 def results_json(resolution: Resolution) -> dict[str, object]:
     """Each map order's fate, for the phase record and the results mail."""
-    results = getattr(resolution, "map_results", ())
+    results = resolution.map_results
     if not results:
         return {}
     return {"map_results": [

@@ -31,6 +31,7 @@ from judge.games import (
     orders_on_file,
     powers_of,
     powers_to_order,
+    reading_board,
     settings_of,
 )
 from judge.models import Game, Member
@@ -139,7 +140,7 @@ def submit_orders(session: Session, game: Game, member: Member,
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     game_map = map_of(game)
     state = current_state(session, game)
-    board = board_of(game_map, state)
+    board = reading_board(session, game, game_map, state)
     powers = powers_of(member)
     lines, map_lines = map_orders.split_map_orders(lines)
     lines, bid_lines = split_bids(lines)
@@ -318,9 +319,11 @@ def clear_orders(session: Session, game: Game, member: Member) -> None:
 
 
 def unordered_units(game_map: GameMap, state: GameState, powers: Sequence[str],
-                    on_file: dict[str, list[str]]) -> list[str]:
+                    on_file: dict[str, list[str]], board: GameMap | None = None) -> list[str]:
+    """The units of ``powers`` without an order on file; ``board``: the board
+    the orders are read on, if not the board in force (games.reading_board)."""
     ordered: set[str] = set()
-    board = board_of(game_map, state)
+    board = board or board_of(game_map, state)
     for texts in on_file.values():
         for text in texts:
             order = parse_order(text, board)

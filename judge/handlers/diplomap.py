@@ -8,11 +8,20 @@ variant's, which every player and every map already knows.
 
 from __future__ import annotations
 
+import json
+import re
+from dataclasses import replace
+
+from sqlmodel import select
+
 from engine.diplomap.in_force import rename
+from engine.state import GameState
+from engine.units import Unit
 from engine.variant_file import load_variant
 from judge import games
 from judge.games import GameError
 from judge.handlers.common import Context, _gm, _notice
+from judge.models import Game, MapOrderRecord, OrderRecord
 from parser import commands as c
 
 
@@ -34,10 +43,47 @@ def do_rename(ctx: Context, command: c.RenameProvince) -> str:
         change = rename(board, code, new_code, command.name.strip())
     except ValueError as exc:
         raise GameError(str(exc)) from None
+    renamed = renamed_state(state, code, change.new_code)
     games.replace_position(ctx.session, game,
-                           state.evolve(map_changes=(*state.map_changes, change)))
+                           renamed.evolve(map_changes=(*state.map_changes, change)))
+    _rename_on_file(ctx, game, code, change.new_code)
     said = f"{code} is now called {change.name} ({change.new_code})"
     _notice(ctx, game, "province renamed",
             f"The Game Master has named a new province of {game.name}: {said}. "
             f"Orders may name it {change.new_code}.")
     return f"{said} in {game.name} from {game.phase} on."
+
+
+def _moved(location: str, code: str, new_code: str) -> str:
+    """A location in province ``code`` (or on one of its coasts) under the new code."""
+    province, slash, coast = location.partition("/")
+    return new_code + slash + coast if province == code else location
+
+
+def renamed_state(state: GameState, code: str, new_code: str) -> GameState:
+    """The position with every place in ``code`` called ``new_code``: the
+    units on it, its centre's owner, a dislodged unit's place and choices."""
+    def unit(u: Unit) -> Unit:
+        return replace(u, location=_moved(u.location, code, new_code))
+    return state.evolve(
+        units=tuple(unit(u) for u in state.units),
+        owners=tuple(sorted((_moved(c, code, new_code), p) for c, p in state.owners)),
+        dislodged=tuple(replace(d, unit=unit(d.unit),
+                                attacker=_moved(d.attacker, code, new_code),
+                                retreats=tuple(_moved(r, code, new_code) for r in d.retreats))
+                        for d in state.dislodged),
+        contested=frozenset(_moved(c, code, new_code) for c in state.contested))
+
+
+def _rename_on_file(ctx: Context, game: Game, code: str, new_code: str) -> None:
+    """Orders on file that name the province name it by its new code, so
+    they still read at the deadline."""
+    word = re.compile(rf"(?<![\w+-]){re.escape(code)}(?![\w+-])", re.IGNORECASE)
+    for table in (OrderRecord, MapOrderRecord):
+        for row in ctx.session.exec(select(table).where(
+                table.game_id == game.id, table.phase == game.phase)).all():
+            lines = [word.sub(new_code, line) for line in json.loads(row.orders)]
+            if lines != json.loads(row.orders):
+                row.orders = json.dumps(lines)
+                ctx.session.add(row)
+    ctx.session.flush()  # orders_on_file forgets what it read (games._forget_orders_read)
