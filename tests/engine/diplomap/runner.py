@@ -51,6 +51,8 @@ def position(game_map: GameMap, case: dict[str, Any]) -> GameState:
                   for text in texts)
     state = GameState.initial(game_map).evolve(units=units,
                                                phase=Phase.parse(case.get("phase", "S1901M")))
+    if "used" in case:  # map orders used earlier this year (§II.C)
+        state = state.evolve(map_orders_used=frozenset((p, k) for p, k in case["used"]))
     if "centres" in case:
         state = state.evolve(owners=GameState.make_owners(case["centres"]))
     return state

@@ -1,6 +1,7 @@
 """Every worked example of the Diplomap rule text (ru12, by Michael
-Harvath, CC BY-SA 4.0) through engine.game.adjudicate: the map orders'
-fates, the board after and the retreats (data/examples.toml)."""
+Harvath, CC BY-SA 4.0), and a case of our own for each validity rule,
+through engine.game.adjudicate: the map orders' fates, the board after and
+the retreats (data/examples.toml, data/validity.toml)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from engine.phase import Phase, PhaseKind
 from tests.engine.diplomap.runner import board_after, diplomap_standard, load, position, run
 
 
-@pytest.mark.parametrize("case", load("examples.toml"))
-def test_rule_text_example(case: dict[str, Any]) -> None:
+@pytest.mark.parametrize("case", load("examples.toml") + load("validity.toml"))
+def test_map_orders_case(case: dict[str, Any]) -> None:
     game_map, resolution, given = run(case)
     results = {(r.power, r.order): r for r in resolution.map_results}
     assert len(results) == len(given)
@@ -26,7 +27,9 @@ def test_rule_text_example(case: dict[str, Any]) -> None:
         result = results[(power, order)]
         assert result.succeeded == (raw["result"] == "succeeds"), result
         assert result.section == raw.get("section", ""), result
-    after = case["after"]
+    if not any(r.succeeded for r in resolution.map_results):
+        assert resolution.next.map_changes == ()
+    after = case.get("after", {})
     board = board_after(game_map, resolution)
     if "units" in after:
         assert sorted(str(u) for u in resolution.next.units) == sorted(after["units"])
@@ -45,8 +48,9 @@ def test_rule_text_example(case: dict[str, Any]) -> None:
             assert prov.terrain is Terrain(facts["terrain"])
         if "centre" in facts:
             assert prov.is_centre == facts["centre"]
-        assert set(facts.get("army", [])) <= board.army_moves[code]
-        assert not set(facts.get("not_army", [])) & board.army_moves[code]
+        army = board.army_moves.get(code, frozenset())
+        assert set(facts.get("army", [])) <= army
+        assert not set(facts.get("not_army", [])) & army
         fleet = {d for loc in board.locations_of(code) for d in board.fleet_moves.get(loc, ())}
         assert set(facts.get("fleet", [])) <= fleet
 
