@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from engine.adjustments import needs_adjustments, resolve_adjustments
 from engine.bids import Bid, BidResult
+from engine.diplomap.values import MapOrder, MapOrderResult
 from engine.map import GameMap
 from engine.movement import resolve_movement
 from engine.orders import Convoy, Disband, Hold, Move, Order, SupportHold, SupportMove, UnitRef
@@ -35,20 +36,27 @@ class Resolution:
     bids: tuple[BidResult, ...] = ()  # every bid's fate: secret until the game ends
     violations: tuple[Violation, ...] = ()  # offences against nuclear powers
     kicks: tuple[Kick, ...] = ()  # Embassies moved down the Favor map for them
+    map_results: tuple[MapOrderResult, ...] = ()  # Diplomap's Draws and Erases
 
 
 def adjudicate(
     game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
     bids: Mapping[str, Sequence[Bid]] | None = None,
+    map_orders: Mapping[str, Sequence[MapOrder]] | None = None,
 ) -> Resolution:
     """Resolve one phase. ``bids``: each power's Diplomacy Point bids, in
-    variants whose neutral units are steered by them."""
+    variants whose neutral units are steered by them; ``map_orders``: each
+    power's Draws and Erases, in a game with Diplomap."""
     rules = rules_for(game_map)
     phase_map = rules.map_for(game_map, state)
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
         moved = resolve_movement(phase_map, state, orders, rules, bids)
         after = moved.state or state  # kicked Embassies move before the retreats
+        map_results: tuple[MapOrderResult, ...] = ()
+        if rules.diplomap:  # the board changes after the moves, before the retreats
+            moved, after, map_results, phase_map = rules.map_stage(
+                game_map, phase_map, after, moved, map_orders or {})
         # unplayed and stationary units are disbanded when dislodged, without
         # a retreat phase
         retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.unplayed
@@ -59,11 +67,13 @@ def adjudicate(
             return Resolution(state, moved.results, after.evolve(
                 units=moved.units, dislodged=retreating, contested=moved.contested,
                 phase=state.phase.retreat()), bids=moved.bids, violations=moved.violations,
-                kicks=moved.kicks)
-        return _end_of_season(phase_map, rules, state, moved.results, moved.units,
-                              moved.bids, moved.violations, moved.kicks, after)
+                kicks=moved.kicks, map_results=map_results)
+        ended = _end_of_season(phase_map, rules, state, moved.results, moved.units,
+                               moved.bids, moved.violations, moved.kicks, after)
+        return replace(ended, map_results=map_results) if map_results else ended
     if kind is PhaseKind.RETREAT:
-        retreated = resolve_retreats(phase_map, state, orders)
+        retreated = resolve_retreats(phase_map, state, rules.retreat_orders(
+            phase_map, state, orders))
         return _end_of_season(phase_map, rules, state, retreated.results, retreated.units)
     side_results, side_state, orders = rules.winter_orders(phase_map, state, orders)
     adjusted = resolve_adjustments(phase_map, state, orders)

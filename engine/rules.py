@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from engine.bids import Bid, BidResult
 from engine.boards import HexBoard
@@ -30,6 +31,10 @@ from engine.outcomes import OrderResult
 from engine.resolver import Combat, MovementResolver, ParadoxRule
 from engine.state import GameState
 from engine.units import Unit
+
+if TYPE_CHECKING:
+    from engine.diplomap.values import MapOrder, MapOrderResult
+    from engine.movement import MovementResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +163,23 @@ class Rules:
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
         """The board as it stands in this phase (canals open by year)."""
         return game_map.with_canals_for(state.phase.year)
+
+    # -- Diplomap: the board redrawn during play (engine/diplomap/rules.py) ----
+
+    diplomap = False  # are map orders adjudicated after the moves?
+
+    def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
+                  moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],
+                  ) -> tuple[MovementResult, GameState, tuple[MapOrderResult, ...], GameMap]:
+        """After the moves, before the retreats: the map orders' results and
+        what they leave (the units, the state, the board). Without Diplomap
+        nothing changes."""
+        return moved, state, (), phase_map
+
+    def retreat_orders(self, game_map: GameMap, state: GameState,
+                       orders: Mapping[str, Sequence[Order]]) -> Mapping[str, Sequence[Order]]:
+        """The retreat phase's orders, with any the rules give by default."""
+        return orders
 
     # -- unit traits -----------------------------------------------------------
 

@@ -19,6 +19,10 @@ class Dislodged:
     attacker: str  # province the dislodging unit came from
     by_convoy: bool = False  # a convoyed attacker leaves its origin open (DATC 4.A.5)
     retreats: tuple[str, ...] = ()  # legal retreat locations, filled in by the engine
+    # Diplomap (§III.B): not dislodged but displaced, its province split under
+    # it; it chooses its part, ``attacker`` is its own old province, and
+    # without an order it goes to a default part instead of disbanding
+    displaced: bool = False
 
 
 @dataclass(frozen=True, slots=True)

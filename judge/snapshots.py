@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.diplomap.records import change_from_dict, change_to_dict
 from engine.map import UnitKind
 from engine.phase import Phase
 from engine.state import Dislodged, GameState, Seat, VariantState
@@ -28,7 +29,9 @@ def _read_unit(data: list[str]) -> Unit:
 # Version 1 (no "version" key): the standard game's fields, unplayed powers
 # under "neutral". Version 2 adds the variants' fields (favor, built, exiles,
 # silenced, embassies, kicked, retaliated) and names unplayed powers "unplayed".
-VERSION = 2
+# Version 3 adds Diplomap's board changes, the map orders used this year and
+# displaced units (older snapshots have none of them).
+VERSION = 3
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
@@ -40,7 +43,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "owners": [list(pair) for pair in state.owners],
         "dislodged": [
             {"unit": _unit(d.unit), "attacker": d.attacker, "by_convoy": d.by_convoy,
-             "retreats": list(d.retreats)}
+             "retreats": list(d.retreats), "displaced": d.displaced}
             for d in state.dislodged
         ],
         "contested": sorted(state.contested),
@@ -61,6 +64,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "embassies": [list(e) for e in state.embassies],
         "kicked": sorted(list(k) for k in state.kicked),
         "retaliated": sorted(list(r) for r in state.retaliated),
+        "map_changes": [change_to_dict(c) for c in state.map_changes],
+        "map_orders_used": sorted(list(u) for u in state.map_orders_used),
     }
 
 
@@ -76,7 +81,7 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
         owners=tuple((c, p) for c, p in data["owners"]),
         dislodged=tuple(
             Dislodged(_read_unit(d["unit"]), d["attacker"], bool(d["by_convoy"]),
-                      tuple(d["retreats"]))
+                      tuple(d["retreats"]), bool(d.get("displaced", False)))
             for d in data["dislodged"]
         ),
         contested=frozenset(data["contested"]),
@@ -98,6 +103,8 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
             embassies=tuple((p, n, s) for p, n, s in data.get("embassies", ())),
             kicked=frozenset((p, n) for p, n in data.get("kicked", ())),
             retaliated=frozenset((p, n) for p, n in data.get("retaliated", ())),
+            map_changes=tuple(change_from_dict(c) for c in data.get("map_changes", ())),
+            map_orders_used=frozenset((p, k) for p, k in data.get("map_orders_used", ())),
         ),
     )
 

@@ -21,7 +21,16 @@ def rules_module_exists(name: str) -> bool:
 
 
 def rules_for(game_map: GameMap) -> Rules:
-    """The rules object a map's variant file names (``rules = "NAME"``)."""
+    """The rules object a map's variant file names (``rules = "NAME"``),
+    with Diplomap's layer on top when the game has it (``tables["diplomap"]``)."""
+    rules = _variant_rules(game_map)
+    if game_map.tables.get("diplomap"):
+        from engine.diplomap.rules import diplomap_rules
+        return diplomap_rules(rules)
+    return rules
+
+
+def _variant_rules(game_map: GameMap) -> Rules:
     name = game_map.rules
     rules = _LOADED.get(name)
     if rules is None:

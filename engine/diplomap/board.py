@@ -1,0 +1,336 @@
+"""The board as Diplomap's changes leave it: a working copy of a map that
+splits and merges provinces by their rings (engine/rings.py).
+
+Each ring entry carries the pieces of *base* borders it is made of
+(:class:`Seg`), so that a border cut twice is cut in the middle of the
+right piece, the drawing gets anchors on the base map, and a neighbour's
+entry for a province is found exactly even where two provinces meet in two
+places (Spain and the Mid-Atlantic).
+
+Splits and merges here do no checking: engine/diplomap/validity.py decides
+what may be done; this module only does it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+
+from engine.diplomap.values import EDGE, Anchor
+from engine.map import GameMap, Power, Province, Terrain, province_of
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Seg:
+    """A piece of one stretch of base border: between base province
+    ``base`` and ``border`` (a base province, EDGE or ``LINE:n``), from
+    fraction ``lo`` to ``hi`` clockwise round ``base``; ``forward`` when the
+    ring holding it runs from lo to hi. ``stretch`` tells apart two
+    stretches of one pair of provinces."""
+
+    base: str
+    border: str
+    lo: float
+    hi: float
+    forward: bool
+    stretch: int = 0
+
+    def flipped(self) -> Seg:
+        return replace(self, forward=not self.forward)
+
+    def at(self, fraction: float) -> float:
+        return self.lo + (self.hi - self.lo) * fraction
+
+    def piece(self, start: float, stop: float) -> Seg:
+        """The part from ``start`` to ``stop`` (fractions of this piece, in
+        the ring's direction)."""
+        if self.forward:
+            return replace(self, lo=self.at(start), hi=self.at(stop))
+        return replace(self, lo=self.at(1 - stop), hi=self.at(1 - start))
+
+    def point(self, fraction: float) -> float:
+        """The base-border fraction at ``fraction`` of the way along the ring."""
+        return self.at(fraction if self.forward else 1 - fraction)
+
+
+Segs = tuple[Seg, ...]
+
+
+def seen_from_other_side(segs: Segs) -> Segs:
+    return tuple(s.flipped() for s in reversed(segs))
+
+
+def cut(segs: Segs, fractions: tuple[float, ...]) -> tuple[list[Segs], list[Anchor]]:
+    """An entry's pieces cut at ``fractions`` of its middle base piece (in
+    the ring's direction), and the anchors of the cuts."""
+    middle = len(segs) // 2
+    mid = segs[middle]
+    pieces: list[Segs] = []
+    anchors = [Anchor(mid.base, mid.border, round(mid.point(f), 6)) for f in fractions]
+    bounds = (0.0, *fractions, 1.0)
+    for k in range(len(bounds) - 1):
+        part: Segs = (mid.piece(bounds[k], bounds[k + 1]),)
+        if k == 0:
+            part = (*segs[:middle], *part)
+        if k == len(bounds) - 2:
+            part = (*part, *segs[middle + 1:])
+        pieces.append(part)
+    return pieces, anchors
+
+
+def base_segs(game_map: GameMap) -> dict[str, list[Segs]]:
+    """Each base ring entry as one whole stretch of base border, named from
+    the alphabetically first province of the pair, so both sides agree."""
+    rings = game_map.rings
+    segs: dict[str, list[Segs]] = {}
+    for code, ring in rings.items():
+        entries: list[Segs] = []
+        for k, other in enumerate(ring):
+            if other == EDGE or other not in rings:
+                entries.append((Seg(code, other, 0.0, 1.0, True),))
+                continue
+            stretch = _stretch_number(rings, code, k)
+            if code < other:
+                entries.append((Seg(code, other, 0.0, 1.0, True, stretch),))
+            else:
+                entries.append((Seg(other, code, 0.0, 1.0, False, stretch),))
+        segs[code] = entries
+    return segs
+
+
+def _stretch_number(rings: Mapping[str, tuple[str, ...]], code: str, k: int) -> int:
+    """Which stretch of the pair (code, ring[k]) this is, counted in the
+    alphabetically first province's ring. Two stretches are matched by the
+    neighbours on either side: the same two provinces flank a stretch from
+    both sides."""
+    ring = rings[code]
+    other = ring[k]
+    if ring.count(other) == 1:
+        return 0
+    first, second = (code, other) if code < other else (other, code)
+    if code == first:
+        return [i for i, o in enumerate(ring) if o == other].index(k)
+    flank = {ring[k - 1], ring[(k + 1) % len(ring)]}
+    theirs = rings[first]
+    places = [i for i, o in enumerate(theirs) if o == second]
+    for number, i in enumerate(places):
+        if {theirs[i - 1], theirs[(i + 1) % len(theirs)]} == flank:
+            return number
+    mine = [i for i, o in enumerate(ring) if o == other]
+    return len(places) - 1 - mine.index(k)  # going round the other way
+
+
+_COMPASS: dict[str, tuple[str, Point]] = {
+    "N": ("North", (0.0, -1.0)), "NE": ("Northeast", (0.7071, -0.7071)),
+    "E": ("East", (1.0, 0.0)), "SE": ("Southeast", (0.7071, 0.7071)),
+    "S": ("South", (0.0, 1.0)), "SW": ("Southwest", (-0.7071, 0.7071)),
+    "W": ("West", (-1.0, 0.0)), "NW": ("Northwest", (-0.7071, -0.7071)),
+}
+INNER, OUTER = "I", "O"
+WORDS = {**{k: w for k, (w, _) in _COMPASS.items()}, INNER: "Inner", OUTER: "Outer"}
+
+
+def compass_vector(word: str) -> Point | None:
+    entry = _COMPASS.get(word.upper())
+    return None if entry is None else entry[1]
+
+
+def compass_of(dx: float, dy: float) -> str:
+    """The compass word nearest to a direction (y grows downwards)."""
+    angle = math.degrees(math.atan2(dx, -dy)) % 360  # 0 = north, clockwise
+    return ("N", "NE", "E", "SE", "S", "SW", "W", "NW")[int((angle + 22.5) // 45) % 8]
+
+
+@dataclass
+class Board:
+    """A mutable copy of a map's board that changes apply to."""
+
+    base: GameMap
+    provinces: dict[str, Province]
+    army: dict[str, set[str]]
+    fleet: dict[str, set[str]]
+    rings: dict[str, list[str]]
+    segs: dict[str, list[Segs]]
+    origin: dict[str, str]  # code -> the base province its name comes from
+    powers: dict[str, Power]
+    labels: dict[str, Point]
+    unit_points: dict[str, Point]
+    centre_points: dict[str, Point]
+    aliases: dict[str, str]
+    lines: int = 0
+
+    @classmethod
+    def of(cls, game_map: GameMap, segs: Mapping[str, list[Segs]] | None = None) -> Board:
+        drawing = game_map.drawing
+        return cls(
+            base=game_map,
+            provinces=dict(game_map.provinces),
+            army={p: set(d) for p, d in game_map.army_moves.items()},
+            fleet={p: set(d) for p, d in game_map.fleet_moves.items()},
+            rings={p: list(r) for p, r in game_map.rings.items()},
+            segs={p: list(s) for p, s in (segs or base_segs(game_map)).items()},
+            origin={p: p for p in game_map.provinces},
+            powers=dict(game_map.powers),
+            labels=dict(drawing.labels),
+            unit_points=dict(drawing.units),
+            centre_points=dict(drawing.centres),
+            aliases=dict(game_map.aliases),
+        )
+
+    def copy(self) -> Board:
+        return Board(
+            base=self.base, provinces=dict(self.provinces),
+            army={p: set(d) for p, d in self.army.items()},
+            fleet={p: set(d) for p, d in self.fleet.items()},
+            rings={p: list(r) for p, r in self.rings.items()},
+            segs={p: list(s) for p, s in self.segs.items()},
+            origin=dict(self.origin), powers=dict(self.powers), labels=dict(self.labels),
+            unit_points=dict(self.unit_points), centre_points=dict(self.centre_points),
+            aliases=dict(self.aliases), lines=self.lines)
+
+    # -- questions ------------------------------------------------------------
+
+    def is_water(self, code: str) -> bool:
+        prov = self.provinces.get(code)
+        return prov is not None and prov.terrain is Terrain.WATER
+
+    def locations(self, code: str) -> tuple[str, ...]:
+        prov = self.provinces[code]
+        if prov.coasts:
+            return tuple(f"{code}/{c}" for c in prov.coasts)
+        return (code,)
+
+    def point(self, code: str) -> Point | None:
+        return self.labels.get(code)
+
+    def mean_point(self, names: Iterable[str]) -> Point | None:
+        points = [p for p in (self.labels.get(n) for n in names if n != EDGE) if p]
+        if not points:
+            return None
+        return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+
+    def taken(self, code: str) -> bool:
+        from engine.variant_file import normalise_name
+        return code in self.provinces or normalise_name(code) in self.aliases
+
+    def free_code(self, stem: str, name: str,
+                  also: tuple[str, str] | None = None) -> tuple[str, str]:
+        """``stem`` (``GAL-N``) and ``name``, with a digit added while taken
+        (by the board, or by ``also``: the other part's, not made yet)."""
+        code, full, number = stem, name, 1
+        while self.taken(code) or self.taken(full) or (also is not None and code == also[0]):
+            number += 1
+            code, full = f"{stem}{number}", f"{name} {number}"
+        return code, full
+
+    # -- neighbours' entries ------------------------------------------------------
+
+    def _entry_in(self, neighbour: str, mine: Segs) -> int:
+        """Where ``neighbour``'s ring holds the entry that is ``mine`` seen
+        from the other side."""
+        theirs = seen_from_other_side(mine)
+        for k, segs in enumerate(self.segs[neighbour]):
+            if segs == theirs:
+                return k
+        raise KeyError(f"{neighbour} has no entry {theirs}")
+
+    def _replace_entry(self, neighbour: str, mine: Segs,
+                       new: list[tuple[str, Segs]]) -> None:
+        """Replace ``neighbour``'s entry matching ``mine`` by ``new`` entries
+        given as (name, segs seen from MY side, in my ring's order)."""
+        if neighbour == EDGE or neighbour not in self.rings:
+            return
+        k = self._entry_in(neighbour, mine)
+        names = [n for n, _ in reversed(new)]
+        segs = [seen_from_other_side(s) for _, s in reversed(new)]
+        self.rings[neighbour][k:k + 1] = names
+        self.segs[neighbour][k:k + 1] = segs
+        self._collapse(neighbour)
+
+    def _collapse(self, code: str) -> None:
+        """Join consecutive entries naming the same neighbour (the ring is cyclic)."""
+        ring, segs = self.rings[code], self.segs[code]
+        k = 0
+        while len(ring) > 1 and k < len(ring):
+            nxt = (k + 1) % len(ring)
+            if ring[k] == ring[nxt]:
+                joined = (*segs[k], *segs[nxt])
+                if nxt == 0:
+                    ring.pop(k)
+                    segs.pop(k)
+                    segs[0] = joined
+                else:
+                    ring.pop(nxt)
+                    segs.pop(nxt)
+                    segs[k] = joined
+                continue
+            k += 1
+
+    # -- building the GameMap -----------------------------------------------------
+
+    def game_map(self) -> GameMap:
+        from engine.map import Drawing
+        impassable = {c for c, p in self.provinces.items() if p.terrain is Terrain.IMPASSABLE}
+        borders = {c: frozenset(n for n in self.rings.get(c, ()) if n in self.provinces)
+                   for c in impassable if c in self.base.borders}
+        drawing = self.base.drawing
+        return replace(
+            self.base,
+            provinces=dict(self.provinces),
+            army_moves={p: frozenset(d) for p, d in self.army.items()},
+            fleet_moves={p: frozenset(d) for p, d in self.fleet.items()},
+            aliases=dict(self.aliases),
+            rings={p: tuple(r) for p, r in self.rings.items()},
+            powers=dict(self.powers),
+            borders=borders or self.base.borders,
+            drawing=Drawing(drawing.artwork, drawing.size, dict(self.unit_points),
+                            dict(self.labels), dict(self.centre_points)),
+        )
+
+    # -- renaming in place --------------------------------------------------------
+
+    def retire(self, code: str) -> None:
+        """Forget a province that is gone: its adjacencies, ring, aliases."""
+        for loc in self.locations(code):
+            for other in self.fleet.pop(loc, set()):
+                self.fleet.get(other, set()).discard(loc)
+        for other in self.army.pop(code, set()):
+            self.army.get(other, set()).discard(code)
+        self.fleet.pop(code, None)
+        del self.provinces[code]
+        self.rings.pop(code, None)
+        self.segs.pop(code, None)
+        self.origin.pop(code, None)
+        for key in [k for k, v in self.aliases.items() if province_of(v) == code]:
+            del self.aliases[key]
+        for table in (self.labels, self.centre_points):
+            table.pop(code, None)
+        for loc in [loc for loc in self.unit_points if province_of(loc) == code]:
+            del self.unit_points[loc]
+
+    def add_aliases(self, code: str, name: str) -> None:
+        from engine.variant_file import normalise_name
+        for spelling in (code, name):
+            self.aliases[normalise_name(spelling)] = code
+
+    def move_centre(self, old: str, new_by_old: Mapping[str, str]) -> None:
+        """Powers' home and starting centres follow a centre to its new province."""
+        new = new_by_old.get(old)
+        if new is None:
+            return
+        for name, power in self.powers.items():
+            if old in power.home or old in power.centres:
+                self.powers[name] = replace(
+                    power, home=tuple(new if c == old else c for c in power.home),
+                    centres=tuple(new if c == old else c for c in power.centres))
+
+    def link_army(self, one: str, other: str) -> None:
+        self.army.setdefault(one, set()).add(other)
+        self.army.setdefault(other, set()).add(one)
+
+    def link_fleet(self, one: str, other: str) -> None:
+        self.fleet.setdefault(one, set()).add(other)
+        self.fleet.setdefault(other, set()).add(one)

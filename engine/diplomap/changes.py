@@ -1,0 +1,349 @@
+"""Splitting and merging provinces on a :class:`Board` (no checking here:
+engine/diplomap/validity.py decides what may be done).
+
+A split of X by a line from its border with A (ring position i) to its
+border with B (position j): part 1 holds the entries from i round to j,
+part 2 those from j round to i; both named borders are cut in the middle,
+so each part keeps a piece of A and of B, and the parts border each other
+along the new line. A loop (i == j) encloses a part bordering only a piece
+of A and the rest of X.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.diplomap.board import INNER, OUTER, WORDS, Board, Point, Seg, Segs, compass_of, cut
+from engine.diplomap.values import EDGE, Anchor
+from engine.map import Province, Terrain, province_of
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a split would make, before it is made: each part's ring (names)
+    and its compass side, for naming and for placing the centre."""
+
+    rings: tuple[tuple[str, ...], tuple[str, ...]]
+    sides: tuple[str, str]
+
+
+def plan_split(board: Board, code: str, i: int, j: int) -> Plan:
+    ring = board.rings[code]
+    if i == j:
+        return Plan(((ring[i],), tuple(ring)), (INNER, OUTER))
+    first = _arc(ring, i, j)
+    second = _arc(ring, j, i)
+    one, two = board.mean_point(first), board.mean_point(second)
+    if one is None or two is None or one == two:
+        return Plan((tuple(first), tuple(second)), ("1", "2"))
+    side = compass_of(one[0] - two[0], one[1] - two[1])
+    other = compass_of(two[0] - one[0], two[1] - one[1])
+    return Plan((tuple(first), tuple(second)), (side, other))
+
+
+def part_names(board: Board, code: str, plan: Plan) -> tuple[tuple[str, str], tuple[str, str]]:
+    """Codes and names for the parts (§II.H): the original province's code
+    and the side, ``GAL-N`` "North Galicia"; a digit added when taken."""
+    base = board.origin[code]
+    title = board.base.provinces[base].name if base in board.base.provinces else base
+    first = board.free_code(f"{base}-{plan.sides[0]}", f"{_word(plan.sides[0])} {title}")
+    second = board.free_code(f"{base}-{plan.sides[1]}", f"{_word(plan.sides[1])} {title}",
+                             also=first)
+    return first, second
+
+
+def _word(side: str) -> str:
+    return WORDS.get(side, f"Part {side}")
+
+
+def _arc(ring: list[str], i: int, j: int) -> list[str]:
+    n = len(ring)
+    return [ring[(i + k) % n] for k in range((j - i) % n + 1)]
+
+
+def split(board: Board, code: str, i: int, j: int, parts: tuple[str, str],
+          names: tuple[str, str], centre: str | None) -> tuple[Anchor, Anchor]:
+    """Split ``code`` in place; the anchors where the line starts and ends."""
+    board.lines += 1
+    line = f"LINE:{board.lines}"
+    ring, segs = list(board.rings[code]), list(board.segs[code])
+    n = len(ring)
+    one, two = parts
+    base = board.origin[code]
+    forward = Seg(base, line, 0.0, 1.0, True)
+    if i == j:  # a loop: part 1 the inner, part 2 the rest
+        pieces, anchors = cut(segs[i], (1 / 3, 2 / 3))
+        early, middle, late = pieces
+        ring_one: list[tuple[str, Segs]] = [(ring[i], middle), (two, (forward.flipped(),))]
+        ring_two = [*zip(ring[:i], segs[:i], strict=True), (ring[i], early),
+                    (one, (forward,)), (ring[i], late),
+                    *zip(ring[i + 1:], segs[i + 1:], strict=True)]
+        board._replace_entry(ring[i], segs[i], [(two, early), (one, middle), (two, late)])
+        cut_owner = {(i, "start"): two, (i, "end"): two}
+        start, end = anchors
+    else:
+        (a_early, a_late), (start,) = cut(segs[i], (0.5,))
+        (b_early, b_late), (end,) = cut(segs[j], (0.5,))
+        between_one = [((i + k) % n) for k in range(1, (j - i) % n)]
+        between_two = [((j + k) % n) for k in range(1, (i - j) % n)]
+        ring_one = [(ring[i], a_late), *((ring[k], segs[k]) for k in between_one),
+                    (ring[j], b_early), (two, (forward.flipped(),))]
+        ring_two = [(ring[j], b_late), *((ring[k], segs[k]) for k in between_two),
+                    (ring[i], a_early), (one, (forward,))]
+        board._replace_entry(ring[i], segs[i], [(two, a_early), (one, a_late)])
+        board._replace_entry(ring[j], segs[j], [(one, b_early), (two, b_late)])
+        for k in between_one:
+            board._replace_entry(ring[k], segs[k], [(one, segs[k])])
+        for k in between_two:
+            board._replace_entry(ring[k], segs[k], [(two, segs[k])])
+        cut_owner = {(i, "start"): two, (i, "end"): one, (j, "start"): one, (j, "end"): two}
+    if i == j:
+        owner = {k: two for k in range(n)}
+    else:
+        owner = {i: one, j: two, **{k: one for k in _indices(n, i, j)},
+                 **{k: two for k in _indices(n, j, i)}}
+    old = board.provinces[code]
+    old_fleet = {loc: set(board.fleet.get(loc, set())) for loc in board.locations(code)}
+    old_army = set(board.army.get(code, set()))
+    point = board.labels.get(code)
+    unit_points = {loc: board.unit_points.get(loc) for loc in board.locations(code)}
+    board.retire(code)
+    for part, name, entries in ((one, names[0], ring_one), (two, names[1], ring_two)):
+        board.rings[part] = [e for e, _ in entries]
+        board.segs[part] = [s for _, s in entries]
+        board.origin[part] = base
+        terrain = _terrain(board, old, board.rings[part])
+        board.provinces[part] = Province(part, name, terrain, (),
+                                         old.centre if part == centre else None)
+        board.add_aliases(part, name)
+        board.labels.update(_pulled(point, board.mean_point(board.rings[part]), part))
+    for part in parts:
+        for other in old_army:
+            if other in board.rings[part]:
+                board.link_army(part, other)
+    if old.terrain is not Terrain.WATER:
+        board.link_army(one, two)
+    _fleet_links(board, old, ring, owner, cut_owner, old_fleet, parts, (i, j))
+    for part in parts:
+        for loc in board.locations(part):
+            source = loc.replace(part, code, 1)
+            at = unit_points.get(source) or next((p for p in unit_points.values() if p), None)
+            pulled = _pulled(at, board.labels.get(part), loc)
+            board.unit_points.update(pulled)
+    if centre is not None and old.centre is not None:
+        board.centre_points[centre] = board.labels[centre]
+        board.move_centre(code, {code: centre})
+    return start, end
+
+
+def _indices(n: int, i: int, j: int) -> list[int]:
+    return [(i + k) % n for k in range(1, (j - i) % n)]
+
+
+def _pulled(origin: Point | None, towards: Point | None, key: str) -> dict[str, Point]:
+    """A point for a new province: halfway from the old one towards the
+    middle of the part's neighbours."""
+    if origin is None:
+        return {}
+    if towards is None:
+        return {key: origin}
+    return {key: (round((origin[0] + towards[0]) / 2, 1), round((origin[1] + towards[1]) / 2, 1))}
+
+
+def _terrain(board: Board, old: Province, ring: list[str]) -> Terrain:
+    if old.terrain in (Terrain.WATER, Terrain.IMPASSABLE):
+        return old.terrain
+    return Terrain.COASTAL if any(board.is_water(n) for n in ring) else Terrain.LAND
+
+
+def _fleet_links(board: Board, old: Province, ring: list[str], owner: dict[int, str],
+                 cut_owner: dict[tuple[int, str], str], old_fleet: dict[str, set[str]],
+                 parts: tuple[str, str], ends: tuple[int, int]) -> None:
+    """Share out the old province's fleet links between the parts.
+
+    A water neighbour stays linked to every part bordering it. A land
+    neighbour was linked along the coast: the link stays with the part
+    holding the end of that neighbour's stretch that touches water."""
+    n = len(ring)
+    links: dict[str, dict[str, set[str]]] = {p: {} for p in parts}
+    for loc, dsts in old_fleet.items():
+        for dst in dsts:
+            neighbour = province_of(dst)
+            holders: set[str] = set()
+            for k, name in enumerate(ring):
+                if name != neighbour:
+                    continue
+                if board.is_water(neighbour) or old.terrain is Terrain.WATER:
+                    holders.update(p for p in parts if neighbour in board.rings[p])
+                    continue
+                if board.is_water(ring[k - 1]):
+                    holders.add(cut_owner.get((k, "start"), owner[k]))
+                if board.is_water(ring[(k + 1) % n]):
+                    holders.add(cut_owner.get((k, "end"), owner[k]))
+            if not holders:  # no water beside it in the ring: every coastal part bordering it
+                holders = {p for p in parts if neighbour in board.rings[p]
+                           and board.provinces[p].terrain is not Terrain.LAND}
+            for part in holders:
+                links[part].setdefault(loc, set()).add(dst)
+    for part in parts:
+        by_coast = links[part]
+        coasts = tuple(loc.partition("/")[2] for loc in sorted(by_coast))
+        prov = board.provinces[part]
+        if old.coasts and len(by_coast) >= 2:
+            board.provinces[part] = replace(prov, coasts=coasts)
+            for loc, dsts in by_coast.items():
+                for dst in dsts:
+                    board.link_fleet(f"{part}/{loc.partition('/')[2]}", dst)
+        elif prov.terrain is not Terrain.LAND:
+            board.fleet.setdefault(part, set())
+            for dsts in by_coast.values():
+                for dst in dsts:
+                    board.link_fleet(part, dst)
+    i, j = ends
+    one, two = parts
+    for k in {i, j}:
+        shore = ring[k]
+        if shore == EDGE or (not board.is_water(shore) and old.terrain is not Terrain.WATER):
+            continue
+        here = _location_on(board, one, shore)
+        there = _location_on(board, two, shore)
+        if here and there:
+            board.link_fleet(here, there)
+    if old.terrain is Terrain.WATER:
+        board.link_fleet(one, two)
+
+
+def _location_on(board: Board, part: str, water: str) -> str | None:
+    """The part's location a fleet reaches ``water`` from, if any."""
+    if board.provinces[part].terrain is Terrain.LAND:
+        return None
+    for loc in board.locations(part):
+        if any(province_of(d) == water for d in board.fleet.get(loc, set())):
+            return loc
+    return None
+
+
+def merge(board: Board, first: str, second: str, into: str, name: str
+          ) -> tuple[tuple[Anchor, Anchor], ...]:
+    """Merge two provinces sharing one stretch of border; the anchors of
+    the stretch that vanished."""
+    ring_a, segs_a = board.rings[first], board.segs[first]
+    ring_b, segs_b = board.rings[second], board.segs[second]
+    k = ring_a.index(second)
+    m = ring_b.index(first)
+    shared = segs_a[k]
+    erased = tuple((Anchor(s.base, s.border, s.lo), Anchor(s.base, s.border, s.hi))
+                   for s in shared)
+    rot_a = list(zip(ring_a[k + 1:] + ring_a[:k], segs_a[k + 1:] + segs_a[:k], strict=True))
+    rot_b = list(zip(ring_b[m + 1:] + ring_b[:m], segs_b[m + 1:] + segs_b[:m], strict=True))
+    entries = rot_a + rot_b
+    old_a, old_b = board.provinces[first], board.provinces[second]
+    fleet: dict[str, set[str]] = {}
+    coast_of_b: set[str] = set()
+    for code in (first, second):
+        for loc in board.locations(code):
+            fleet[loc] = set(board.fleet.get(loc, set()))
+    for loc, dsts in fleet.items():
+        if province_of(loc) == second:
+            coast_of_b.update(d.partition("/")[2] for d in dsts if province_of(d) == first)
+    army = (board.army.get(first, set()) | board.army.get(second, set())) - {first, second}
+    # neighbours' entries: each names the merged province instead
+    for name_n, segs in entries:
+        if name_n in (first, second):
+            continue
+        board._replace_entry(name_n, segs, [(into, segs)])
+    point_a, point_b = board.labels.get(first), board.labels.get(second)
+    centre_point = board.centre_points.get(first) or board.centre_points.get(second)
+    unit_points = {loc: board.unit_points.get(loc) for loc in fleet}
+    origin = board.origin[first]
+    board.retire(first)
+    board.retire(second)
+    for n_name, _ in entries:  # stale self-references from the other province
+        assert n_name not in (first, second)
+    board.rings[into] = [e for e, _ in entries]
+    board.segs[into] = [s for _, s in entries]
+    board._collapse(into)
+    board.origin[into] = origin
+    terrain = Terrain.WATER if old_a.terrain is Terrain.WATER else (
+        Terrain.COASTAL if any(board.is_water(n) for n in board.rings[into]) else Terrain.LAND)
+    keeper = old_a if old_a.coasts else old_b if old_b.coasts else None
+    coasts: tuple[str, ...] = ()
+    joins: str | None = None
+    if keeper is not None and not (old_a.coasts and old_b.coasts):
+        other = second if keeper is old_a else first
+        linked = coast_of_b if keeper is old_a else {
+            loc.partition("/")[2] for loc, d in fleet.items()
+            if province_of(loc) == second and any(province_of(x) == first for x in d)}
+        if len(linked) == 1:
+            coasts, joins = keeper.coasts, next(iter(linked))
+        del other
+    board.provinces[into] = Province(into, name, terrain, coasts,
+                                     old_a.centre or old_b.centre)
+    board.add_aliases(into, name)
+    for other in army:
+        board.link_army(into, other)
+    for loc, dsts in fleet.items():
+        coast = loc.partition("/")[2]
+        here = into if not coasts else f"{into}/{coast or joins}"
+        for dst in dsts:
+            if province_of(dst) in (first, second):
+                continue
+            board.link_fleet(here, dst)
+    if terrain is not Terrain.LAND and not coasts:
+        board.fleet.setdefault(into, set())
+    for code, point in ((first, point_a), (second, point_b)):
+        del code
+        if point is not None:
+            board.labels.setdefault(into, point)
+    if point_a and point_b:
+        board.labels[into] = (round((point_a[0] + point_b[0]) / 2, 1),
+                              round((point_a[1] + point_b[1]) / 2, 1))
+    if centre_point is not None:
+        board.centre_points[into] = centre_point
+    for loc, at in unit_points.items():
+        coast = loc.partition("/")[2]
+        target = into if not coasts else f"{into}/{coast or joins}"
+        if at is not None:
+            board.unit_points.setdefault(target, at)
+    if into not in board.unit_points and into in board.labels:
+        board.unit_points[into] = board.labels[into]
+    board.move_centre(first, {first: into})
+    board.move_centre(second, {second: into})
+    return erased
+
+
+def rename(board: Board, code: str, new_code: str, name: str) -> None:
+    """Give a province a new code and name, carried everywhere it is named."""
+    for table in (board.army,):
+        if code in table:
+            table[new_code] = table.pop(code)
+        for dsts in table.values():
+            if code in dsts:
+                dsts.discard(code)
+                dsts.add(new_code)
+    moved = {loc: loc.replace(code, new_code, 1) for loc in board.locations(code)}
+    for loc, new in moved.items():
+        if loc in board.fleet:
+            board.fleet[new] = board.fleet.pop(loc)
+        if loc in board.unit_points:
+            board.unit_points[new] = board.unit_points.pop(loc)
+    for dsts in board.fleet.values():
+        for loc, new in moved.items():
+            if loc in dsts:
+                dsts.discard(loc)
+                dsts.add(new)
+    for ring in board.rings.values():
+        for k, entry in enumerate(ring):
+            if entry == code:
+                ring[k] = new_code
+    board.rings[new_code] = board.rings.pop(code)
+    board.segs[new_code] = board.segs.pop(code)
+    board.origin[new_code] = board.origin.pop(code)
+    board.provinces[new_code] = replace(board.provinces.pop(code), code=new_code, name=name)
+    for points in (board.labels, board.centre_points):
+        if code in points:
+            points[new_code] = points.pop(code)
+    for key in [k for k, v in board.aliases.items() if province_of(v) == code]:
+        del board.aliases[key]
+    board.add_aliases(new_code, name)
+    board.move_centre(code, {code: new_code})

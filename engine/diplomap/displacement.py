@@ -1,0 +1,148 @@
+"""The units after the board changed (§III): units in merged provinces
+move with them, units in split provinces are displaced (they choose their
+part in the retreat phase), and dislodged units' retreats, judged on the
+board before the change, are carried onto the board after it.
+
+Rule text ru12 by Michael Harvath (CC BY-SA 4.0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from engine.diplomap.board import Board
+from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
+from engine.state import Dislodged
+from engine.units import Unit
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    units: tuple[Unit, ...]  # the units standing on the board after the change
+    dislodged: tuple[Dislodged, ...]  # dislodged and displaced units, to retreat
+    contested: frozenset[str]
+
+
+def located(board: Board, code: str, old: str) -> str:
+    """A unit's location in province ``code`` of the new board, keeping its
+    coast where the new province has it."""
+    coasts = board.provinces[code].coasts
+    coast = coast_of(old)
+    if not coasts:
+        return code
+    return f"{code}/{coast}" if coast in coasts else f"{code}/{coasts[0]}"
+
+
+def part_choices(before: GameMap, board: Board, unit: Unit,
+                 parts: Sequence[str]) -> tuple[str, ...]:
+    """Where a unit in a split province may go (§III.B): any part, but a
+    fleet never inland (B.1) and a fleet on a coast only into parts along
+    that coast (B.2): parts reaching a sea its location reached."""
+    if unit.kind is not UnitKind.FLEET:
+        return tuple(p for p in parts if board.provinces[p].terrain is not Terrain.WATER)
+    seas = {province_of(d) for d in before.fleet_moves.get(unit.location, frozenset())
+            if before.is_water(province_of(d))}
+    found = []
+    for part in parts:
+        prov = board.provinces[part]
+        if prov.terrain is Terrain.LAND:
+            continue
+        if prov.terrain is Terrain.WATER:
+            found.append(part)
+            continue
+        for loc in board.locations(part):
+            reach = {province_of(d) for d in board.fleet.get(loc, set())}
+            if not seas or any(_descends(board, r, s) for r in reach for s in seas):
+                found.append(located(board, part, unit.location)
+                             if coast_of(loc) is None else loc)
+                break
+    return tuple(found)
+
+
+def _descends(board: Board, now: str, then: str) -> bool:
+    return now == then or (board.origin.get(now) == board.origin.get(then, then) and (
+        then not in board.provinces))
+
+
+def after_changes(before: GameMap, board: Board, pieces: Mapping[str, tuple[str, ...]],
+                  units: Sequence[Unit], dislodged: Sequence[Dislodged],
+                  contested: frozenset[str]) -> Moved:
+    standing: list[Unit] = []
+    out: list[Dislodged] = []
+    placed_in: set[str] = set()
+    split = {code for code, now in pieces.items() if len(now) > 1}
+    keys = {d.unit.province for d in dislodged}
+    for unit in units:
+        now = pieces.get(unit.province, (unit.province,))
+        if unit.province not in split:
+            here = Unit(unit.power, unit.kind, located(board, now[0], unit.location)
+                        if now[0] != unit.province else unit.location)
+            standing.append(here)
+            placed_in.add(here.province)
+            continue
+        choices = part_choices(before, board, unit, now)
+        if not choices:
+            continue  # nowhere to stand: the unit is lost (cannot happen on a valid board)
+        if len(choices) == 1 or unit.province in keys:
+            # one choice, or its province's key is taken by a unit it dislodged:
+            # it goes to the default part at once
+            where = _default(board, choices)
+            standing.append(Unit(unit.power, unit.kind, where))
+            placed_in.add(province_of(where))
+            continue
+        out.append(Dislodged(unit, unit.province, False, choices, displaced=True))
+    new_contested = frozenset(c for old in contested for c in pieces.get(old, (old,)))
+    for d in dislodged:
+        out.append(_carried(before, board, pieces, d, placed_in, new_contested))
+    return Moved(tuple(standing), tuple(out), new_contested)
+
+
+def _default(board: Board, choices: Sequence[str]) -> str:
+    """A displaced unit's part when it says none: the one with the centre, else the first."""
+    for loc in choices:
+        if board.provinces[province_of(loc)].centre is not None:
+            return loc
+    return choices[0]
+
+
+def default_part(game_map: GameMap, choices: Sequence[str]) -> str:
+    for loc in choices:
+        if game_map.province(loc).centre is not None:
+            return loc
+    return choices[0]
+
+
+def _carried(before: GameMap, board: Board, pieces: Mapping[str, tuple[str, ...]],
+             d: Dislodged, occupied: set[str], contested: frozenset[str]) -> Dislodged:
+    """A dislodged unit's retreats on the new board: those it had on the old
+    one, where still open. Not into a piece of its own province (§III.C),
+    nor into a province merged with an occupied or contested one (§III.D,
+    example K), and into a part of a split neighbour only when that part
+    borders its old province."""
+    own = set(pieces.get(d.unit.province, (d.unit.province,)))
+    attacker = set(pieces.get(d.attacker, (d.attacker,)))
+    options: list[str] = []
+    for old in d.retreats:
+        prov = province_of(old)
+        now = pieces.get(prov, (prov,))
+        if now == (prov,):
+            options.append(old)
+            continue
+        for code in now:
+            if code in own or code in occupied or code in contested:
+                continue
+            if code in attacker and not d.by_convoy:
+                continue
+            if not own & set(board.rings.get(code, ())):
+                continue
+            terrain = board.provinces[code].terrain
+            if d.unit.kind is UnitKind.FLEET and terrain is Terrain.LAND:
+                continue
+            if d.unit.kind is not UnitKind.FLEET and terrain is Terrain.WATER:
+                continue
+            options.append(located(board, code, old) if d.unit.kind is UnitKind.FLEET
+                           else code)
+    del before
+    return Dislodged(d.unit, d.attacker, d.by_convoy, tuple(dict.fromkeys(options)),
+                     d.displaced)

@@ -1,0 +1,107 @@
+"""Diplomap as a layer of rules over any variant's: the board in force is
+the base map with the game's changes, map orders are adjudicated after the
+moves and before the retreats (§II.F), displaced units choose their part in
+the retreat phase (§III), and starting inland home centres never build
+fleets (§II.G.1). Rule text ru12 by Michael Harvath (CC BY-SA 4.0).
+
+:func:`with_diplomap` marks a map (``tables["diplomap"]``); rules_for
+(engine/variants) then composes :class:`DiplomapRules` with the variant's
+own rules class, so Diplomap works on every variant whose map has rings.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from engine.diplomap.adjudication import adjudicate_map_orders
+from engine.diplomap.displacement import after_changes, default_part
+from engine.diplomap.in_force import apply_changes, board_of
+from engine.diplomap.validity import inland_homes
+from engine.diplomap.values import MapOrder, MapOrderResult
+from engine.map import GameMap, UnitKind
+from engine.movement import MovementResult
+from engine.orders import Order, Retreat, UnitRef
+from engine.phase import Season
+from engine.rules import Rules
+from engine.state import GameState
+from engine.units import Unit
+
+
+class DiplomapRules(Rules):
+    """Mixed in before a variant's rules class (see :func:`diplomap_rules`)."""
+
+    diplomap = True
+
+    def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
+        return apply_changes(game_map, state.map_changes).with_canals_for(state.phase.year)
+
+    def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
+                  moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],
+                  ) -> tuple[MovementResult, GameState, tuple[MapOrderResult, ...], GameMap]:
+        # §II.C: a Draw or Erase used in Spring is gone for Fall; a new year starts afresh
+        used_before = state.map_orders_used if state.phase.season is Season.FALL \
+            else frozenset()
+        judged = state.evolve(map_orders_used=used_before)
+        after_moves = {u.province for u in moved.units}
+        outcome = adjudicate_map_orders(phase_map, judged, after_moves, map_orders)
+        state = state.evolve(map_orders_used=outcome.used)
+        if not outcome.changes:
+            return moved, state, outcome.results, phase_map
+        changes = (*state.map_changes, *outcome.changes)
+        state = state.evolve(map_changes=changes)
+        new_map = self.map_for(game_map, state)
+        board = board_of(apply_changes(game_map, changes))
+        after = after_changes(phase_map, board, outcome.pieces, moved.units, moved.dislodged,
+                              moved.contested)
+        owners = []
+        for centre, power in state.owners:
+            now = outcome.pieces.get(centre, (centre,))
+            holder = next((c for c in now if new_map.provinces[c].centre is not None), now[0])
+            owners.append((holder, power))
+        state = state.evolve(owners=tuple(sorted(owners)))
+        moved = replace(moved, units=after.units, dislodged=after.dislodged,
+                        contested=after.contested)
+        return moved, state, outcome.results, new_map
+
+    def retreat_orders(self, game_map: GameMap, state: GameState,
+                       orders: Mapping[str, Sequence[Order]]) -> Mapping[str, Sequence[Order]]:
+        """A displaced unit without an order goes to its default part (the
+        one with the centre, else the first) instead of disbanding."""
+        ordered = {o.unit.location.partition("/")[0] for given in orders.values() for o in given
+                   if hasattr(o, "unit")}
+        extra: dict[str, list[Order]] = {p: list(o) for p, o in orders.items()}
+        for d in state.dislodged:
+            if d.displaced and d.retreats and d.unit.province not in ordered:
+                extra.setdefault(d.unit.power, []).append(Retreat(
+                    UnitRef(d.unit.location, d.unit.kind), default_part(game_map, d.retreats)))
+        return extra
+
+    def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
+                      scores: Mapping[str, int], board: Sequence[Unit]) -> str:
+        if unit.kind is UnitKind.FLEET:
+            here = board_of(game_map)
+            for name, now in here.powers.items():
+                then = here.base.powers[name].home
+                for code_now, code_then in zip(now.home, then, strict=False):
+                    if code_now == unit.province and code_then in inland_homes(here):
+                        return (f"{unit.province} was an inland home centre at the start: "
+                                "no fleet may be built there (Diplomap §II.G.1)")
+        return super().build_refusal(game_map, state, power, unit, scores, board)
+
+
+_COMPOSED: dict[str, Rules] = {}
+
+
+def diplomap_rules(rules: Rules) -> Rules:
+    """The variant's rules with Diplomap's layer on top, one object per variant."""
+    if isinstance(rules, DiplomapRules):
+        return rules
+    composed = _COMPOSED.get(rules.name)
+    if composed is None:
+        kind = type(f"Diplomap{type(rules).__name__}", (DiplomapRules, type(rules)), {})
+        composed = copy.copy(rules)
+        composed.__class__ = kind
+        _COMPOSED[rules.name] = composed
+    return composed
