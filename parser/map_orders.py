@@ -82,10 +82,15 @@ _EDGE = re.compile(
     re.IGNORECASE,
 )
 # north, northern, northeast(ern), north-east(ern), north east, N, NE...
+# and for a loop's two parts (§II.G.2) the inner one, I, and the outer one, O,
+# as engine/diplomap names them
 _COMPASS = re.compile(
     rf"(?:(?P<ns>north|south)(?:[ ]*-?[ ]*(?P<ew1>east|west))?|(?P<ew2>east|west))"
     rf"(?:ern)?{_WORD_END}"
-    rf"|(?P<short>[ns][ew]?|[ew]){_WORD_END}",
+    rf"|(?P<short>[ns][ew]?|[ew]|i|o){_WORD_END}"
+    rf"|(?:(?P<inner>inner|inside|within|enclosed)|(?P<outer>outer|outside)){_WORD_END}"
+    rf"(?:[ ]+(?:of[ ]+)?the[ ]+loop{_WORD_END})?"
+    rf"|(?P<loop>loop){_WORD_END}",
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"['\u2019]s" + _WORD_END, re.IGNORECASE)
@@ -99,6 +104,7 @@ MAP_ORDER_WORDS = frozenset({
     "province", "north", "south", "east", "west", "northern", "southern", "eastern",
     "western", "northeast", "northwest", "southeast", "southwest", "northeastern",
     "northwestern", "southeastern", "southwestern", "otb", "edge", "board", "off",
+    "inner", "outer", "outside", "enclosed", "loop",
 })
 
 _EXAMPLE_DRAW = "'Draw Gal/War - Gal/Bud'"
@@ -128,7 +134,8 @@ def looks_like_map_order(text: str) -> bool:
 
 
 def compass_point(text: str) -> str | None:
-    """'north-eastern' -> 'NE', 'S' -> 'S'; None for anything else."""
+    """'north-eastern' -> 'NE', 'S' -> 'S', 'inner' -> 'I' (a loop's inside),
+    'outer' -> 'O'; None for anything else."""
     found = _COMPASS.fullmatch(_ODD_SPACE.sub(" ", text.strip()))
     return None if found is None else _point(found)
 
@@ -136,6 +143,10 @@ def compass_point(text: str) -> str | None:
 def _point(found: re.Match[str]) -> str:
     if found.group("short") is not None:
         return found.group("short").upper()
+    if found.group("inner") is not None or found.group("loop") is not None:
+        return "I"
+    if found.group("outer") is not None:
+        return "O"
     ns = found.group("ns") or ""
     ew = found.group("ew1") or found.group("ew2") or ""
     return (ns[:1] + ew[:1]).upper()
@@ -304,8 +315,8 @@ class _MapOrderReader:
                            "say where the supply centre goes: 'SC in north' or 'SC with Lvn'")
         raise _Refusal(start, word,
                        f"'{word}' is not a compass direction: the supply centre's side is "
-                       "N, NE, E, SE, S, SW, W or NW ('SC in north'), or a neighbour "
-                       "('SC with Lvn')",
+                       "N, NE, E, SE, S, SW, W or NW ('SC in north'), inner or outer for "
+                       "a loop, or a neighbour ('SC with Lvn')",
                        _closest(word, _COMPASS_WORDS))
 
     # -- places -------------------------------------------------------------
@@ -362,7 +373,7 @@ class _MapOrderReader:
 
 
 _COMPASS_WORDS = ("north", "south", "east", "west", "northeast", "northwest", "southeast",
-                  "southwest", "northern", "southern", "eastern", "western")
+                  "southwest", "northern", "southern", "eastern", "western", "inner", "outer")
 
 
 def _closest(word: str, candidates: Iterable[str]) -> str | None:
