@@ -280,7 +280,8 @@ class _MapOrderReader:
             elif found_inside is not None:
                 if inside is not None:
                     raise _Refusal(after, _word_at(text, after), "'inside' is given twice")
-                inside = self._place(text, found_inside.end())
+                inside = self._place(text, found_inside.end(),
+                                     "a loop names its province: 'inside Portugal'")
                 if inside.code == EDGE:
                     raise _Refusal(inside.start, text[inside.start:inside.end],
                                    "a loop lies inside a province, not the board's edge")
@@ -292,7 +293,7 @@ class _MapOrderReader:
         """Where the supply centre of a split province goes (§II.E)."""
         with_ = _CENTRE_WITH.match(text, at)
         if with_ is not None:
-            place = self._place(text, with_.end())
+            place = self._place(text, with_.end(), "name the neighbour: 'SC with Lvn'")
             return Side(neighbour=place.code), place.end
         in_ = _CENTRE_IN.match(text, at)
         start = in_.end() if in_ is not None else at
@@ -335,7 +336,8 @@ class _MapOrderReader:
             return _Place(EDGE, at, edge.end())
         return None
 
-    def _place(self, text: str, at: int) -> _Place:
+    def _place(self, text: str, at: int,
+               needs: str = "a border is two places, as in 'Gal/War'") -> _Place:
         at = _skip(text, at)
         place = self._try_place(text, at)
         if place is not None:
@@ -343,9 +345,7 @@ class _MapOrderReader:
         word = WORD.match(text, at)
         if word is None:
             if at >= len(text.rstrip()):
-                raise _Refusal(len(text.rstrip()), "",
-                               f"'{text.strip()}' is incomplete: a border is two places, "
-                               "as in 'Gal/War'")
+                raise _Refusal(len(text.rstrip()), "", f"'{text.strip()}' is incomplete: {needs}")
             raise _Refusal(at, text[at], f"a place name was expected, not '{text[at]}'")
         following = [w.group().lower() for w in islice(WORD.finditer(text, word.end()), 2)]
         phrases = [" ".join([word.group().lower(), *following[:n]]) for n in range(3)]
