@@ -6,16 +6,19 @@ its Spring and Fall orders. This reader turns such a line into the values of
 :mod:`engine.diplomap.values`. In outline (words in any case)::
 
     order   := draw | erase                      ['.' | '!'] at the end
-    erase   := ERASE border [move border-less]   'Erase Gal/War', 'Erase Ruhr - Bur'
-    draw    := DRAW [FROM] border move border clause*
-    border  := place ('/' | '&' | ' - ' for an Erase) place
+    erase   := ERASE place ('/' | '&' | move) place      'Erase Gal/War', 'Erase Ruhr - Bur'
+    draw    := DRAW [FROM] border [move] border clause*
+    border  := place ('/' | '&') place
     place   := a name of the map in force | OTB | Edge | off the board | board edge
     move    := - -- -> => > = (en dash, em dash, arrow) | to
-    clause  := [',' | '(' ...] inside | centre
+    clause  := [',' | '(' ...] (inside | centre)
     inside  := (INSIDE | WITHIN | IN) place     the province of a loop (§II.G.2)
-    centre  := (SC | supply centre) [goes|stays|is] (IN | ON | TO) [the] compass [region...]
-             | (SC | supply centre) (WITH | NEXT TO | BY | BESIDE ...) place
-             | (SC | supply centre) compass
+    centre  := SC [goes|stays|is...] [IN | ON | TO] [the] compass [region | part | side...]
+             | SC [IN | ON] [the] place ['s] (side | part...)
+             | SC (WITH | NEXT TO | BY | BESIDE ...) place
+    SC      := sc | supply centre | supply center | centre | center
+    compass := north | northern | north-east(ern) | N | NE ... (the eight points)
+             | inner | inside | the loop | I  /  outer | outside | O    (a loop's two parts)
 
 A border is named by two places as the rule text does; the board's edge is
 ``EDGE`` (:data:`engine.diplomap.values.EDGE`). Names are looked up in the
@@ -117,6 +120,13 @@ class _Place:
     end: int
 
 
+@dataclass(frozen=True, slots=True)
+class _Border:
+    places: tuple[str, str]  # codes, as written
+    start: int  # where it was written
+    end: int
+
+
 class _Refusal(Exception):
     """A map order that cannot be read: where, the word at fault, why."""
 
@@ -203,20 +213,20 @@ class _MapOrderReader:
         if start_from is not None:
             at = _skip(text, start_from.end())
         first = self._border_at(text, at)
-        move = _MOVE.match(text, first[2])
-        at = move.end() if move is not None else _skip(text, first[2])
+        move = _MOVE.match(text, first.end)
+        at = move.end() if move is not None else _skip(text, first.end)
         if _END.match(text, at) or _CENTRE.match(text, at) or _INSIDE.match(text, at):
             raise _Refusal(at, _word_at(text, at),
                            f"a Draw names two borders: {_EXAMPLE_DRAW}")
         second = self._border_at(text, at)
-        inside, centre, at = self._clauses(text, second[2])
+        inside, centre, at = self._clauses(text, second.end)
         self._finish(text, at)
         return self._shape(text, first, second, inside, centre)
 
     # -- borders ------------------------------------------------------------
 
-    def _border_at(self, text: str, at: int) -> tuple[str, str, int, int]:
-        """A border 'Gal/War' at ``at``: its two codes, where it ends and starts."""
+    def _border_at(self, text: str, at: int) -> _Border:
+        """A border 'Gal/War' at ``at``."""
         first = self._place(text, at)
         sep = _BORDER_SLASH.match(text, first.end)
         if sep is None:
@@ -224,8 +234,7 @@ class _MapOrderReader:
                                    "a border is written with a slash: 'Gal/War'",
                                    missing=f"a Draw names two borders: {_EXAMPLE_DRAW}")
         second = self._place(text, sep.end())
-        one, two = self._border(text, first, second)
-        return one, two, second.end, first.start
+        return _Border(self._border(text, first, second), first.start, second.end)
 
     def _border(self, text: str, first: _Place, second: _Place) -> tuple[str, str]:
         if first.code == second.code:
@@ -234,14 +243,14 @@ class _MapOrderReader:
                            f"'{written}' is no border: a border lies between two places")
         return first.code, second.code
 
-    def _shape(self, text: str, first: tuple[str, str, int, int],
-               second: tuple[str, str, int, int], inside: _Place | None,
+    def _shape(self, text: str, first: _Border, second: _Border, inside: _Place | None,
                centre: Side | None) -> Draw:
         """The Draw with the province it splits first in both borders (§II.A.1)."""
-        one, two = {first[0], first[1]}, {second[0], second[1]}
+        one, two = set(first.places), set(second.places)
+        written = text[first.start:second.end].strip()
         if one == two:  # a loop: the same border twice (§II.G.2)
             if inside is None:
-                raise _Refusal(first[3], text[first[3]:second[2]].strip(),
+                raise _Refusal(first.start, written,
                                "a loop must say which province it lies in, as in "
                                "'Draw Por/Spa - Por/Spa inside Portugal' (§II.G.2)")
             if inside.code not in one:
@@ -251,7 +260,7 @@ class _MapOrderReader:
             return Draw((inside.code, other), (inside.code, other), inside.code, centre)
         common = (one & two) - {EDGE}
         if not common:
-            raise _Refusal(first[3], text[first[3]:second[2]].strip(),
+            raise _Refusal(first.start, written,
                            "the two borders of a Draw belong to the province it splits, "
                            f"as in {_EXAMPLE_DRAW}")
         province = common.pop()
