@@ -305,3 +305,31 @@ def test_a_board_the_engine_changed(standard: GameMap) -> None:
     assert isinstance(parse_order("A Gal H", board), OrderError)
     reading = with_former_names(board, standard)
     assert str(parse_order(f"A Gal R {_written(one)}", reading)) == f"A GAL R {one}"
+
+
+_STANDARD_CODES = sorted(load_variant("standard").provinces)
+_SIDES = st.one_of(
+    st.none(),
+    st.sampled_from(["N", "NE", "E", "SE", "S", "SW", "W", "NW", "I", "O"]).map(
+        lambda c: Side(compass=c)),
+    st.sampled_from([*_STANDARD_CODES, EDGE]).map(lambda c: Side(neighbour=c)),
+)
+
+
+@st.composite
+def _map_orders(draw: st.DrawFn) -> Draw | Erase:
+    codes = draw(st.lists(st.sampled_from(_STANDARD_CODES), min_size=3, max_size=3,
+                          unique=True))
+    if draw(st.booleans()):
+        return Erase((codes[0], codes[1]))
+    other = draw(st.sampled_from([codes[2], EDGE]))
+    if draw(st.booleans()):  # a loop
+        return Draw((codes[0], other), (codes[0], other), codes[0], draw(_SIDES))
+    return Draw((codes[0], codes[1]), (codes[0], other), None, draw(_SIDES))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_map_orders())
+def test_the_canonical_form_reads_back(order: Draw | Erase) -> None:
+    """str() of any map order is read back as the same value."""
+    assert parse_map_order(str(order), load_variant("standard")) == order
