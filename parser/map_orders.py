@@ -6,16 +6,19 @@ its Spring and Fall orders. This reader turns such a line into the values of
 :mod:`engine.diplomap.values`. In outline (words in any case)::
 
     order   := draw | erase                      ['.' | '!'] at the end
-    erase   := ERASE border [move border-less]   'Erase Gal/War', 'Erase Ruhr - Bur'
-    draw    := DRAW [FROM] border move border clause*
-    border  := place ('/' | '&' | ' - ' for an Erase) place
+    erase   := ERASE place ('/' | '&' | move) place      'Erase Gal/War', 'Erase Ruhr - Bur'
+    draw    := DRAW [FROM] border [move] border clause*
+    border  := place ('/' | '&') place
     place   := a name of the map in force | OTB | Edge | off the board | board edge
     move    := - -- -> => > = (en dash, em dash, arrow) | to
-    clause  := [',' | '(' ...] inside | centre
+    clause  := [',' | '(' ...] (inside | centre)
     inside  := (INSIDE | WITHIN | IN) place     the province of a loop (§II.G.2)
-    centre  := (SC | supply centre) [goes|stays|is] (IN | ON | TO) [the] compass [region...]
-             | (SC | supply centre) (WITH | NEXT TO | BY | BESIDE ...) place
-             | (SC | supply centre) compass
+    centre  := SC [goes|stays|is...] [IN | ON | TO] [the] compass [region | part | side...]
+             | SC [IN | ON] [the] place ['s] (side | part...)
+             | SC (WITH | NEXT TO | BY | BESIDE ...) place
+    SC      := sc | supply centre | supply center | centre | center
+    compass := north | northern | north-east(ern) | N | NE ... (the eight points)
+             | inner | inside | the loop | I  /  outer | outside | O    (a loop's two parts)
 
 A border is named by two places as the rule text does; the board's edge is
 ``EDGE`` (:data:`engine.diplomap.values.EDGE`). Names are looked up in the
@@ -82,10 +85,15 @@ _EDGE = re.compile(
     re.IGNORECASE,
 )
 # north, northern, northeast(ern), north-east(ern), north east, N, NE...
+# and for a loop's two parts (§II.G.2) the inner one, I, and the outer one, O,
+# as engine/diplomap names them
 _COMPASS = re.compile(
     rf"(?:(?P<ns>north|south)(?:[ ]*-?[ ]*(?P<ew1>east|west))?|(?P<ew2>east|west))"
     rf"(?:ern)?{_WORD_END}"
-    rf"|(?P<short>[ns][ew]?|[ew]){_WORD_END}",
+    rf"|(?P<short>[ns][ew]?|[ew]|i|o){_WORD_END}"
+    rf"|(?:(?P<inner>inner|inside|within|enclosed)|(?P<outer>outer|outside)){_WORD_END}"
+    rf"(?:[ ]+(?:of[ ]+)?the[ ]+loop{_WORD_END})?"
+    rf"|(?P<loop>loop){_WORD_END}",
     re.IGNORECASE,
 )
 _POSSESSIVE = re.compile(r"['\u2019]s" + _WORD_END, re.IGNORECASE)
@@ -99,6 +107,7 @@ MAP_ORDER_WORDS = frozenset({
     "province", "north", "south", "east", "west", "northern", "southern", "eastern",
     "western", "northeast", "northwest", "southeast", "southwest", "northeastern",
     "northwestern", "southeastern", "southwestern", "otb", "edge", "board", "off",
+    "inner", "outer", "outside", "enclosed", "loop",
 })
 
 _EXAMPLE_DRAW = "'Draw Gal/War - Gal/Bud'"
@@ -108,6 +117,13 @@ _EXAMPLE_DRAW = "'Draw Gal/War - Gal/Bud'"
 class _Place:
     code: str  # a province code of the map, or EDGE
     start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Border:
+    places: tuple[str, str]  # codes, as written
+    start: int  # where it was written
     end: int
 
 
@@ -128,7 +144,8 @@ def looks_like_map_order(text: str) -> bool:
 
 
 def compass_point(text: str) -> str | None:
-    """'north-eastern' -> 'NE', 'S' -> 'S'; None for anything else."""
+    """'north-eastern' -> 'NE', 'S' -> 'S', 'inner' -> 'I' (a loop's inside),
+    'outer' -> 'O'; None for anything else."""
     found = _COMPASS.fullmatch(_ODD_SPACE.sub(" ", text.strip()))
     return None if found is None else _point(found)
 
@@ -136,6 +153,10 @@ def compass_point(text: str) -> str | None:
 def _point(found: re.Match[str]) -> str:
     if found.group("short") is not None:
         return found.group("short").upper()
+    if found.group("inner") is not None or found.group("loop") is not None:
+        return "I"
+    if found.group("outer") is not None:
+        return "O"
     ns = found.group("ns") or ""
     ew = found.group("ew1") or found.group("ew2") or ""
     return (ns[:1] + ew[:1]).upper()
@@ -192,20 +213,20 @@ class _MapOrderReader:
         if start_from is not None:
             at = _skip(text, start_from.end())
         first = self._border_at(text, at)
-        move = _MOVE.match(text, first[2])
-        at = move.end() if move is not None else _skip(text, first[2])
+        move = _MOVE.match(text, first.end)
+        at = move.end() if move is not None else _skip(text, first.end)
         if _END.match(text, at) or _CENTRE.match(text, at) or _INSIDE.match(text, at):
             raise _Refusal(at, _word_at(text, at),
                            f"a Draw names two borders: {_EXAMPLE_DRAW}")
         second = self._border_at(text, at)
-        inside, centre, at = self._clauses(text, second[2])
+        inside, centre, at = self._clauses(text, second.end)
         self._finish(text, at)
         return self._shape(text, first, second, inside, centre)
 
     # -- borders ------------------------------------------------------------
 
-    def _border_at(self, text: str, at: int) -> tuple[str, str, int, int]:
-        """A border 'Gal/War' at ``at``: its two codes, where it ends and starts."""
+    def _border_at(self, text: str, at: int) -> _Border:
+        """A border 'Gal/War' at ``at``."""
         first = self._place(text, at)
         sep = _BORDER_SLASH.match(text, first.end)
         if sep is None:
@@ -213,8 +234,7 @@ class _MapOrderReader:
                                    "a border is written with a slash: 'Gal/War'",
                                    missing=f"a Draw names two borders: {_EXAMPLE_DRAW}")
         second = self._place(text, sep.end())
-        one, two = self._border(text, first, second)
-        return one, two, second.end, first.start
+        return _Border(self._border(text, first, second), first.start, second.end)
 
     def _border(self, text: str, first: _Place, second: _Place) -> tuple[str, str]:
         if first.code == second.code:
@@ -223,14 +243,14 @@ class _MapOrderReader:
                            f"'{written}' is no border: a border lies between two places")
         return first.code, second.code
 
-    def _shape(self, text: str, first: tuple[str, str, int, int],
-               second: tuple[str, str, int, int], inside: _Place | None,
+    def _shape(self, text: str, first: _Border, second: _Border, inside: _Place | None,
                centre: Side | None) -> Draw:
         """The Draw with the province it splits first in both borders (§II.A.1)."""
-        one, two = {first[0], first[1]}, {second[0], second[1]}
+        one, two = set(first.places), set(second.places)
+        written = text[first.start:second.end].strip()
         if one == two:  # a loop: the same border twice (§II.G.2)
             if inside is None:
-                raise _Refusal(first[3], text[first[3]:second[2]].strip(),
+                raise _Refusal(first.start, written,
                                "a loop must say which province it lies in, as in "
                                "'Draw Por/Spa - Por/Spa inside Portugal' (§II.G.2)")
             if inside.code not in one:
@@ -240,7 +260,7 @@ class _MapOrderReader:
             return Draw((inside.code, other), (inside.code, other), inside.code, centre)
         common = (one & two) - {EDGE}
         if not common:
-            raise _Refusal(first[3], text[first[3]:second[2]].strip(),
+            raise _Refusal(first.start, written,
                            "the two borders of a Draw belong to the province it splits, "
                            f"as in {_EXAMPLE_DRAW}")
         province = common.pop()
@@ -269,7 +289,8 @@ class _MapOrderReader:
             elif found_inside is not None:
                 if inside is not None:
                     raise _Refusal(after, _word_at(text, after), "'inside' is given twice")
-                inside = self._place(text, found_inside.end())
+                inside = self._place(text, found_inside.end(),
+                                     "a loop names its province: 'inside Portugal'")
                 if inside.code == EDGE:
                     raise _Refusal(inside.start, text[inside.start:inside.end],
                                    "a loop lies inside a province, not the board's edge")
@@ -281,7 +302,7 @@ class _MapOrderReader:
         """Where the supply centre of a split province goes (§II.E)."""
         with_ = _CENTRE_WITH.match(text, at)
         if with_ is not None:
-            place = self._place(text, with_.end())
+            place = self._place(text, with_.end(), "name the neighbour: 'SC with Lvn'")
             return Side(neighbour=place.code), place.end
         in_ = _CENTRE_IN.match(text, at)
         start = in_.end() if in_ is not None else at
@@ -304,8 +325,8 @@ class _MapOrderReader:
                            "say where the supply centre goes: 'SC in north' or 'SC with Lvn'")
         raise _Refusal(start, word,
                        f"'{word}' is not a compass direction: the supply centre's side is "
-                       "N, NE, E, SE, S, SW, W or NW ('SC in north'), or a neighbour "
-                       "('SC with Lvn')",
+                       "N, NE, E, SE, S, SW, W or NW ('SC in north'), inner or outer for "
+                       "a loop, or a neighbour ('SC with Lvn')",
                        _closest(word, _COMPASS_WORDS))
 
     # -- places -------------------------------------------------------------
@@ -324,7 +345,8 @@ class _MapOrderReader:
             return _Place(EDGE, at, edge.end())
         return None
 
-    def _place(self, text: str, at: int) -> _Place:
+    def _place(self, text: str, at: int,
+               needs: str = "a border is two places, as in 'Gal/War'") -> _Place:
         at = _skip(text, at)
         place = self._try_place(text, at)
         if place is not None:
@@ -332,9 +354,7 @@ class _MapOrderReader:
         word = WORD.match(text, at)
         if word is None:
             if at >= len(text.rstrip()):
-                raise _Refusal(len(text.rstrip()), "",
-                               f"'{text.strip()}' is incomplete: a border is two places, "
-                               "as in 'Gal/War'")
+                raise _Refusal(len(text.rstrip()), "", f"'{text.strip()}' is incomplete: {needs}")
             raise _Refusal(at, text[at], f"a place name was expected, not '{text[at]}'")
         following = [w.group().lower() for w in islice(WORD.finditer(text, word.end()), 2)]
         phrases = [" ".join([word.group().lower(), *following[:n]]) for n in range(3)]
@@ -362,7 +382,7 @@ class _MapOrderReader:
 
 
 _COMPASS_WORDS = ("north", "south", "east", "west", "northeast", "northwest", "southeast",
-                  "southwest", "northern", "southern", "eastern", "western")
+                  "southwest", "northern", "southern", "eastern", "western", "inner", "outer")
 
 
 def _closest(word: str, candidates: Iterable[str]) -> str | None:

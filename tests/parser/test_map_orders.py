@@ -128,7 +128,8 @@ def test_values(standard: GameMap) -> None:
     ("north", "N"), ("Northern", "N"), ("northeast", "NE"), ("north-eastern", "NE"),
     ("North East", "NE"), ("east", "E"), ("Eastern", "E"), ("southeast", "SE"),
     ("south", "S"), ("southern", "S"), ("southwestern", "SW"), ("west", "W"),
-    ("western", "W"), ("north-west", "NW"), ("NW", "NW"), ("s", "S"), ("nort", None),
+    ("western", "W"), ("north-west", "NW"), ("NW", "NW"), ("s", "S"), ("inner", "I"),
+    ("inside the loop", "I"), ("loop", "I"), ("outer", "O"), ("O", "O"), ("nort", None),
     ("middle", None), ("en", None), ("", None),
 ])
 def test_compass_points(word: str, point: str | None) -> None:
@@ -249,3 +250,86 @@ def test_retreat_orders_name_the_province_that_was_split(standard: GameMap,
     assert with_former_names(board, standard) is reading  # built once
     assert with_former_names(board, board) is board
     assert reading.aliases["gal n"] == "GAL-N" and reading.provinces["BUR"].name == "Burgundy"
+
+
+# -- a board changed by the engine ----------------------------------------------
+
+
+def _written(code: str) -> str:
+    """A code as players type it: 'LVN+STP-SE' -> 'Lvn+Stp-Se'."""
+    return "+".join("-".join(w.capitalize() for w in part.split("-"))
+                    for part in code.split("+"))
+
+
+def test_a_board_the_engine_changed(standard: GameMap) -> None:
+    """The parser's map orders go through the engine (example J of the rule
+    text, and a Draw across Galicia), and every province the changes made is
+    then read by its code, in any case, and by its full name, in unit orders
+    and in later map orders. The codes come from the engine, not from here."""
+    from engine.diplomap.adjudication import resolve_map_orders
+    from engine.diplomap.in_force import apply_changes
+    from engine.diplomap.values import Merge, Split
+    from engine.state import GameState
+
+    state = GameState.initial(standard)
+    written = {
+        "RUSSIA": "Erase Lvn/StP. Draw StP/Fin \u2013 StP/OTB, SC in Southern Region.",
+        "AUSTRIA": "Draw Galicia/Warsaw - Galicia/Budapest",
+    }
+    orders = {power: [o for o in parse_map_orders(text, standard)
+                      if not isinstance(o, OrderError)] for power, text in written.items()}
+    assert [len(o) for o in orders.values()] == [2, 1]
+    occupied = [unit.location.split("/")[0] for unit in state.units]
+    results, changes, _ = resolve_map_orders(standard, state, occupied, orders)
+    assert all(r.succeeded for r in results), results
+    board = apply_changes(standard, changes)
+    galicia = next(c for c in changes if isinstance(c, Split) and c.province == "GAL")
+    merged = next(c for c in changes if isinstance(c, Merge))
+    new = [code for code in board.provinces if code not in standard.provinces]
+    assert set(galicia.parts) | {merged.into} <= set(new)
+
+    for code in new:
+        name = board.provinces[code].name
+        for spelling in (code, code.lower(), _written(code), name):
+            assert str(parse_order(f"A {spelling} H", board)) == f"A {code} H", spelling
+            assert str(parse_order(f"A Mos S A {spelling}", board)) == f"A MOS S A {code}"
+            assert str(parse_order(f"Build A {spelling}", board)) == f"BUILD A {code}"
+    one, two = galicia.parts
+    assert str(parse_order(f"A {_written(one)}-{_written(two)}", board)) == f"A {one} - {two}"
+    erase = parse_map_order(f"Erase {_written(one)}/{_written(two)}", board)
+    assert erase == Erase((one, two))
+    draw = parse_map_order(f"Draw {_written(merged.into)}/Mos - {_written(merged.into)}/Pru",
+                           board)
+    assert draw == Draw((merged.into, "MOS"), (merged.into, "PRU"))
+    # the split provinces are gone from the board, but not from a retreat's reading
+    assert isinstance(parse_order("A Gal H", board), OrderError)
+    reading = with_former_names(board, standard)
+    assert str(parse_order(f"A Gal R {_written(one)}", reading)) == f"A GAL R {one}"
+
+
+_STANDARD_CODES = sorted(load_variant("standard").provinces)
+_SIDES = st.one_of(
+    st.none(),
+    st.sampled_from(["N", "NE", "E", "SE", "S", "SW", "W", "NW", "I", "O"]).map(
+        lambda c: Side(compass=c)),
+    st.sampled_from([*_STANDARD_CODES, EDGE]).map(lambda c: Side(neighbour=c)),
+)
+
+
+@st.composite
+def _map_orders(draw: st.DrawFn) -> Draw | Erase:
+    codes = draw(st.lists(st.sampled_from(_STANDARD_CODES), min_size=3, max_size=3,
+                          unique=True))
+    if draw(st.booleans()):
+        return Erase((codes[0], codes[1]))
+    other = draw(st.sampled_from([codes[2], EDGE]))
+    if draw(st.booleans()):  # a loop
+        return Draw((codes[0], other), (codes[0], other), codes[0], draw(_SIDES))
+    return Draw((codes[0], codes[1]), (codes[0], other), None, draw(_SIDES))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_map_orders())
+def test_the_canonical_form_reads_back(order: Draw | Erase) -> None:
+    """str() of any map order is read back as the same value."""
+    assert parse_map_order(str(order), load_variant("standard")) == order

@@ -1,0 +1,78 @@
+"""Every worked example of the Diplomap rule text (ru12, by Michael
+Harvath, CC BY-SA 4.0), and a case of our own for each validity rule,
+through engine.game.adjudicate: the map orders' fates, the board after and
+the retreats (data/examples.toml, data/validity.toml)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.diplomap.in_force import apply_changes
+from engine.diplomap.values import Erase
+from engine.game import adjudicate
+from engine.map import Terrain, UnitKind
+from engine.orders import Build
+from engine.phase import Phase, PhaseKind
+from tests.engine.diplomap.runner import board_after, diplomap_standard, load, position, run
+
+
+@pytest.mark.parametrize("case", load("examples.toml") + load("validity.toml"))
+def test_map_orders_case(case: dict[str, Any]) -> None:
+    game_map, resolution, given = run(case)
+    results = {(r.power, r.order): r for r in resolution.map_results}
+    assert len(results) == len(given)
+    for raw, (power, order) in zip(case["map_orders"], given, strict=True):
+        result = results[(power, order)]
+        assert result.succeeded == (raw["result"] == "succeeds"), result
+        assert result.section == raw.get("section", ""), result
+    if not any(r.succeeded for r in resolution.map_results):
+        assert resolution.next.map_changes == ()
+    after = case.get("after", {})
+    board = board_after(game_map, resolution)
+    if "units" in after:
+        assert sorted(str(u) for u in resolution.next.units) == sorted(after["units"])
+    for code in after.get("gone", []):
+        assert code not in board.provinces
+    if "retreats" in after:
+        found = {str(d.unit): sorted(d.retreats) for d in resolution.next.dislodged}
+        assert found == {u: sorted(r) for u, r in after["retreats"].items()}
+        wanted = resolution.next.phase.kind is PhaseKind.RETREAT
+        assert wanted == bool(after["retreats"])
+    displaced = {str(d.unit) for d in resolution.next.dislodged if d.displaced}
+    assert displaced == set(after.get("displaced", []))
+    for code, facts in after.get("provinces", {}).items():
+        prov = board.provinces[code]
+        if "terrain" in facts:
+            assert prov.terrain is Terrain(facts["terrain"])
+        if "centre" in facts:
+            assert prov.is_centre == facts["centre"]
+        army = board.army_moves.get(code, frozenset())
+        assert set(facts.get("army", [])) <= army
+        assert not set(facts.get("not_army", [])) & army
+        fleet = {d for loc in board.locations_of(code) for d in board.fleet_moves.get(loc, ())}
+        assert set(facts.get("fleet", [])) <= fleet
+
+
+def test_example_l_no_fleet_in_a_merged_inland_home() -> None:
+    """L. Erase Mos/Lvn. In Adjustment Period: Build F Moscow-Livonia. -- Build
+    Fails, since Moscow was Interior Build Center originally (§II.G.1)."""
+    game_map = diplomap_standard()
+    case = {"phase": "F1901M", "units": {"RUSSIA": ["A WAR"]},
+            "centres": {"RUSSIA": ["MOS", "WAR", "SEV", "STP"]}}
+    fall = adjudicate(game_map, position(game_map, case), {},
+                      map_orders={"RUSSIA": [Erase(("MOS", "LVN"))]})
+    assert [r.succeeded for r in fall.map_results] == [True]
+    winter = fall.next
+    assert winter.phase == Phase.parse("W1901A")
+    board = apply_changes(game_map, winter.map_changes)
+    merged = "MOS+LVN"
+    assert board.provinces[merged].terrain is Terrain.COASTAL
+    assert merged in board.powers["RUSSIA"].home
+    built = adjudicate(game_map, winter, {"RUSSIA": [Build(merged, UnitKind.FLEET),
+                                                      Build("SEV", UnitKind.FLEET)]})
+    fates = {str(r.order): r for r in built.results}
+    assert "inland home centre" in fates[f"BUILD F {merged}"].reason.detail  # type: ignore[union-attr]
+    assert any(str(u) == "F SEV" for u in built.next.units)
+    assert not any(u.province == merged for u in built.next.units)
