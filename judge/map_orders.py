@@ -26,7 +26,7 @@ from engine.phase import PhaseKind
 from engine.state import GameState
 from judge.models import Game, MapOrderRecord, utcnow
 from parser import OrderError
-from parser.map_orders import looks_like_map_order, parse_map_order
+from parser.map_orders import looks_like_map_order, parse_map_order, split_map_orders
 
 KINDS = ("draw", "erase")  # in the order they are kept on file and shown
 _WAIVED = re.compile(r"^\s*(draw|erase)\s+none\s*$", re.IGNORECASE)
@@ -95,7 +95,7 @@ def read_on_file(session: Session, game: Game, board: GameMap, state: GameState
 # -- from a mail -----------------------------------------------------------------
 
 
-def split_map_orders(lines: Sequence[tuple[int, str]]
+def map_lines(lines: Sequence[tuple[int, str]]
                      ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """A mail's order lines, and its Draw and Erase lines. Read first, so
     that ``Gal/War`` is never taken for a province with a coast."""
@@ -135,8 +135,9 @@ def submit(session: Session, game: Game, board: GameMap, state: GameState, power
         if not isinstance(parsed, OrderError):
             kept[kind_of(parsed)] = (0, text)
     notes: list[Note] = []
-    for number, text in lines:
-        text = text.strip()
+    # several on one line as the rule text writes them: 'Erase Lvn/StP. Draw StP/Fin - StP/Lvn'
+    for number, text in [(n, piece.strip(" .;,")) for n, line in lines
+                         for _, piece in split_map_orders(line)]:
         waived = _WAIVED.match(text)
         if waived:
             kind = waived.group(1).lower()
@@ -208,27 +209,31 @@ def result_line(row: dict[str, object]) -> str:
     return f"{row['order']}: failed: {reason}{section}"
 
 
-def _name(board: GameMap, code: str) -> str:
-    province = board.provinces.get(code)
-    return f"{province.name} ({code})" if province is not None else code
-
-
 def change_notes(before: GameMap, changes: Sequence[MapChange]) -> list[str]:
-    """The board's new changes said in words, on the board before them:
-    'Galicia (GAL) is now North Galicia (GAL-N) and South Galicia (GAL-S)'."""
+    """The board's new changes said in words, each on the board as the
+    changes before it left it: 'Galicia (GAL) is now North Galicia (GAL-N)
+    and South Galicia (GAL-S)'."""
+    names = {code: province.name for code, province in before.provinces.items()}
+
+    def name(code: str) -> str:
+        return f"{names[code]} ({code})" if code in names else code
+
     notes: list[str] = []
     for change in changes:
         if isinstance(change, Split):
-            text = (f"{_name(before, change.province)} is now {change.names[0]} "
+            text = (f"{name(change.province)} is now {change.names[0]} "
                     f"({change.parts[0]}) and {change.names[1]} ({change.parts[1]})")
             if change.centre:
                 text += f"; the supply centre is in {change.centre}"
+            names.update(zip(change.parts, change.names, strict=True))
         elif isinstance(change, Merge):
             first, second = change.provinces
-            text = (f"{_name(before, first)} and {_name(before, second)} are now one "
-                    f"province, {change.name} ({change.into})")
+            text = (f"{name(first)} and {name(second)} are now one province, "
+                    f"{change.name} ({change.into})")
+            names[change.into] = change.name
         elif isinstance(change, Rename):
-            text = f"{_name(before, change.code)} is now called {change.name} ({change.new_code})"
+            text = f"{name(change.code)} is now called {change.name} ({change.new_code})"
+            names[change.new_code] = change.name
         notes.append(text + ".")
     return notes
 

@@ -142,7 +142,7 @@ def submit_orders(session: Session, game: Game, member: Member,
     state = current_state(session, game)
     board = reading_board(session, game, game_map, state)
     powers = powers_of(member)
-    lines, map_lines = map_orders.split_map_orders(lines)
+    lines, map_lines = map_orders.map_lines(lines)
     lines, bid_lines = split_bids(lines)
     text = "\n".join(t for _, t in lines)
     first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
