@@ -72,16 +72,16 @@ def board_of(game_map: GameMap, state: GameState) -> GameMap:
 
 
 def reading_board(session: Session, game: Game, game_map: GameMap,
-                  state: GameState) -> GameMap:
-    """The board orders of the current phase are read on: the board in
-    force, and in a retreat phase after a Draw also the names of the
-    provinces split since the phase before, where displaced units still
-    stand (``A Bur R Bur-N``, Diplomap §III.B)."""
+                  state: GameState, phase: str | None = None) -> GameMap:
+    """The board the orders of a phase (the current one by default) are
+    read on: the board in force, and in a retreat phase after a Draw also
+    the names of the provinces split since the phase before, where
+    displaced units still stand (``A Bur R Bur-N``, Diplomap §III.B)."""
     board = board_of(game_map, state)
     if state.phase.kind is not PhaseKind.RETREAT or not any(d.displaced
                                                             for d in state.dislodged):
         return board
-    record = phase_record(session, game)
+    record = phase_record(session, game, phase)
     earlier = None if record is None else session.exec(select(PhaseRecord).where(
         PhaseRecord.game_id == game.id, PhaseRecord.seq == record.seq - 1)).first()
     if earlier is None:

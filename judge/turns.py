@@ -258,6 +258,16 @@ def bids_text(record_results: str) -> list[str]:
             for b in json.loads(record_results).get("bids", [])]
 
 
+def map_results_text(record_results: str) -> list[dict[str, object]]:
+    """A processed phase's map orders (Diplomap), each with its fate."""
+    return list(json.loads(record_results).get("map_results", [])) if record_results else []
+
+
+def map_changes_text(record_results: str) -> list[str]:
+    """What a processed phase's map orders did to the board, in words."""
+    return list(json.loads(record_results).get("map_changes", [])) if record_results else []
+
+
 def results_text(record_results: str) -> list[dict[str, str]]:
     if not record_results:
         return []

@@ -6,7 +6,7 @@ from sqlmodel import col, select
 
 from engine.variant_file import offered_variants
 from engine.variants import rules_for
-from judge import games, manual_topics, maps, turns
+from judge import games, manual_topics, map_orders, maps, turns
 from judge.games import GameError
 from judge.handlers.common import Context, _game, _settings
 from judge.mail import (
@@ -116,6 +116,10 @@ def do_history(ctx: Context, command: c.History) -> str:
         for row in turns.results_text(record.results):
             reason = f": {row['reason']}" if row.get("reason") else ""
             out.append(f"  {row['power']:<9} {row['order']:<30} {row['outcome']}{reason}")
+        # Diplomap: each map order's fate, then what became of the board
+        out.extend(f"  {row['power']:<9} {map_orders.result_line(row)}"
+                   for row in turns.map_results_text(record.results))
+        out.extend(f"  board: {change}" for change in turns.map_changes_text(record.results))
         if over:
             out.extend(f"  bid {line}" for line in turns.bids_text(record.results))
     return "\n".join(out)

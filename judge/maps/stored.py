@@ -27,5 +27,8 @@ def stored_scene(session: Session, game: Game, phase: str) -> tuple[GameMap, Sce
     if earlier is None or not earlier.results:
         return game_map, Scene(game.name, position)
     rows = json.loads(earlier.results).get("results", [])
-    return game_map, Scene(game.name, position, snapshots.loads(earlier.state),
-                           drawn_orders(stored_results(game_map, rows)))
+    before = snapshots.loads(earlier.state)
+    # the orders were given on that phase's board (Diplomap's provinces of the time)
+    board = games.reading_board(session, game, game_map, before, earlier.phase)
+    return game_map, Scene(game.name, position, before,
+                           drawn_orders(stored_results(board, rows)))
