@@ -242,7 +242,7 @@ def _loop(shape: Polygon, middle: Pt, reach: float) -> LineString:
     ``middle`` (a point of its border); with the border it encloses a
     half-disc, the loop's part."""
     pole = polylabel(shape, 0.5)
-    radius = max(1.0, min(reach, math.dist(middle, (pole.x, pole.y)) * 0.6))
+    radius = max(1.0, min(reach, math.dist(middle, (pole.x, pole.y)) * 0.85))
     arcs = Point(middle).buffer(radius, 32).exterior.intersection(shape)
     if arcs.geom_type == "MultiLineString":
         arcs = linemerge(arcs)
@@ -527,8 +527,7 @@ class _Redrawing:
         placed: dict[str, Pt] = {}
         for code, want in sorted(wanted.items()):
             shape = self.shapes.get(code)
-            placed[code] = _place_name(code, shape, want, obstacles + ghosts, size) or \
-                _place_name(code, shape, want, obstacles, size) or want
+            placed[code] = _place_name(code, shape, want, obstacles, ghosts, size)
             obstacles.append(label_box(code, *placed[code], size))
         patch = [self._cover(code, names[code]) for code in sorted(hidden)]
         patch += self.drawn
@@ -571,33 +570,56 @@ class _Redrawing:
 
 
 def _place_name(code: str, shape: BaseGeometry | None, want: Pt, obstacles: list[Box],
-                size: float) -> Pt | None:
-    """Where a new province's name goes: near ``want``, clear of the
-    ``obstacles``, inside its province if it fits there, else with its
-    middle inside; None if every spot near is taken."""
+                ghosts: list[Box], size: float) -> Pt:
+    """Where a new province's name goes: the nearest spot to ``want``
+    clear of the ``obstacles`` where it fits inside its province; else
+    where its middle is inside; else anywhere clear. Dislodged units'
+    ``ghosts`` are kept clear of when there is room to."""
     if shape is None:
         return want
     room = shape.buffer(0.5)
-    inside: Pt | None = None  # clear, its middle in the province
-    clear: Pt | None = None  # clear of everything, wherever
     step = size / 3
     reach = size * 4
     grid = np.arange(-reach, reach + step / 2, step)
     offsets = sorted(((float(dx), float(dy)) for dx in grid for dy in grid),
-                     key=lambda d: d[0] * d[0] + d[1] * d[1])
-    for dx, dy in offsets:  # nearest first
+                     key=lambda d: d[0] * d[0] + d[1] * d[1])  # nearest first
+    found: dict[tuple[int, bool], Pt] = {}  # (how good, ghosts kept clear) -> spot
+    least: tuple[float, Pt] | None = None  # in the province, covering the least
+    for dx, dy in offsets:
         x, y = want[0] + dx, want[1] + dy
         box = label_box(code, x, y, size)
-        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
-               for b in obstacles):
+        middle = shape.contains(Point(x, y - size * 0.3))
+        if any(_overlap(box, b) for b in obstacles):
+            if middle:
+                covered = sum(_overlap_area(box, b) for b in obstacles)
+                if least is None or covered < least[0]:
+                    least = (covered, (x, y))
             continue
+        clear = not any(_overlap(box, b) for b in ghosts)
         if room.contains(Polygon([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]),
                                   (box[0], box[3])])):
-            return x, y
-        if inside is None and shape.contains(Point(x, y - size * 0.3)):
-            inside = (x, y)
-        clear = clear or (x, y)
-    return inside or clear
+            found.setdefault((0, clear), (x, y))
+            if clear:
+                break
+        elif middle:
+            found.setdefault((1, clear), (x, y))
+        else:
+            found.setdefault((3, clear), (x, y))
+    if least is not None:  # a province too small for its name and a unit: share it
+        found.setdefault((2, False), least[1])
+    for rank in ((0, True), (0, False), (1, True), (1, False), (2, False), (3, True),
+                 (3, False)):
+        if rank in found:
+            return found[rank]
+    return want
+
+
+def _overlap_area(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 # -- the changed boards, kept per process ------------------------------------------
