@@ -79,6 +79,9 @@ def split(board: Board, code: str, i: int, j: int, parts: tuple[str, str],
                     (one, (forward,)), (ring[i], late),
                     *zip(ring[i + 1:], segs[i + 1:], strict=True)]
         board._replace_entry(ring[i], segs[i], [(two, early), (one, middle), (two, late)])
+        for k in range(n):
+            if k != i:
+                board._replace_entry(ring[k], segs[k], [(two, segs[k])])
         cut_owner = {(i, "start"): two, (i, "end"): two}
         start, end = anchors
     else:
