@@ -347,6 +347,6 @@ def rename(board: Board, code: str, new_code: str, name: str) -> None:
         if code in points:
             points[new_code] = points.pop(code)
     for key in [k for k, v in board.aliases.items() if province_of(v) == code]:
-        del board.aliases[key]
+        del board.aliases[key]  # a renamed province answers to its new names only
     board.add_aliases(new_code, name)
     board.move_centre(code, {code: new_code})
