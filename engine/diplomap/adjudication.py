@@ -80,6 +80,10 @@ def adjudicate_map_orders(
             used.add((power, kind))
     _conflicts(verdicts)
     _chains(board, verdicts, occupied)
+    if all(isinstance(v, Verdict) for v in verdicts.values()):  # nothing to carry out
+        return Outcome(tuple(MapOrderResult(p, o, False, v.reason, v.section)
+                             for (p, o), v in verdicts.items() if isinstance(v, Verdict)),
+                       (), frozenset(used), board, {})
     work = board.copy()
     pieces: dict[str, list[str]] = {code: [code] for code in board.provinces}
     changes: list[MapChange] = []

@@ -39,7 +39,7 @@ class Seg:
     stretch: int = 0
 
     def flipped(self) -> Seg:
-        return replace(self, forward=not self.forward)
+        return Seg(self.base, self.border, self.lo, self.hi, not self.forward, self.stretch)
 
     def at(self, fraction: float) -> float:
         return self.lo + (self.hi - self.lo) * fraction
@@ -48,8 +48,10 @@ class Seg:
         """The part from ``start`` to ``stop`` (fractions of this piece, in
         the ring's direction)."""
         if self.forward:
-            return replace(self, lo=self.at(start), hi=self.at(stop))
-        return replace(self, lo=self.at(1 - stop), hi=self.at(1 - start))
+            lo, hi = self.at(start), self.at(stop)
+        else:
+            lo, hi = self.at(1 - stop), self.at(1 - start)
+        return Seg(self.base, self.border, lo, hi, self.forward, self.stretch)
 
     def point(self, fraction: float) -> float:
         """The base-border fraction at ``fraction`` of the way along the ring."""
@@ -189,7 +191,8 @@ class Board:
             segs={p: list(s) for p, s in self.segs.items()},
             origin=dict(self.origin), powers=dict(self.powers), labels=dict(self.labels),
             unit_points=dict(self.unit_points), centre_points=dict(self.centre_points),
-            aliases=dict(self.aliases), lines=self.lines)
+            aliases={k: v for k, v in self.aliases.items()
+                     if province_of(v) in self.provinces}, lines=self.lines)
 
     # -- questions ------------------------------------------------------------
 
@@ -282,7 +285,8 @@ class Board:
             provinces=dict(self.provinces),
             army_moves={p: frozenset(d) for p, d in self.army.items()},
             fleet_moves={p: frozenset(d) for p, d in self.fleet.items()},
-            aliases=dict(self.aliases),
+            aliases={k: v for k, v in self.aliases.items()
+                     if province_of(v) in self.provinces},
             rings={p: tuple(r) for p, r in self.rings.items()},
             powers=dict(self.powers),
             borders=borders or self.base.borders,
@@ -294,7 +298,8 @@ class Board:
 
     def retire(self, code: str) -> None:
         """Forget a province that is gone: its adjacencies, ring, aliases."""
-        for loc in self.locations(code):
+        locations = self.locations(code)
+        for loc in locations:
             for other in self.fleet.pop(loc, set()):
                 self.fleet.get(other, set()).discard(loc)
         for other in self.army.pop(code, set()):
@@ -304,12 +309,12 @@ class Board:
         self.rings.pop(code, None)
         self.segs.pop(code, None)
         self.origin.pop(code, None)
-        for key in [k for k, v in self.aliases.items() if province_of(v) == code]:
-            del self.aliases[key]
+        # its aliases stay in ``aliases`` (so its names are not given again
+        # within the phase) and are left out of the GameMap (game_map())
         for table in (self.labels, self.centre_points):
             table.pop(code, None)
-        for loc in [loc for loc in self.unit_points if province_of(loc) == code]:
-            del self.unit_points[loc]
+        for loc in {code, *locations}:
+            self.unit_points.pop(loc, None)
 
     def add_aliases(self, code: str, name: str) -> None:
         from engine.variant_file import normalise_name

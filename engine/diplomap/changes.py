@@ -79,6 +79,9 @@ def split(board: Board, code: str, i: int, j: int, parts: tuple[str, str],
                     (one, (forward,)), (ring[i], late),
                     *zip(ring[i + 1:], segs[i + 1:], strict=True)]
         board._replace_entry(ring[i], segs[i], [(two, early), (one, middle), (two, late)])
+        for k in range(n):
+            if k != i:
+                board._replace_entry(ring[k], segs[k], [(two, segs[k])])
         cut_owner = {(i, "start"): two, (i, "end"): two}
         start, end = anchors
     else:
@@ -344,6 +347,6 @@ def rename(board: Board, code: str, new_code: str, name: str) -> None:
         if code in points:
             points[new_code] = points.pop(code)
     for key in [k for k, v in board.aliases.items() if province_of(v) == code]:
-        del board.aliases[key]
+        del board.aliases[key]  # a renamed province answers to its new names only
     board.add_aliases(new_code, name)
     board.move_centre(code, {code: new_code})

@@ -51,7 +51,9 @@ def part_choices(before: GameMap, board: Board, unit: Unit,
         if prov.terrain is Terrain.WATER:
             found.append(part)
             continue
-        for loc in board.locations(part):
+        same_coast_first = sorted(board.locations(part),
+                                  key=lambda loc: coast_of(loc) != coast_of(unit.location))
+        for loc in same_coast_first:
             reach = {province_of(d) for d in board.fleet.get(loc, set())}
             if not seas or any(_descends(board, r, s) for r in reach for s in seas):
                 found.append(located(board, part, unit.location)

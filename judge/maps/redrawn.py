@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
-from shapely import LineString, Point, Polygon, affinity, contains_xy, unary_union
+from shapely import LineString, MultiLineString, Point, Polygon, affinity, contains_xy, unary_union
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 from shapely.ops import linemerge, polylabel, split, substring
@@ -223,7 +223,8 @@ def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
     while at is not None:
         path.append(spot(at))
         at = came[at]
-    line = LineString([a, *reversed(path), b]).simplify(step * 0.7)
+    simple = LineString([a, *reversed(path), b]).simplify(step * 0.7)
+    line = simple if isinstance(simple, LineString) else LineString([a, *reversed(path), b])
     for _ in range(3):  # Chaikin's corner cutting, while it stays inside
         coords = list(line.coords)
         smooth = [coords[0]]
@@ -242,12 +243,13 @@ def _loop(shape: Polygon, middle: Pt, reach: float) -> LineString:
     ``middle`` (a point of its border); with the border it encloses a
     half-disc, the loop's part."""
     pole = polylabel(shape, 0.5)
-    radius = max(1.0, min(reach, math.dist(middle, (pole.x, pole.y)) * 0.6))
+    radius = max(1.0, min(reach, math.dist(middle, (pole.x, pole.y)) * 0.85))
     arcs = Point(middle).buffer(radius, 32).exterior.intersection(shape)
-    if arcs.geom_type == "MultiLineString":
+    if isinstance(arcs, MultiLineString):
         arcs = linemerge(arcs)
-    pieces = [p for p in getattr(arcs, "geoms", [arcs]) if p.geom_type == "LineString"]
-    return max(pieces, key=lambda p: p.length)
+    pieces = [p for p in getattr(arcs, "geoms", [arcs]) if isinstance(p, LineString)]
+    longest: LineString = max(pieces, key=lambda p: p.length)
+    return longest
 
 
 def _extended(line: LineString) -> LineString:
@@ -328,7 +330,7 @@ class _Redrawing:
     # where a line ends
     def _anchor(self, anchor: Anchor, at: float, shape: BaseGeometry) -> Pt:
         outline = _outline(_largest(shape))
-        spot: BaseGeometry | None = None
+        spot: Point | None = None
         if anchor.neighbour.startswith("LINE:"):
             line = self.lines.get(int(anchor.neighbour.split(":", 1)[1]))
             if line is not None:
@@ -361,13 +363,15 @@ class _Redrawing:
         if change.loop:
             middle = self._anchor(change.start, (start + end) / 2, shape)
             line = _loop(shape, middle, max(math.dist(a, b) / 2, LOOP_SIZE))
-            a, b = line.coords[0], line.coords[-1]  # where the arc meets the border
+            (ax, ay), (bx, by) = line.coords[0], line.coords[-1]  # where the arc meets the border
+            a, b = (ax, ay), (bx, by)
         else:
             line = _across(shape, a, b)
         clipped = line.intersection(shape.buffer(0.05))
-        if clipped.geom_type == "MultiLineString":
+        if isinstance(clipped, MultiLineString):
             clipped = linemerge(clipped)
-        line = clipped if clipped.geom_type == "LineString" and not clipped.is_empty else line
+        if isinstance(clipped, LineString) and not clipped.is_empty:
+            line = clipped
         one, two = _cut(shape, line, a, b)
         self.lines[change.line] = line
         dash = ' stroke-dasharray="3 1.5"' if self.water.get(old) else ""
@@ -457,7 +461,7 @@ class _Redrawing:
         into = change.into
         if a in self.shapes and b in self.shapes:
             shared = self.shapes[a].boundary.intersection(self.shapes[b].buffer(0.15))
-            merged = linemerge(shared) if shared.geom_type == "MultiLineString" else shared
+            merged = linemerge(shared) if isinstance(shared, MultiLineString) else shared
             trimmed = [substring(piece, ERASE_TRIM, piece.length - ERASE_TRIM)
                        for piece in getattr(merged, "geoms", [merged])
                        if piece.geom_type == "LineString" and piece.length > 2 * ERASE_TRIM]
@@ -486,10 +490,15 @@ class _Redrawing:
 
     def rename(self, change: Rename) -> None:
         old, new = change.code, change.new_code
-        for table in (self.shapes, self.full, self.units, self.centres, self.centre_base,
-                      self.areas):
-            if old in table:
-                table[new] = table.pop(old)  # type: ignore[index]
+        for shapes in (self.shapes, self.full):
+            if old in shapes:
+                shapes[new] = shapes.pop(old)
+        for points in (self.units, self.centres):
+            if old in points:
+                points[new] = points.pop(old)
+        for texts in (self.centre_base, self.areas):
+            if old in texts:
+                texts[new] = texts.pop(old)
         for location in [loc for loc in self.units if province_of(loc) == old]:
             self.units[f"{new}/{location.split('/', 1)[1]}"] = self.units.pop(location)
         areas = self.areas.pop(new, None)  # _replace drops the old code's, kept here
@@ -527,8 +536,7 @@ class _Redrawing:
         placed: dict[str, Pt] = {}
         for code, want in sorted(wanted.items()):
             shape = self.shapes.get(code)
-            placed[code] = _place_name(code, shape, want, obstacles + ghosts, size) or \
-                _place_name(code, shape, want, obstacles, size) or want
+            placed[code] = _place_name(code, shape, want, obstacles, ghosts, size)
             obstacles.append(label_box(code, *placed[code], size))
         patch = [self._cover(code, names[code]) for code in sorted(hidden)]
         patch += self.drawn
@@ -542,7 +550,8 @@ class _Redrawing:
         changed = replace(board, areas=self.areas, units=self.units,
                           labels=kept | placed, centres=self.centres)
         return Redrawn(changed, f'<g class="redrawn">{"".join(patch)}</g>', hidden,
-                       {n: tuple(line.coords) for n, line in self.lines.items()},
+                       {n: tuple((x, y) for x, y, *_ in line.coords)
+                        for n, line in self.lines.items()},
                        {c: s for c, s in self.shapes.items() if c in self.codes},
                        {c: b for c, b in self.centre_base.items() if c in self.centres})
 
@@ -571,33 +580,56 @@ class _Redrawing:
 
 
 def _place_name(code: str, shape: BaseGeometry | None, want: Pt, obstacles: list[Box],
-                size: float) -> Pt | None:
-    """Where a new province's name goes: near ``want``, clear of the
-    ``obstacles``, inside its province if it fits there, else with its
-    middle inside; None if every spot near is taken."""
+                ghosts: list[Box], size: float) -> Pt:
+    """Where a new province's name goes: the nearest spot to ``want``
+    clear of the ``obstacles`` where it fits inside its province; else
+    where its middle is inside; else anywhere clear. Dislodged units'
+    ``ghosts`` are kept clear of when there is room to."""
     if shape is None:
         return want
     room = shape.buffer(0.5)
-    inside: Pt | None = None  # clear, its middle in the province
-    clear: Pt | None = None  # clear of everything, wherever
     step = size / 3
     reach = size * 4
     grid = np.arange(-reach, reach + step / 2, step)
     offsets = sorted(((float(dx), float(dy)) for dx in grid for dy in grid),
-                     key=lambda d: d[0] * d[0] + d[1] * d[1])
-    for dx, dy in offsets:  # nearest first
+                     key=lambda d: d[0] * d[0] + d[1] * d[1])  # nearest first
+    found: dict[tuple[int, bool], Pt] = {}  # (how good, ghosts kept clear) -> spot
+    least: tuple[float, Pt] | None = None  # in the province, covering the least
+    for dx, dy in offsets:
         x, y = want[0] + dx, want[1] + dy
         box = label_box(code, x, y, size)
-        if any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
-               for b in obstacles):
+        middle = shape.contains(Point(x, y - size * 0.3))
+        if any(_overlap(box, b) for b in obstacles):
+            if middle:
+                covered = sum(_overlap_area(box, b) for b in obstacles)
+                if least is None or covered < least[0]:
+                    least = (covered, (x, y))
             continue
+        clear = not any(_overlap(box, b) for b in ghosts)
         if room.contains(Polygon([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]),
                                   (box[0], box[3])])):
-            return x, y
-        if inside is None and shape.contains(Point(x, y - size * 0.3)):
-            inside = (x, y)
-        clear = clear or (x, y)
-    return inside or clear
+            found.setdefault((0, clear), (x, y))
+            if clear:
+                break
+        elif middle:
+            found.setdefault((1, clear), (x, y))
+        else:
+            found.setdefault((3, clear), (x, y))
+    if least is not None:  # a province too small for its name and a unit: share it
+        found.setdefault((2, False), least[1])
+    for rank in ((0, True), (0, False), (1, True), (1, False), (2, False), (3, True),
+                 (3, False)):
+        if rank in found:
+            return found[rank]
+    return want
+
+
+def _overlap_area(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 # -- the changed boards, kept per process ------------------------------------------

@@ -1,7 +1,8 @@
 """Every worked example of the Diplomap rule text (ru12, by Michael
 Harvath, CC BY-SA 4.0), and a case of our own for each validity rule,
-through engine.game.adjudicate: the map orders' fates, the board after and
-the retreats (data/examples.toml, data/validity.toml)."""
+and boards of our own (two-coast provinces, seas), through
+engine.game.adjudicate: the map orders' fates, the board after and the
+retreats (data/examples.toml, data/validity.toml, data/board.toml)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from engine.phase import Phase, PhaseKind
 from tests.engine.diplomap.runner import board_after, diplomap_standard, load, position, run
 
 
-@pytest.mark.parametrize("case", load("examples.toml") + load("validity.toml"))
+@pytest.mark.parametrize("case", load("examples.toml") + load("validity.toml")
+                         + load("board.toml"))
 def test_map_orders_case(case: dict[str, Any]) -> None:
     game_map, resolution, given = run(case)
     results = {(r.power, r.order): r for r in resolution.map_results}
@@ -53,6 +55,13 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
         assert not set(facts.get("not_army", [])) & army
         fleet = {d for loc in board.locations_of(code) for d in board.fleet_moves.get(loc, ())}
         assert set(facts.get("fleet", [])) <= fleet
+        assert not set(facts.get("not_fleet", [])) & fleet
+        if "coasts" in facts:
+            assert list(prov.coasts) == facts["coasts"]
+        for loc, dsts in facts.get("fleet_from", {}).items():
+            assert set(dsts) <= board.fleet_moves[loc], loc
+        for loc, dsts in facts.get("not_fleet_from", {}).items():
+            assert not set(dsts) & board.fleet_moves[loc], loc
 
 
 def test_example_l_no_fleet_in_a_merged_inland_home() -> None:

@@ -1,0 +1,87 @@
+"""New provinces' names and codes (§II.H), the GM's renaming, the anchors
+the drawing reads, and switching Diplomap on for a variant."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine.diplomap.in_force import apply_changes, rename, with_diplomap
+from engine.diplomap.values import Anchor, Split
+from engine.variant_file import load_variant, normalise_name
+from engine.variants import rules_for
+from tests.engine.diplomap.runner import run
+
+
+def _two_lines_in_burgundy() -> tuple:
+    case = {"map_orders": [
+        {"power": "GERMANY", "draw": [["BUR", "PIC"], ["BUR", "GAS"]]},
+        {"power": "FRANCE", "draw": [["BUR", "PIC"], ["BUR", "RUH"]]}]}
+    game_map, resolution, _ = run(case)
+    return game_map, resolution.next.map_changes
+
+
+def test_parts_are_named_from_the_original_province_and_their_side() -> None:
+    game_map, changes = _two_lines_in_burgundy()
+    board = apply_changes(game_map, changes)
+    assert {"BUR-N", "BUR-E", "BUR-W"} <= set(board.provinces)
+    assert board.provinces["BUR-N"].name == "North Burgundy"
+    for spelling in ("bur-n", "North Burgundy", "BUR N"):
+        assert board.aliases[normalise_name(spelling)] == "BUR-N"
+    assert "burgundy" not in board.aliases and "bur" not in board.aliases
+    for code in ("BUR-N", "BUR-E", "BUR-W"):
+        assert code in board.drawing.labels
+
+
+def test_lines_are_anchored_on_the_base_borders() -> None:
+    """The first line on a border ends at its middle; a later line on a
+    piece of it ends in the middle of that piece."""
+    _, changes = _two_lines_in_burgundy()
+    first, second = changes
+    assert isinstance(first, Split) and isinstance(second, Split)
+    assert first.start == Anchor("BUR", "PIC", 0.5) and first.end == Anchor("BUR", "RUH", 0.5)
+    assert second.start == Anchor("BUR", "PIC", 0.25)
+    assert second.end == Anchor("BUR", "GAS", 0.5)
+    assert (first.line, second.line) == (1, 2) and second.base == "BUR"
+
+
+def test_a_gm_renames_a_new_province() -> None:
+    game_map, changes = _two_lines_in_burgundy()
+    board = apply_changes(game_map, changes)
+    change = rename(board, "BUR-N", "LOR", "Lorraine")
+    renamed = apply_changes(game_map, (*changes, change))
+    assert "LOR" in renamed.provinces and "BUR-N" not in renamed.provinces
+    assert renamed.provinces["LOR"].name == "Lorraine"
+    assert renamed.aliases["lorraine"] == "LOR" and "bur n" not in renamed.aliases
+    assert "LOR" in renamed.army_moves["BEL"] and "LOR" in renamed.rings["PIC"]
+    with pytest.raises(ValueError, match="already names"):
+        rename(renamed, "BUR-E", "PAR", "Paris East")
+    with pytest.raises(ValueError, match="already names"):
+        rename(renamed, "BUR-E", "BUR-X", "Lorraine")
+    with pytest.raises(ValueError, match="no province"):
+        rename(renamed, "BUR", "BRG", "Old Burgundy")
+
+
+def test_diplomap_needs_rings() -> None:
+    standard = load_variant("standard")
+    switched = with_diplomap(standard)
+    assert switched.tables["diplomap"] is True and with_diplomap(standard) is switched
+    assert rules_for(switched).diplomap and not rules_for(standard).diplomap
+    for name in ("dissolution", "intercontinental"):
+        other = load_variant(name)
+        if other.rings:
+            assert rules_for(with_diplomap(other)).diplomap
+            assert isinstance(rules_for(with_diplomap(other)), type(rules_for(other)))
+        else:
+            with pytest.raises(ValueError, match="no \\[rings\\]: Diplomap needs them"):
+                with_diplomap(other)
+
+
+def test_the_layer_goes_over_any_variants_rules() -> None:
+    """rules_for composes Diplomap with the variant's own rules class."""
+    dissolution = load_variant("dissolution")
+    marked = replace(dissolution, tables={**dissolution.tables, "diplomap": True})
+    composed = rules_for(marked)
+    assert composed.diplomap and isinstance(composed, type(rules_for(dissolution)))
+    assert rules_for(marked) is composed

@@ -1,0 +1,85 @@
+"""After any sequence of valid changes to the standard map, the board is
+still a board: every province reachable, adjacency symmetric, the rings
+pass engine/rings.py's checks against the new adjacency, and every supply
+centre is in exactly one province."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.diplomap.adjudication import adjudicate_map_orders
+from engine.diplomap.in_force import apply_changes
+from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
+from engine.map import GameMap, Terrain, province_of
+from engine.rings import check_rings
+from engine.state import GameState
+from tests.engine.diplomap.runner import diplomap_standard
+
+STEPS = st.lists(st.tuples(st.booleans(), st.integers(0, 10_000), st.integers(0, 100),
+                           st.integers(0, 100), st.sampled_from(["N", "S", "E", "W"])),
+                 min_size=1, max_size=12)
+
+
+def _order(board: GameMap, step: tuple[bool, int, int, int, str]) -> MapOrder:
+    draw, pick, i, j, side = step
+    codes = sorted(c for c, p in board.provinces.items() if p.terrain is not Terrain.IMPASSABLE)
+    code = codes[pick % len(codes)]
+    ring = board.rings[code]
+    first, second = ring[i % len(ring)], ring[j % len(ring)]
+    if draw:
+        inside = code if first == second else None
+        return Draw((code, first), (code, second), inside, Side(compass=side))
+    if first == EDGE:
+        first = next(n for n in ring if n != EDGE)
+    return Erase((code, first))
+
+
+def _problems(board: GameMap) -> list[str]:
+    found: list[str] = []
+    for src, dsts in board.army_moves.items():
+        found += [f"army {src}-{d} one way" for d in dsts if src not in board.army_moves[d]]
+    for src, dsts in board.fleet_moves.items():
+        found += [f"fleet {src}-{d} one way" for d in dsts
+                  if src not in board.fleet_moves.get(d, frozenset())]
+    check_rings(lambda path, key, text: found.append(text),
+                {c: list(r) for c, r in board.rings.items()}, board.provinces,
+                {c: set(d) for c, d in board.army_moves.items()},
+                {c: set(d) for c, d in board.fleet_moves.items()},
+                {c: set(d) for c, d in board.borders.items()})
+    graph = board.province_graph
+    passable = [c for c, p in board.provinces.items() if p.terrain is not Terrain.IMPASSABLE]
+    seen, queue = {passable[0]}, deque([passable[0]])
+    while queue:
+        for nxt in graph[queue.popleft()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append(nxt)
+    found += [f"{c} unreachable" for c in passable if c not in seen]
+    if len(board.supply_centres) != 34:
+        found.append(f"{len(board.supply_centres)} centres")
+    for power in board.powers.values():
+        found += [f"home {h} lost" for h in power.home if h not in board.supply_centres]
+    for loc in board.fleet_moves:
+        if not board.is_location(loc):
+            found.append(f"fleet location {loc} is not on the board")
+    found += [f"alias {a} -> {t}" for a, t in board.aliases.items()
+              if province_of(t) not in board.provinces]
+    return found
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(STEPS)
+def test_valid_changes_keep_a_sound_board(steps: list[tuple[bool, int, int, int, str]]) -> None:
+    game_map = diplomap_standard()
+    state = GameState.initial(game_map).evolve(units=())
+    changes: tuple = ()
+    for step in steps:
+        board = apply_changes(game_map, changes)
+        order = _order(board, step)
+        outcome = adjudicate_map_orders(board, state, (), {"ENGLAND": [order]})
+        changes = (*changes, *outcome.changes)
+        after = apply_changes(game_map, changes)
+        assert _problems(after) == [], (order, changes)
