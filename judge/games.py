@@ -257,6 +257,7 @@ def _forget(session: Session, *prefix: object) -> None:
 def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:
     """The powers that have something to order in this phase."""
     kind = state.phase.kind
+    board = board_of(game_map, state)  # whose centres and sites: on the board in force
     if kind is PhaseKind.MOVEMENT:
         # neutral powers steered by bids are not ordered by a player
         powers = {u.power for u in state.units
@@ -264,8 +265,8 @@ def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:
     elif kind is PhaseKind.RETREAT:
         powers = {d.unit.power for d in state.dislodged}
     else:  # adjustments, and whatever else the variant's Winter asks for (Embassies)
-        powers = set(powers_adjusting(game_map, state)) \
-            | rules_for(game_map).winter_orderers(game_map, state)
+        powers = set(powers_adjusting(board, state)) \
+            | rules_for(board).winter_orderers(board, state)
     return sorted(p for p in powers if p not in state.unplayed)
 
 

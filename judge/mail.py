@@ -262,7 +262,9 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
                   "retreats": list(d.retreats), "displaced": d.displaced}
                  for d in after.dislodged]
     fall_done = Phase.parse(phase).season.value == "F" and after.phase.kind.value != "R"
-    centres = centre_table(game_map, after) if fall_done or ending else []
+    # centres and adjustments on the board they stand on (Diplomap's new provinces)
+    board = rules_for(game_map).map_for(game_map, after)
+    centres = centre_table(board, after) if fall_done or ending else []
     return render(
         "results.txt.j2",
         **header(config, game, settings),
@@ -279,7 +281,7 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         budgets=budget_table(game_map, after),
         centres=centres,
         groups=group_table(after, centres),
-        adjustments=adjustment_table(game_map, after) if after.phase.kind.value == "A" else [],
+        adjustments=adjustment_table(board, after) if after.phase.kind.value == "A" else [],
         next_name=after.phase.name,
         next_phase=str(after.phase),
         next_deadline=format_deadline(game.deadline, settings.zone),

@@ -61,8 +61,9 @@ def _owner(game_map: GameMap, state: GameState, order: Order,
         return powers[0] if powers else None
     if isinstance(order, Build):
         prov = order.location.partition("/")[0]
-        sites = rules_for(game_map)
-        return next((p for p in powers if prov in sites.build_sites(game_map, state, p)), None)
+        board = board_of(game_map, state)  # Diplomap: the sites where the centres are now
+        sites = rules_for(board)
+        return next((p for p in powers if prov in sites.build_sites(board, state, p)), None)
     if order.unit.kind is UnitKind.EMBASSY:  # the seat's Embassy on that space
         return next((p for p, _, space in state.embassies
                      if p in powers and space == order.unit.location), None)

@@ -204,7 +204,8 @@ def ended_mails(session: Session, game: Game, config: Config) -> list[OutgoingMa
     record = games.phase_record(session, game)
     centres = []
     if record is not None:
-        centres = centre_table(games.map_of(game), snapshots.loads(record.state))
+        state = snapshots.loads(record.state)
+        centres = centre_table(games.board_of(games.map_of(game), state), state)
     # §5.1.3: the bids, secret while the game ran, go to everyone at its end
     bids = [(r.phase, lines) for r in games.phase_records(session, game)
             if (lines := bids_text(r.results))]

@@ -41,9 +41,10 @@ def due_lines(game_map: GameMap, state: GameState, powers: Sequence[str],
     """One line per power that builds or removes: how many are due, how
     many are ordered, and what happens to the rest at the deadline."""
     lines = []
-    board = rules_for(game_map).map_for(game_map, state)  # Diplomap's provinces read too
+    # the board in force: Diplomap's provinces read, its centres counted
+    board = rules_for(game_map).map_for(game_map, state)
     for power in powers:
-        due = adjustment_due(game_map, state, power)
+        due = adjustment_due(board, state, power)
         if power in state.unplayed:
             continue
         if due == 0:
@@ -51,11 +52,11 @@ def due_lines(game_map: GameMap, state: GameState, powers: Sequence[str],
             continue
         orders = [parse_order(t, board) for t in on_file.get(power, [])]
         if due > 0:
-            possible = min(due, len(free_home_centres(game_map, state, power)))
+            possible = min(due, len(free_home_centres(board, state, power)))
             given = sum(isinstance(o, (Build, Waive)) for o in orders)
             line = (f"{power} builds {due}: {given} of {possible} ordered; "
                     "builds not ordered are waived")
-            lost = builds_lost(game_map, state, power)
+            lost = builds_lost(board, state, power)
             if lost:
                 line += f"\n  {lost}"
         else:

@@ -138,8 +138,9 @@ def do_summary(ctx: Context, command: c.Summary) -> str:
              "year  " + " ".join(f"{p[:3]:>4}" for p in powers)]
     for record in records:
         if record.phase.startswith("S") and record.phase.endswith("M"):
+            state = snapshots.loads(record.state)
             table = {r["power"]: r["count"] for r in centre_table(
-                game_map, snapshots.loads(record.state))}
+                games.board_of(game_map, state), state)}
             lines.append(f"{record.phase[1:5]}  " + " ".join(f"{table[p]:>4}" for p in powers))
     lines.append("")
     lines.append(_describe_game(ctx, game))

@@ -74,7 +74,7 @@ def check_results(mails: list[Received], phase: str, expect: list[str]) -> str:
     return body
 
 
-def check_map(mail: Received, phase: str) -> None:
+def check_map(mail: Received, phase: str, game: str = "tester") -> None:
     """The results carry the map of the position they lead to, as a PNG
     that decodes and as SVG, both named after the game and that phase."""
     files = {part.get_content_type(): part for part in mail.message.iter_attachments()}
@@ -85,9 +85,9 @@ def check_map(mail: Received, phase: str) -> None:
     assert image.format == "PNG" and image.size[0] == PIXELS_WIDE
     svg = ET.fromstring(files["image/svg+xml"].get_content())
     shown = svg.attrib["data-phase"]
-    assert svg.attrib["data-game"] == "tester" and shown != phase
-    assert files["image/png"].get_filename() == f"tester-{shown}.png"
-    assert files["image/svg+xml"].get_filename() == f"tester-{shown}.svg"
+    assert svg.attrib["data-game"] == game and shown != phase
+    assert files["image/png"].get_filename() == f"{game}-{shown}.png"
+    assert files["image/svg+xml"].get_filename() == f"{game}-{shown}.svg"
 
 
 def signon(power: str, lines: list[str]) -> str:
