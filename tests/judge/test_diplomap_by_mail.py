@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import Engine
 
+from parser import OrderError
 from tests.judge.test_commands_by_mail import test_scenario as run_scenario
 
 DATA = Path(__file__).parent / "data" / "diplomap"
@@ -22,3 +23,33 @@ SCENARIOS = [pytest.param(s, id=f"{path.stem}: {s['name']}")
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_diplomap_scenario(db: Engine, scenario: dict[str, Any]) -> None:
     run_scenario(db, scenario)
+
+
+def test_the_manual_mail_examples_are_read() -> None:
+    """The manual's ```diplomap_mail blocks (a player's mail to a game with
+    Diplomap on) are read as the judge reads them: commands, the map
+    orders taken out first, the other orders on the standard map."""
+    from engine.variant_file import load_variant
+    from judge.map_orders import map_lines
+    from parser import parse_orders
+    from parser.commands import CommandError, Orders, parse_commands
+    from parser.map_orders import parse_map_order, split_map_orders
+    from tests.docs.test_manual import MANUAL, mail_blocks
+
+    blocks = mail_blocks(MANUAL.read_text("utf-8"), "diplomap_mail")
+    assert blocks, "the manual shows a player's mail with map orders"
+    game_map = load_variant("standard")
+    for start, body in blocks:
+        lines = parse_commands(body)
+        assert any(isinstance(line.command, Orders) for line in lines), start
+        for line in lines:
+            assert not isinstance(line.command, CommandError), (start, line.source)
+            if not isinstance(line.command, Orders):
+                continue
+            others, maps = map_lines(line.command.lines)
+            assert maps, (start, "no map order")
+            parsed = parse_orders("\n".join(raw for _, raw in others), game_map)
+            assert parsed.ok, (start, [str(e) for e in parsed.errors])
+            for _, raw in maps:
+                for _, piece in split_map_orders(raw):
+                    assert not isinstance(parse_map_order(piece, game_map), OrderError), raw
