@@ -79,11 +79,14 @@ def _rename_on_file(ctx: Context, game: Game, code: str, new_code: str) -> None:
     """Orders on file that name the province name it by its new code, so
     they still read at the deadline."""
     word = re.compile(rf"(?<![\w+-]){re.escape(code)}(?![\w+-])", re.IGNORECASE)
-    for table in (OrderRecord, MapOrderRecord):
-        for row in ctx.session.exec(select(table).where(
-                table.game_id == game.id, table.phase == game.phase)).all():
-            lines = [word.sub(new_code, line) for line in json.loads(row.orders)]
-            if lines != json.loads(row.orders):
-                row.orders = json.dumps(lines)
-                ctx.session.add(row)
+    rows: list[OrderRecord | MapOrderRecord] = [
+        *ctx.session.exec(select(OrderRecord).where(
+            OrderRecord.game_id == game.id, OrderRecord.phase == game.phase)).all(),
+        *ctx.session.exec(select(MapOrderRecord).where(
+            MapOrderRecord.game_id == game.id, MapOrderRecord.phase == game.phase)).all()]
+    for row in rows:
+        lines = [word.sub(new_code, line) for line in json.loads(row.orders)]
+        if lines != json.loads(row.orders):
+            row.orders = json.dumps(lines)
+            ctx.session.add(row)
     ctx.session.flush()  # orders_on_file forgets what it read (games._forget_orders_read)
