@@ -278,8 +278,8 @@ class Board:
                 return k
         raise KeyError(f"{neighbour} has no entry {seen_from_other_side(mine)}")
 
-    def _replace_entry(self, neighbour: str, mine: Segs,
-                       new: list[tuple[str, Segs]]) -> None:
+    def _replace_entry(self, neighbour: str, mine: Segs, new: list[tuple[str, Segs]],
+                       collapse: bool = False) -> None:
         """Replace ``neighbour``'s entry matching ``mine`` by ``new`` entries
         given as (name, segs seen from MY side, in my ring's order)."""
         if neighbour == EDGE or neighbour not in self.rings:
@@ -290,7 +290,8 @@ class Board:
         ring, pieces = self.own_ring(neighbour)
         ring[k:k + 1] = names
         pieces[k:k + 1] = segs
-        self._collapse(neighbour)
+        if collapse:  # a merge: the neighbour may now name it twice in a row
+            self._collapse(neighbour)
 
     def _collapse(self, code: str) -> None:
         """Join consecutive entries naming the same neighbour (the ring is cyclic)."""

@@ -254,7 +254,7 @@ def merge(board: Board, first: str, second: str, into: str, name: str
     for name_n, segs in entries:
         if name_n in (first, second):
             continue
-        board._replace_entry(name_n, segs, [(into, segs)])
+        board._replace_entry(name_n, segs, [(into, segs)], collapse=True)
     point_a, point_b = board.labels.get(first), board.labels.get(second)
     centre_point = board.centre_points.get(first) or board.centre_points.get(second)
     unit_points = {loc: board.unit_points.get(loc) for loc in fleet}
