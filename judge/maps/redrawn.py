@@ -63,6 +63,9 @@ class Redrawn:
     lines: Mapping[int, tuple[Pt, ...]] = field(default_factory=dict)  # each line as drawn
     shapes: Mapping[str, BaseGeometry] = field(default_factory=dict)  # province in force -> shape
     centre_base: Mapping[str, str] = field(default_factory=dict)  # centre -> base province
+    # where a unit of a province that is gone stood: orders given on the board
+    # before a change, and units displaced by a split, still name them
+    former: Mapping[str, Pt] = field(default_factory=dict)
 
 
 # -- the base map's shapes, once per process -------------------------------------
@@ -326,6 +329,7 @@ class _Redrawing:
         self.lines: dict[int, LineString] = {}
         self.drawn: list[str] = []  # the patch's lines and paint, in the order of the changes
         self.new: set[str] = set()  # provinces the base board has no name for
+        self.former: dict[str, Pt] = {}  # every location's unit point, gone or not
 
     # where a line ends
     def _anchor(self, anchor: Anchor, at: float, shape: BaseGeometry) -> Pt:
@@ -349,6 +353,7 @@ class _Redrawing:
         return on.x, on.y
 
     def split(self, change: Split) -> None:
+        self.former.update(self.units)
         old = change.province
         first, second = change.parts
         if self.base is None or old not in self.shapes:
@@ -457,6 +462,7 @@ class _Redrawing:
         self.new.update(new)
 
     def merge(self, change: Merge) -> None:
+        self.former.update(self.units)
         a, b = change.provinces
         into = change.into
         if a in self.shapes and b in self.shapes:
@@ -489,6 +495,7 @@ class _Redrawing:
         self._replace((a, b), (into,))
 
     def rename(self, change: Rename) -> None:
+        self.former.update(self.units)
         old, new = change.code, change.new_code
         for shapes in (self.shapes, self.full):
             if old in shapes:
@@ -553,7 +560,8 @@ class _Redrawing:
                        {n: tuple((x, y) for x, y, *_ in line.coords)
                         for n, line in self.lines.items()},
                        {c: s for c, s in self.shapes.items() if c in self.codes},
-                       {c: b for c, b in self.centre_base.items() if c in self.centres})
+                       {c: b for c, b in self.centre_base.items() if c in self.centres},
+                       {loc: p for loc, p in self.former.items() if loc not in self.units})
 
     def _cover(self, code: str, spot: Pt) -> str:
         """Paint over a base name that is gone (the base picture shows it):
