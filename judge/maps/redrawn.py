@@ -598,15 +598,20 @@ def _place_name(code: str, shape: BaseGeometry | None, want: Pt, obstacles: list
     room = shape.buffer(0.5)
     step = size / 3
     reach = size * 4
+    span = reach + len(code) * size  # what lies further cannot touch any spot tried
+    obstacles = [b for b in obstacles if b[0] - span < want[0] < b[2] + span
+                 and b[1] - span < want[1] < b[3] + span]
+    ghosts = [b for b in ghosts if b[0] - span < want[0] < b[2] + span
+              and b[1] - span < want[1] < b[3] + span]
     grid = np.arange(-reach, reach + step / 2, step)
-    offsets = sorted(((float(dx), float(dy)) for dx in grid for dy in grid),
-                     key=lambda d: d[0] * d[0] + d[1] * d[1])  # nearest first
+    dxs, dys = (a.ravel() for a in np.meshgrid(grid, grid))
+    order = np.argsort(dxs * dxs + dys * dys, kind="stable")  # nearest first
+    xs, ys = want[0] + dxs[order], want[1] + dys[order]
+    middles = contains_xy(shape, xs, ys - size * 0.3)  # the name's middle in the province
     found: dict[tuple[int, bool], Pt] = {}  # (how good, ghosts kept clear) -> spot
     least: tuple[float, Pt] | None = None  # in the province, covering the least
-    for dx, dy in offsets:
-        x, y = want[0] + dx, want[1] + dy
+    for x, y, middle in zip(xs.tolist(), ys.tolist(), middles.tolist(), strict=True):
         box = label_box(code, x, y, size)
-        middle = shape.contains(Point(x, y - size * 0.3))
         if any(_overlap(box, b) for b in obstacles):
             if middle:
                 covered = sum(_overlap_area(box, b) for b in obstacles)
