@@ -46,6 +46,7 @@ STEP = 0.5  # points: a border is looked at this often to find what it touches
 NEAR = 0.05  # points: a shape this near the outline is what it touches there
 REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
 LOOP_SPREAD = 0.15  # a loop starting and ending at one point encloses this much of its border
+FAIR_SHARE = 0.2  # a line is bent in until its smaller part has this much of the province
 LOOP_SIZE = 6.0  # points: the least radius of a loop's half-disc
 ERASE_TRIM = 1.2  # points left at each end of an erased stretch, where other borders meet it
 ERASE_WIDTH = 2.2  # wider than the artwork's borders (1) and coasts (0.6)
@@ -173,6 +174,7 @@ def _across(shape: Polygon, a: Pt, b: Pt) -> LineString:
     the straight way leaves the shape, or else the shortest way through it."""
     pole = polylabel(shape, 0.5)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    best: tuple[float, LineString] | None = None
     for pull in (0.15, 0.4, 0.7, 1.0):
         through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)
         # a cubic through ``through`` at its middle, leaving each end towards it
@@ -181,9 +183,17 @@ def _across(shape: Polygon, a: Pt, b: Pt) -> LineString:
         c2 = (b[0] + (through[0] - b[0]) * 4 / 3 - (a[0] - b[0]) / 6,
               b[1] + (through[1] - b[1]) * 4 / 3 - (a[1] - b[1]) / 6)
         line = LineString(_bezier(a, c1, c2, b))
-        if _inside(shape, line):
+        if not _inside(shape, line):
+            continue
+        # between two borders close together the chord leaves a sliver no
+        # name or unit fits in: bend it further in while that stays inside
+        one, two = _cut(shape, line, a, b)
+        share = min(one.area, two.area) / shape.area
+        if share >= FAIR_SHARE:
             return line
-    return _shortest_way(shape, a, b)
+        if best is None or share > best[0]:
+            best = (share, line)
+    return best[1] if best is not None else _shortest_way(shape, a, b)
 
 
 def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
