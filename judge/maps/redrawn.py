@@ -493,7 +493,9 @@ class _Redrawing:
         keeper = a if a in self.centres or b not in self.centres else b
         spots = [self.units.pop(code) for code in (keeper, a if keeper == b else b)
                  if code in self.units]
-        if spots:
+        if spots and self.base is None and len(spots) == 2:  # a schematic: between the discs
+            self.units[into] = ((spots[0][0] + spots[1][0]) / 2, (spots[0][1] + spots[1][1]) / 2)
+        elif spots:
             self.units[into] = spots[0]
         for location in [loc for loc in self.units if province_of(loc) in (a, b)]:
             self.units[f"{into}/{location.split('/', 1)[1]}"] = self.units.pop(location)
