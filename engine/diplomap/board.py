@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from engine.diplomap.values import EDGE, Anchor
 from engine.map import GameMap, Power, Province, Terrain, province_of
@@ -163,6 +163,9 @@ class Board:
     centre_points: dict[str, Point]
     aliases: dict[str, str]
     lines: int = 0
+    # Copies share the sets and lists of the board they were copied from
+    # until they change one (copy on write): (table, key) made private so far.
+    owned: set[tuple[str, str]] = field(default_factory=set)
 
     @classmethod
     def of(cls, game_map: GameMap, segs: Mapping[str, list[Segs]] | None = None) -> Board:
@@ -184,15 +187,43 @@ class Board:
 
     def copy(self) -> Board:
         return Board(
-            base=self.base, provinces=dict(self.provinces),
-            army={p: set(d) for p, d in self.army.items()},
-            fleet={p: set(d) for p, d in self.fleet.items()},
-            rings={p: list(r) for p, r in self.rings.items()},
-            segs={p: list(s) for p, s in self.segs.items()},
+            base=self.base, provinces=dict(self.provinces), army=dict(self.army),
+            fleet=dict(self.fleet), rings=dict(self.rings), segs=dict(self.segs),
             origin=dict(self.origin), powers=dict(self.powers), labels=dict(self.labels),
             unit_points=dict(self.unit_points), centre_points=dict(self.centre_points),
-            aliases={k: v for k, v in self.aliases.items()
-                     if province_of(v) in self.provinces}, lines=self.lines)
+            aliases=dict(self.aliases), lines=self.lines)
+
+    # -- copy on write --------------------------------------------------------------
+
+    def own_army(self, key: str) -> set[str]:
+        """This board's own set of army moves from ``key``, to change."""
+        if ("army", key) not in self.owned:
+            self.army[key] = set(self.army.get(key, ()))
+            self.owned.add(("army", key))
+        return self.army[key]
+
+    def own_fleet(self, key: str) -> set[str]:
+        if ("fleet", key) not in self.owned:
+            self.fleet[key] = set(self.fleet.get(key, ()))
+            self.owned.add(("fleet", key))
+        return self.fleet[key]
+
+    def own_ring(self, key: str) -> tuple[list[str], list[Segs]]:
+        """This board's own ring of ``key`` and its pieces, to change."""
+        if ("ring", key) not in self.owned:
+            self.rings[key] = list(self.rings[key])
+            self.segs[key] = list(self.segs[key])
+            self.owned.add(("ring", key))
+        return self.rings[key], self.segs[key]
+
+    def own_everything(self) -> None:
+        """Make every table private (before a change that touches them all)."""
+        for key in list(self.army):
+            self.own_army(key)
+        for key in list(self.fleet):
+            self.own_fleet(key)
+        for key in list(self.rings):
+            self.own_ring(key)
 
     # -- questions ------------------------------------------------------------
 
@@ -234,14 +265,21 @@ class Board:
     def _entry_in(self, neighbour: str, mine: Segs) -> int:
         """Where ``neighbour``'s ring holds the entry that is ``mine`` seen
         from the other side."""
-        theirs = seen_from_other_side(mine)
+        last = mine[-1]
+        size = len(mine)
         for k, segs in enumerate(self.segs[neighbour]):
-            if segs == theirs:
+            first = segs[0]
+            # the same pieces in the other order and direction; the ends are
+            # compared first, as almost every entry differs there
+            if (len(segs) == size and first.lo == last.lo and first.hi == last.hi
+                    and first.border == last.border and first.base == last.base
+                    and first.stretch == last.stretch and first.forward != last.forward
+                    and segs == seen_from_other_side(mine)):
                 return k
-        raise KeyError(f"{neighbour} has no entry {theirs}")
+        raise KeyError(f"{neighbour} has no entry {seen_from_other_side(mine)}")
 
-    def _replace_entry(self, neighbour: str, mine: Segs,
-                       new: list[tuple[str, Segs]]) -> None:
+    def _replace_entry(self, neighbour: str, mine: Segs, new: list[tuple[str, Segs]],
+                       collapse: bool = False) -> None:
         """Replace ``neighbour``'s entry matching ``mine`` by ``new`` entries
         given as (name, segs seen from MY side, in my ring's order)."""
         if neighbour == EDGE or neighbour not in self.rings:
@@ -249,13 +287,15 @@ class Board:
         k = self._entry_in(neighbour, mine)
         names = [n for n, _ in reversed(new)]
         segs = [seen_from_other_side(s) for _, s in reversed(new)]
-        self.rings[neighbour][k:k + 1] = names
-        self.segs[neighbour][k:k + 1] = segs
-        self._collapse(neighbour)
+        ring, pieces = self.own_ring(neighbour)
+        ring[k:k + 1] = names
+        pieces[k:k + 1] = segs
+        if collapse:  # a merge: the neighbour may now name it twice in a row
+            self._collapse(neighbour)
 
     def _collapse(self, code: str) -> None:
         """Join consecutive entries naming the same neighbour (the ring is cyclic)."""
-        ring, segs = self.rings[code], self.segs[code]
+        ring, segs = self.own_ring(code)
         k = 0
         while len(ring) > 1 and k < len(ring):
             nxt = (k + 1) % len(ring)
@@ -301,9 +341,11 @@ class Board:
         locations = self.locations(code)
         for loc in locations:
             for other in self.fleet.pop(loc, set()):
-                self.fleet.get(other, set()).discard(loc)
+                if other in self.fleet:
+                    self.own_fleet(other).discard(loc)
         for other in self.army.pop(code, set()):
-            self.army.get(other, set()).discard(code)
+            if other in self.army:
+                self.own_army(other).discard(code)
         self.fleet.pop(code, None)
         del self.provinces[code]
         self.rings.pop(code, None)
@@ -333,9 +375,9 @@ class Board:
                     centres=tuple(new if c == old else c for c in power.centres))
 
     def link_army(self, one: str, other: str) -> None:
-        self.army.setdefault(one, set()).add(other)
-        self.army.setdefault(other, set()).add(one)
+        self.own_army(one).add(other)
+        self.own_army(other).add(one)
 
     def link_fleet(self, one: str, other: str) -> None:
-        self.fleet.setdefault(one, set()).add(other)
-        self.fleet.setdefault(other, set()).add(one)
+        self.own_fleet(one).add(other)
+        self.own_fleet(other).add(one)

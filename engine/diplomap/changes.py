@@ -198,7 +198,7 @@ def _fleet_links(board: Board, old: Province, ring: list[str], owner: dict[int, 
                 for dst in dsts:
                     board.link_fleet(f"{part}/{loc.partition('/')[2]}", dst)
         elif prov.terrain is not Terrain.LAND:
-            board.fleet.setdefault(part, set())
+            board.own_fleet(part)
             for dsts in by_coast.values():
                 for dst in dsts:
                     board.link_fleet(part, dst)
@@ -254,7 +254,7 @@ def merge(board: Board, first: str, second: str, into: str, name: str
     for name_n, segs in entries:
         if name_n in (first, second):
             continue
-        board._replace_entry(name_n, segs, [(into, segs)])
+        board._replace_entry(name_n, segs, [(into, segs)], collapse=True)
     point_a, point_b = board.labels.get(first), board.labels.get(second)
     centre_point = board.centre_points.get(first) or board.centre_points.get(second)
     unit_points = {loc: board.unit_points.get(loc) for loc in fleet}
@@ -293,7 +293,7 @@ def merge(board: Board, first: str, second: str, into: str, name: str
                 continue
             board.link_fleet(here, dst)
     if terrain is not Terrain.LAND and not coasts:
-        board.fleet.setdefault(into, set())
+        board.own_fleet(into)
     for code, point in ((first, point_a), (second, point_b)):
         del code
         if point is not None:
@@ -317,6 +317,7 @@ def merge(board: Board, first: str, second: str, into: str, name: str
 
 def rename(board: Board, code: str, new_code: str, name: str) -> None:
     """Give a province a new code and name, carried everywhere it is named."""
+    board.own_everything()
     for table in (board.army,):
         if code in table:
             table[new_code] = table.pop(code)

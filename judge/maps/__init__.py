@@ -29,8 +29,9 @@ def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
     """The map as a PNG (what mail clients show) and as SVG."""
     drawn = render_svg(game_map, scene, static=False)  # drawn once for both
     stem = file_stem(scene)
+    whole = with_board(game_map, drawn, scene.position.map_changes)  # Diplomap's, if any
     return ((f"{stem}.png", "image/png", phase_png(game_map, drawn)),
-            (f"{stem}.svg", "image/svg+xml", with_board(game_map, drawn, scene.position.map_changes).encode("utf-8")))
+            (f"{stem}.svg", "image/svg+xml", whole.encode("utf-8")))
 
 
 def _other_board_svg(game_map: GameMap, scene: Scene) -> tuple[str, str] | None:

@@ -46,6 +46,7 @@ STEP = 0.5  # points: a border is looked at this often to find what it touches
 NEAR = 0.05  # points: a shape this near the outline is what it touches there
 REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
 LOOP_SPREAD = 0.15  # a loop starting and ending at one point encloses this much of its border
+FAIR_SHARE = 0.2  # a line is bent in until its smaller part has this much of the province
 LOOP_SIZE = 6.0  # points: the least radius of a loop's half-disc
 ERASE_TRIM = 1.2  # points left at each end of an erased stretch, where other borders meet it
 ERASE_WIDTH = 2.2  # wider than the artwork's borders (1) and coasts (0.6)
@@ -63,6 +64,9 @@ class Redrawn:
     lines: Mapping[int, tuple[Pt, ...]] = field(default_factory=dict)  # each line as drawn
     shapes: Mapping[str, BaseGeometry] = field(default_factory=dict)  # province in force -> shape
     centre_base: Mapping[str, str] = field(default_factory=dict)  # centre -> base province
+    # where a unit of a province that is gone stood: orders given on the board
+    # before a change, and units displaced by a split, still name them
+    former: Mapping[str, Pt] = field(default_factory=dict)
 
 
 # -- the base map's shapes, once per process -------------------------------------
@@ -170,6 +174,7 @@ def _across(shape: Polygon, a: Pt, b: Pt) -> LineString:
     the straight way leaves the shape, or else the shortest way through it."""
     pole = polylabel(shape, 0.5)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    best: tuple[float, LineString] | None = None
     for pull in (0.15, 0.4, 0.7, 1.0):
         through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)
         # a cubic through ``through`` at its middle, leaving each end towards it
@@ -178,9 +183,17 @@ def _across(shape: Polygon, a: Pt, b: Pt) -> LineString:
         c2 = (b[0] + (through[0] - b[0]) * 4 / 3 - (a[0] - b[0]) / 6,
               b[1] + (through[1] - b[1]) * 4 / 3 - (a[1] - b[1]) / 6)
         line = LineString(_bezier(a, c1, c2, b))
-        if _inside(shape, line):
+        if not _inside(shape, line):
+            continue
+        # between two borders close together the chord leaves a sliver no
+        # name or unit fits in: bend it further in while that stays inside
+        one, two = _cut(shape, line, a, b)
+        share = min(one.area, two.area) / shape.area
+        if share >= FAIR_SHARE:
             return line
-    return _shortest_way(shape, a, b)
+        if best is None or share > best[0]:
+            best = (share, line)
+    return best[1] if best is not None else _shortest_way(shape, a, b)
 
 
 def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
@@ -326,6 +339,7 @@ class _Redrawing:
         self.lines: dict[int, LineString] = {}
         self.drawn: list[str] = []  # the patch's lines and paint, in the order of the changes
         self.new: set[str] = set()  # provinces the base board has no name for
+        self.former: dict[str, Pt] = {}  # every location's unit point, gone or not
 
     # where a line ends
     def _anchor(self, anchor: Anchor, at: float, shape: BaseGeometry) -> Pt:
@@ -349,6 +363,7 @@ class _Redrawing:
         return on.x, on.y
 
     def split(self, change: Split) -> None:
+        self.former.update(self.units)
         old = change.province
         first, second = change.parts
         if self.base is None or old not in self.shapes:
@@ -457,6 +472,7 @@ class _Redrawing:
         self.new.update(new)
 
     def merge(self, change: Merge) -> None:
+        self.former.update(self.units)
         a, b = change.provinces
         into = change.into
         if a in self.shapes and b in self.shapes:
@@ -477,7 +493,9 @@ class _Redrawing:
         keeper = a if a in self.centres or b not in self.centres else b
         spots = [self.units.pop(code) for code in (keeper, a if keeper == b else b)
                  if code in self.units]
-        if spots:
+        if spots and self.base is None and len(spots) == 2:  # a schematic: between the discs
+            self.units[into] = ((spots[0][0] + spots[1][0]) / 2, (spots[0][1] + spots[1][1]) / 2)
+        elif spots:
             self.units[into] = spots[0]
         for location in [loc for loc in self.units if province_of(loc) in (a, b)]:
             self.units[f"{into}/{location.split('/', 1)[1]}"] = self.units.pop(location)
@@ -489,6 +507,7 @@ class _Redrawing:
         self._replace((a, b), (into,))
 
     def rename(self, change: Rename) -> None:
+        self.former.update(self.units)
         old, new = change.code, change.new_code
         for shapes in (self.shapes, self.full):
             if old in shapes:
@@ -553,7 +572,8 @@ class _Redrawing:
                        {n: tuple((x, y) for x, y, *_ in line.coords)
                         for n, line in self.lines.items()},
                        {c: s for c, s in self.shapes.items() if c in self.codes},
-                       {c: b for c, b in self.centre_base.items() if c in self.centres})
+                       {c: b for c, b in self.centre_base.items() if c in self.centres},
+                       {loc: p for loc, p in self.former.items() if loc not in self.units})
 
     def _cover(self, code: str, spot: Pt) -> str:
         """Paint over a base name that is gone (the base picture shows it):
@@ -590,15 +610,20 @@ def _place_name(code: str, shape: BaseGeometry | None, want: Pt, obstacles: list
     room = shape.buffer(0.5)
     step = size / 3
     reach = size * 4
+    span = reach + len(code) * size  # what lies further cannot touch any spot tried
+    obstacles = [b for b in obstacles if b[0] - span < want[0] < b[2] + span
+                 and b[1] - span < want[1] < b[3] + span]
+    ghosts = [b for b in ghosts if b[0] - span < want[0] < b[2] + span
+              and b[1] - span < want[1] < b[3] + span]
     grid = np.arange(-reach, reach + step / 2, step)
-    offsets = sorted(((float(dx), float(dy)) for dx in grid for dy in grid),
-                     key=lambda d: d[0] * d[0] + d[1] * d[1])  # nearest first
+    dxs, dys = (a.ravel() for a in np.meshgrid(grid, grid))
+    order = np.argsort(dxs * dxs + dys * dys, kind="stable")  # nearest first
+    xs, ys = want[0] + dxs[order], want[1] + dys[order]
+    middles = contains_xy(shape, xs, ys - size * 0.3)  # the name's middle in the province
     found: dict[tuple[int, bool], Pt] = {}  # (how good, ghosts kept clear) -> spot
     least: tuple[float, Pt] | None = None  # in the province, covering the least
-    for dx, dy in offsets:
-        x, y = want[0] + dx, want[1] + dy
+    for x, y, middle in zip(xs.tolist(), ys.tolist(), middles.tolist(), strict=True):
         box = label_box(code, x, y, size)
-        middle = shape.contains(Point(x, y - size * 0.3))
         if any(_overlap(box, b) for b in obstacles):
             if middle:
                 covered = sum(_overlap_area(box, b) for b in obstacles)

@@ -29,6 +29,7 @@ from cairosvg.surface import PNGSurface
 from markupsafe import Markup
 
 from engine.adjustments import centre_counts
+from engine.diplomap.values import MapChange
 from engine.map import GameMap, Point, UnitKind, province_of
 from engine.orders import (
     Build,
@@ -42,7 +43,6 @@ from engine.orders import (
     SupportMove,
 )
 from engine.phase import Phase
-from engine.diplomap.values import MapChange
 from engine.state import GameState
 from judge.mail import TEMPLATES
 from judge.maps.board import Board, artwork_board
@@ -83,14 +83,19 @@ class Piece:
 class _Geometry:
     """Where things are on one board."""
 
-    def __init__(self, game_map: GameMap, board: Board) -> None:
+    def __init__(self, game_map: GameMap, board: Board,
+                 former: Mapping[str, Point] | None = None) -> None:
         self.map = game_map
         self.board = board
         self.size = board.unit_size
+        self.former = former or {}  # a changed board's provinces that are gone
 
     def at(self, location: str) -> Point:
         units = self.board.units
-        return units.get(location) or units[province_of(location)]
+        found = units.get(location) or units.get(province_of(location))
+        if found is None and self.former:  # named on the board before a Diplomap change
+            found = self.former.get(location) or self.former.get(province_of(location))
+        return found or units[province_of(location)]
 
     def dislodged_at(self, location: str) -> Point:
         x, y = self.at(location)
@@ -446,7 +451,7 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     redrawn = changed_board(game_map, state.map_changes) if state.map_changes else None
     board = redrawn.board if redrawn is not None else board_for(game_map)
     centre_base = redrawn.centre_base if redrawn is not None else {}
-    geo = _Geometry(game_map, board)
+    geo = _Geometry(game_map, board, redrawn.former if redrawn is not None else None)
     key = map_key(game_map, state)
     colours = power_colours(game_map) | (dict(key.colours) if key else {})
     pixels = key.pixels if key is not None and key.pixels else PIXELS_WIDE

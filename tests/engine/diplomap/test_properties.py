@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.diplomap.adjudication import adjudicate_map_orders
-from engine.diplomap.in_force import apply_changes
+from engine.diplomap.in_force import apply_changes, board_of
 from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
 from engine.map import GameMap, Terrain, province_of
 from engine.rings import check_rings
@@ -83,3 +83,8 @@ def test_valid_changes_keep_a_sound_board(steps: list[tuple[bool, int, int, int,
         changes = (*changes, *outcome.changes)
         after = apply_changes(game_map, changes)
         assert _problems(after) == [], (order, changes)
+    # boards share their tables copy-on-write: the base board is as loaded
+    base = board_of(game_map)
+    assert base.rings == {c: list(r) for c, r in game_map.rings.items()}
+    assert base.army == {c: set(d) for c, d in game_map.army_moves.items()}
+    assert base.fleet == {c: set(d) for c, d in game_map.fleet_moves.items()}

@@ -26,14 +26,15 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.diplomap.values import Anchor, MapChange, Merge, Rename, Split
 from engine.map import Drawing, GameMap, UnitKind
-from engine.state import GameState
+from engine.state import Dislodged, GameState
 from engine.units import Unit
 from engine.variant_file import load_variant
 from judge.maps import attachments
 from judge.maps.postscript import ARTWORK, read_postscript
 from judge.maps.render import PIXELS_WIDE, changed_board
 from judge.maps.rings import shapes_for_rings
-from judge.maps.scene import Scene
+from judge.maps.scene import DrawnOrder, Scene
+from parser.orders import OrderError, parse_order
 from tests.judge.maps.test_render import scenes
 
 DATA = tomllib.loads((Path(__file__).parent / "data" / "redrawn.toml").read_text("utf-8"))
@@ -262,3 +263,24 @@ def test_a_schematic_board_draws_new_provinces_near_their_base_province() -> Non
 def test_a_changed_board_is_worked_out_once_per_process() -> None:
     changes = changes_of(CASES[next(iter(CASES))])
     assert changed_board(standard(), changes) is changed_board(standard(), changes)
+
+
+def test_orders_and_displaced_units_naming_provinces_that_are_gone_are_drawn() -> None:
+    """The orders of the phase that split Burgundy were given on the board
+    before it (A Mun - Bur, example E), and the unit displaced by the split
+    still stands in Burgundy until it chooses its part (§III.B)."""
+    case = CASES[next(n for n in CASES if "example E" in n)]
+    game_map = standard()
+    after = position({**case, "units": []}, game_map)
+    unit = Unit("GERMANY", UnitKind.ARMY, "BUR")
+    after = dataclasses.replace(after, dislodged=(
+        Dislodged(unit, "BUR", retreats=("BUR-N", "BUR-S", "BUR-W")),))
+    move = parse_order("A MUN - BUR", game_map)
+    assert not isinstance(move, OrderError)
+    scene = Scene("tester", after, GameState.initial(game_map),
+                  (DrawnOrder("GERMANY", move, True),))
+    root = ET.fromstring(attachments(game_map, scene)[1][2].decode("utf-8"))
+    kinds = {(g.get("class"), g.get("data-location") or g.get("data-order"))
+             for g in root.iter(f"{SVG}g")}
+    assert ("order move", "A MUN - BUR") in kinds
+    assert ("unit army dislodged", "BUR") in kinds
