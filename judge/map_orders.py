@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 from engine.diplomap.values import Draw, MapChange, MapOrder, Merge, Rename, Split
 from engine.game import Resolution
 from engine.map import GameMap
-from engine.phase import PhaseKind
+from engine.phase import PhaseKind, Season
 from engine.state import GameState
 from judge.models import Game, MapOrderRecord, utcnow
 from parser import OrderError
@@ -107,6 +107,13 @@ def map_lines(lines: Sequence[tuple[int, str]]
     return others, maps
 
 
+def used_this_year(state: GameState) -> frozenset[tuple[str, str]]:
+    """(power, kind) of the map orders used this year: the Spring's, in the
+    Fall. The state keeps them on into the next year until its Spring is
+    played, so in Spring none count (§II.C: a new year starts afresh)."""
+    return state.map_orders_used if state.phase.season is Season.FALL else frozenset()
+
+
 def refusal(diplomap: bool, state: GameState, power: str) -> str | None:
     """Why no map order of ``power`` is taken now, whatever it says."""
     if not diplomap:
@@ -150,7 +157,7 @@ def submit(session: Session, game: Game, board: GameMap, state: GameState, power
                 f" (did you mean {parsed.suggestion}?)" if parsed.suggestion else "")))
             continue
         kind = kind_of(parsed)
-        if (power, kind) in state.map_orders_used:
+        if (power, kind) in used_this_year(state):
             notes.append((number, text, f"{power} has given its {kind.title()} this year: "
                           "one Draw and one Erase a year (Diplomap §II.C)"))
             continue
@@ -176,7 +183,7 @@ def summary(session: Session, game: Game, board: GameMap, state: GameState,
             parsed = parse_map_order(text, board, 1)
             shown = text if isinstance(parsed, OrderError) else str(parsed)
             lines.append(f"  {power:<9} {shown}")
-    used = sorted(f"{p} {k.title()}" for p, k in state.map_orders_used if p in powers)
+    used = sorted(f"{p} {k.title()}" for p, k in used_this_year(state) if p in powers)
     if not lines and not used:
         return []
     out = ["Map orders on file (Diplomap):", *(lines or ["  (none)"])]

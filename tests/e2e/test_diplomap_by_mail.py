@@ -75,6 +75,12 @@ def test_a_diplomap_game_by_mail(harness: Harness) -> None:
             assert text in body, f"{text!r} not in the {step['phase']} results:\n{body}"
         assert all(len(line) <= 80 for line in body.splitlines()), body
 
+    # a new year: the Draw France used in 1901 may be given again (§II.C)
+    h.send(player("FRANCE"), signon("FRANCE", ["Draw Bur/Pic - Bur/Mun"]))
+    reply = one_reply(h.settle(), player("FRANCE"))
+    assert "ok    line 2: Draw Bur/Pic - Bur/Mun" in reply, reply
+    assert "FRANCE    DRAW BUR/PIC - BUR/MUN" in reply and "Used this year" not in reply
+
     # the board of a phase is the one stored with it: MAP of the retreat
     # phase shows the split Paris, with the army's choices
     h.send(WATCHER, "MAP dmap S1901R")
