@@ -39,7 +39,8 @@ def _pad(value: object, width: int) -> str:
 
 
 def _wrap(value: object, width: int, indent: int) -> str:
-    lines = textwrap.wrap(str(value), width=width) or [""]
+    # never inside a hyphenated word: Diplomap's province codes (PAR-NW) have hyphens
+    lines = textwrap.wrap(str(value), width=width, break_on_hyphens=False) or [""]
     return ("\n" + " " * indent).join(lines)
 
 
