@@ -51,8 +51,9 @@ class DiplomapRules(Rules):
             return moved, state, outcome.results, phase_map
         changes = (*state.map_changes, *outcome.changes)
         state = state.evolve(map_changes=changes)
-        new_map = self.map_for(game_map, state)
-        board = board_of(apply_changes(game_map, changes))
+        changed = apply_changes(game_map, changes)
+        new_map = changed.with_canals_for(state.phase.year)
+        board = board_of(changed)
         after = after_changes(phase_map, board, outcome.pieces, moved.units, moved.dislodged,
                               moved.contested)
         owners = []
