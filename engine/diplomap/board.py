@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from engine.diplomap.values import EDGE, Anchor
-from engine.map import GameMap, Power, Province, Terrain, province_of
+from engine.map import Drawing, GameMap, Power, Province, Terrain, province_of
+from engine.variant_file import normalise_name
 
 Point = tuple[float, float]
 
@@ -247,7 +248,6 @@ class Board:
         return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
 
     def taken(self, code: str) -> bool:
-        from engine.variant_file import normalise_name
         return code in self.provinces or normalise_name(code) in self.aliases
 
     def free_code(self, stem: str, name: str,
@@ -315,7 +315,6 @@ class Board:
     # -- building the GameMap -----------------------------------------------------
 
     def game_map(self) -> GameMap:
-        from engine.map import Drawing
         impassable = {c for c, p in self.provinces.items() if p.terrain is Terrain.IMPASSABLE}
         borders = {c: frozenset(n for n in self.rings.get(c, ()) if n in self.provinces)
                    for c in impassable if c in self.base.borders}
@@ -359,7 +358,6 @@ class Board:
             self.unit_points.pop(loc, None)
 
     def add_aliases(self, code: str, name: str) -> None:
-        from engine.variant_file import normalise_name
         for spelling in (code, name):
             self.aliases[normalise_name(spelling)] = code
 

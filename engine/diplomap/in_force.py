@@ -16,6 +16,7 @@ from engine.diplomap import changes as do
 from engine.diplomap.board import Board
 from engine.diplomap.values import MapChange, Merge, Rename, Split
 from engine.map import GameMap
+from engine.variant_file import normalise_name
 
 # The working board behind each map in force, for the next changes to start from.
 _BOARDS: weakref.WeakKeyDictionary[GameMap, Board] = weakref.WeakKeyDictionary()
@@ -94,7 +95,6 @@ def apply_one(board: Board, change: MapChange) -> None:
 def rename(game_map: GameMap, code: str, new_code: str, name: str) -> Rename:
     """A GM's name for a province of the board in force (§II.H), checked:
     ValueError when the province is unknown or the code or name is taken."""
-    from engine.variant_file import normalise_name
     board = board_of(game_map)
     code = code.upper()
     new_code = new_code.strip().upper()

@@ -35,6 +35,7 @@ class DiplomapRules(Rules):
     diplomap = True
 
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
+        """The base map (never a board in force) with the game's changes so far."""
         return apply_changes(game_map, state.map_changes).with_canals_for(state.phase.year)
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
