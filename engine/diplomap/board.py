@@ -293,6 +293,18 @@ class Board:
         if collapse:  # a merge: the neighbour may now name it twice in a row
             self._collapse(neighbour)
 
+    def _rename_entry(self, neighbour: str, mine: Segs, name: str,
+                      collapse: bool = False) -> None:
+        """``neighbour``'s entry matching ``mine`` now names ``name`` (the same
+        stretch of border, another province on this side)."""
+        if neighbour == EDGE or neighbour not in self.rings:
+            return
+        k = self._entry_in(neighbour, mine)
+        ring, _ = self.own_ring(neighbour)
+        ring[k] = name
+        if collapse:
+            self._collapse(neighbour)
+
     def _collapse(self, code: str) -> None:
         """Join consecutive entries naming the same neighbour (the ring is cyclic)."""
         ring, segs = self.own_ring(code)
