@@ -32,6 +32,13 @@ def board_of(game_map: GameMap) -> Board:
     return board
 
 
+def share_board(game_map: GameMap, like: GameMap) -> None:
+    """``game_map`` is ``like`` with something added that changes no province
+    (canals opened): it stands for the same board."""
+    if game_map not in _BOARDS:
+        _BOARDS[game_map] = board_of(like)
+
+
 def apply_changes(base: GameMap, changes: Sequence[MapChange]) -> GameMap:
     """The board after ``changes``, in order; the same (base, changes) give
     the same object. A phase's board is usually the last one's plus a

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.displacement import after_changes, default_part
-from engine.diplomap.in_force import apply_changes, board_of
+from engine.diplomap.in_force import apply_changes, board_of, share_board
 from engine.diplomap.validity import inland_homes
 from engine.diplomap.values import MapOrder, MapOrderResult
 from engine.map import GameMap, UnitKind
@@ -36,7 +36,7 @@ class DiplomapRules(Rules):
 
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
         """The base map (never a board in force) with the game's changes so far."""
-        return apply_changes(game_map, state.map_changes).with_canals_for(state.phase.year)
+        return _with_canals(apply_changes(game_map, state.map_changes), state.phase.year)
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
                   moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],
@@ -53,7 +53,7 @@ class DiplomapRules(Rules):
         changes = (*state.map_changes, *outcome.changes)
         state = state.evolve(map_changes=changes)
         changed = apply_changes(game_map, changes)
-        new_map = changed.with_canals_for(state.phase.year)
+        new_map = _with_canals(changed, state.phase.year)
         board = board_of(changed)
         after = after_changes(phase_map, board, outcome.pieces, moved.units, moved.dislodged,
                               moved.contested)
@@ -91,6 +91,16 @@ class DiplomapRules(Rules):
                         return (f"{unit.province} was an inland home centre at the start: "
                                 "no fleet may be built there (Diplomap §II.G.1)")
         return super().build_refusal(game_map, state, power, unit, scores, board)
+
+
+def _with_canals(changed: GameMap, year: int) -> GameMap:
+    """The board in force with the canals open by ``year``; a map with
+    canals opened is a new object, which must still know the board's history
+    (the base map's home centres, for §II.G.1's builds)."""
+    opened = changed.with_canals_for(year)
+    if opened is not changed:
+        share_board(opened, changed)
+    return opened
 
 
 _COMPOSED: dict[str, Rules] = {}
