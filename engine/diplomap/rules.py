@@ -20,7 +20,8 @@ from engine.diplomap.displacement import after_changes, default_part
 from engine.diplomap.in_force import apply_changes, board_of, share_board
 from engine.diplomap.validity import inland_homes
 from engine.diplomap.values import MapOrder, MapOrderResult
-from engine.map import GameMap, UnitKind
+from engine.legality import check_retreat
+from engine.map import GameMap, UnitKind, province_of
 from engine.movement import MovementResult
 from engine.orders import Order, Retreat, UnitRef
 from engine.phase import Season
@@ -69,13 +70,19 @@ class DiplomapRules(Rules):
 
     def retreat_orders(self, game_map: GameMap, state: GameState,
                        orders: Mapping[str, Sequence[Order]]) -> Mapping[str, Sequence[Order]]:
-        """A displaced unit without an order goes to its default part (the
-        one with the centre, else the first) instead of disbanding."""
-        ordered = {o.unit.location.partition("/")[0] for given in orders.values() for o in given
-                   if hasattr(o, "unit")}
+        """A displaced unit without a legal order goes to its default part
+        (the one with the centre, else the first) instead of disbanding."""
+        units = {d.unit.province: d.unit for d in state.dislodged}
+        options = {d.unit.province: d.retreats for d in state.dislodged}
+        obeyed = set()
+        for power, given in orders.items():
+            for order in given:
+                checked, _ = check_retreat(units, options, power, order, game_map)
+                if checked is not None:
+                    obeyed.add(province_of(checked.unit.location))
         extra: dict[str, list[Order]] = {p: list(o) for p, o in orders.items()}
         for d in state.dislodged:
-            if d.displaced and d.retreats and d.unit.province not in ordered:
+            if d.displaced and d.retreats and d.unit.province not in obeyed:
                 extra.setdefault(d.unit.power, []).append(Retreat(
                     UnitRef(d.unit.location, d.unit.kind), default_part(game_map, d.retreats)))
         return extra

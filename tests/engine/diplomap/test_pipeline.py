@@ -55,6 +55,10 @@ def test_a_displaced_unit_without_an_order_goes_to_a_default_part() -> None:
     assert "A BUR-NE" in {str(u) for u in after.next.units}  # no centre: the first part
     ordered = adjudicate(game_map, spring.next, {"FRANCE": [Disband(UnitRef("BUR"))]})
     assert not any(u.province.startswith("BUR") for u in ordered.next.units)
+    wrong = adjudicate(game_map, spring.next,
+                       {"FRANCE": [Retreat(UnitRef("BUR", UnitKind.ARMY), "GAS")]})
+    assert "A BUR-NE" in {str(u) for u in wrong.next.units}  # an illegal order counts as none
+    assert any(r.outcome.value == "illegal" for r in wrong.results)
 
 
 def test_used_orders_last_the_year_and_centres_follow_the_board() -> None:
