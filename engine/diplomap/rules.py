@@ -87,6 +87,12 @@ class DiplomapRules(Rules):
                     UnitRef(d.unit.location, d.unit.kind), default_part(game_map, d.retreats)))
         return extra
 
+    def end_of_year(self, game_map: GameMap, state: GameState,
+                    scores: Mapping[str, int]) -> GameState:
+        """§II.C: the year's Draws and Erases come back for the next year."""
+        state = super().end_of_year(game_map, state, scores)
+        return state.evolve(map_orders_used=frozenset()) if state.map_orders_used else state
+
     def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
                       scores: Mapping[str, int], board: Sequence[Unit]) -> str:
         if unit.kind is UnitKind.FLEET:

@@ -71,6 +71,7 @@ def test_used_orders_last_the_year_and_centres_follow_the_board() -> None:
     fates = {r.power: r for r in again.map_results}
     assert not fates["FRANCE"].succeeded and fates["FRANCE"].section == "II.C"
     assert fates["RUSSIA"].succeeded
+    assert again.next.map_orders_used == frozenset()  # the year is over: all back
     owners = dict(again.next.owners)
     assert owners.get("GAL+RUM") == "RUSSIA"  # the fleet in merged Rumania took it
     board = apply_changes(game_map, again.next.map_changes)
