@@ -284,3 +284,22 @@ def test_orders_and_displaced_units_naming_provinces_that_are_gone_are_drawn() -
              for g in root.iter(f"{SVG}g")}
     assert ("order move", "A MUN - BUR") in kinds
     assert ("unit army dislodged", "BUR") in kinds
+
+
+@pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.get("lines")])
+def test_the_new_lines_show_on_the_png(name: str) -> None:
+    """The PNG lays the phase's drawing over a picture of the base board
+    made once: the lines must be in the phase's part of it."""
+    case = CASES[name]
+    bare = {"units": [], "owners": [], "changes": case["changes"], "gone": case["gone"]}
+    root, png, _ = drawn(bare)
+    _, base_png, _ = drawn({"units": [], "changes": [], "gone": []})
+    changed = Image.open(io.BytesIO(png)).convert("RGB")
+    before = Image.open(io.BytesIO(base_png)).convert("RGB")
+    scale = PIXELS_WIDE / 628
+    for line in lines_drawn(root).values():
+        spots = [line.interpolate(k / 100, normalized=True) for k in range(15, 86, 2)]
+        pixels = [(round(p.x * scale), round(p.y * scale)) for p in spots]
+        now = sum(1 for p in pixels if sum(changed.getpixel(p)) < DARK)
+        then = sum(1 for p in pixels if sum(before.getpixel(p)) < DARK)
+        assert now > len(pixels) * 0.7 and then < len(pixels) * 0.3, (now, then)
