@@ -137,21 +137,42 @@ def _bezier(a: Pt, b: Pt, c: Pt, d: Pt, steps: int = 24) -> list[Pt]:
     return out
 
 
+def _inwards(shape: Polygon, at: Pt) -> Pt:
+    """The unit vector at right angles to the outline at ``at``, into the shape."""
+    ring = outline_of(shape)
+    here = ring.project(Point(at))
+    before, after = ring.interpolate(here - 1.0), ring.interpolate(here + 1.0)
+    tx, ty = after.x - before.x, after.y - before.y
+    norm = math.hypot(tx, ty) or 1.0
+    nx, ny = -ty / norm, tx / norm
+    if not shape.contains(Point(at[0] + nx, at[1] + ny)):
+        nx, ny = -nx, -ny
+    return nx, ny
+
+
 def across(shape: Polygon, a: Pt, b: Pt) -> LineString:
     """A smooth line inside ``shape`` from ``a`` to ``b`` (both on its
-    outline): a chord bent a little towards the shape's middle, or more if
-    the straight way leaves the shape, or else the shortest way through it."""
+    outline), leaving each border at right angles as a border drawn by hand
+    would: through a point between the chord's middle and the shape's,
+    as near the chord as keeps it inside and leaves neither part a sliver;
+    else the shortest way through the shape."""
     pole = polylabel(shape, 0.5)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    chord = math.dist(a, b) or 1.0
+    along = ((b[0] - a[0]) / chord, (b[1] - a[1]) / chord)
+    na, nb = _inwards(shape, a), _inwards(shape, b)
     best: tuple[float, LineString] | None = None
     for pull in (0.15, 0.4, 0.7, 1.0):
         through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)
-        # a cubic through ``through`` at its middle, leaving each end towards it
-        c1 = (a[0] + (through[0] - a[0]) * 4 / 3 - (b[0] - a[0]) / 6,
-              a[1] + (through[1] - a[1]) * 4 / 3 - (b[1] - a[1]) / 6)
-        c2 = (b[0] + (through[0] - b[0]) * 4 / 3 - (a[0] - b[0]) / 6,
-              b[1] + (through[1] - b[1]) * 4 / 3 - (a[1] - b[1]) / 6)
-        line = LineString(_bezier(a, c1, c2, b))
+        reach_a, reach_b = math.dist(a, through) / 3, math.dist(through, b) / 3
+        # two cubics meeting smoothly at ``through``, parallel to the chord there
+        first = _bezier(a, (a[0] + na[0] * reach_a, a[1] + na[1] * reach_a),
+                        (through[0] - along[0] * reach_a, through[1] - along[1] * reach_a),
+                        through, 12)
+        second = _bezier(through, (through[0] + along[0] * reach_b,
+                                   through[1] + along[1] * reach_b),
+                         (b[0] + nb[0] * reach_b, b[1] + nb[1] * reach_b), b, 12)
+        line = LineString(first + second[1:])
         if not _inside(shape, line):
             continue
         # between two borders close together the chord leaves a sliver no

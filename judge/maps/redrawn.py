@@ -150,6 +150,10 @@ class _Redrawing:
         if isinstance(clipped, MultiLineString):
             clipped = linemerge(clipped)
         if isinstance(clipped, LineString) and not clipped.is_empty:
+            # kept running from start to end: a later line's anchor on it counts from its start
+            x, y, *_ = clipped.coords[0]
+            if math.dist((x, y), a) > math.dist((x, y), b):
+                clipped = clipped.reverse()
             line = clipped
         one, two = cut(shape, line, a, b)
         self.lines[change.line] = line
