@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from engine.diplomap.values import EDGE, Anchor
-from engine.map import GameMap, Power, Province, Terrain, province_of
+from engine.map import Drawing, GameMap, Power, Province, Terrain, province_of
+from engine.variant_file import normalise_name
 
 Point = tuple[float, float]
 
@@ -247,7 +248,6 @@ class Board:
         return (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
 
     def taken(self, code: str) -> bool:
-        from engine.variant_file import normalise_name
         return code in self.provinces or normalise_name(code) in self.aliases
 
     def free_code(self, stem: str, name: str,
@@ -293,6 +293,18 @@ class Board:
         if collapse:  # a merge: the neighbour may now name it twice in a row
             self._collapse(neighbour)
 
+    def _rename_entry(self, neighbour: str, mine: Segs, name: str,
+                      collapse: bool = False) -> None:
+        """``neighbour``'s entry matching ``mine`` now names ``name`` (the same
+        stretch of border, another province on this side)."""
+        if neighbour == EDGE or neighbour not in self.rings:
+            return
+        k = self._entry_in(neighbour, mine)
+        ring, _ = self.own_ring(neighbour)
+        ring[k] = name
+        if collapse:
+            self._collapse(neighbour)
+
     def _collapse(self, code: str) -> None:
         """Join consecutive entries naming the same neighbour (the ring is cyclic)."""
         ring, segs = self.own_ring(code)
@@ -315,7 +327,6 @@ class Board:
     # -- building the GameMap -----------------------------------------------------
 
     def game_map(self) -> GameMap:
-        from engine.map import Drawing
         impassable = {c for c, p in self.provinces.items() if p.terrain is Terrain.IMPASSABLE}
         borders = {c: frozenset(n for n in self.rings.get(c, ()) if n in self.provinces)
                    for c in impassable if c in self.base.borders}
@@ -359,7 +370,6 @@ class Board:
             self.unit_points.pop(loc, None)
 
     def add_aliases(self, code: str, name: str) -> None:
-        from engine.variant_file import normalise_name
         for spelling in (code, name):
             self.aliases[normalise_name(spelling)] = code
 

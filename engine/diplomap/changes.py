@@ -81,7 +81,7 @@ def split(board: Board, code: str, i: int, j: int, parts: tuple[str, str],
         board._replace_entry(ring[i], segs[i], [(two, early), (one, middle), (two, late)])
         for k in range(n):
             if k != i:
-                board._replace_entry(ring[k], segs[k], [(two, segs[k])])
+                board._rename_entry(ring[k], segs[k], two)
         cut_owner = {(i, "start"): two, (i, "end"): two}
         start, end = anchors
     else:
@@ -96,9 +96,9 @@ def split(board: Board, code: str, i: int, j: int, parts: tuple[str, str],
         board._replace_entry(ring[i], segs[i], [(two, a_early), (one, a_late)])
         board._replace_entry(ring[j], segs[j], [(one, b_early), (two, b_late)])
         for k in between_one:
-            board._replace_entry(ring[k], segs[k], [(one, segs[k])])
+            board._rename_entry(ring[k], segs[k], one)
         for k in between_two:
-            board._replace_entry(ring[k], segs[k], [(two, segs[k])])
+            board._rename_entry(ring[k], segs[k], two)
         cut_owner = {(i, "start"): two, (i, "end"): one, (j, "start"): one, (j, "end"): two}
     if i == j:
         owner = {k: two for k in range(n)}
@@ -254,7 +254,7 @@ def merge(board: Board, first: str, second: str, into: str, name: str
     for name_n, segs in entries:
         if name_n in (first, second):
             continue
-        board._replace_entry(name_n, segs, [(into, segs)], collapse=True)
+        board._rename_entry(name_n, segs, into, collapse=True)
     point_a, point_b = board.labels.get(first), board.labels.get(second)
     centre_point = board.centre_points.get(first) or board.centre_points.get(second)
     unit_points = {loc: board.unit_points.get(loc) for loc in fleet}

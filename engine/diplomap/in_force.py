@@ -8,14 +8,15 @@ adjacency caches of a map in force are built once per board, not per phase.
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import replace
-from functools import lru_cache
 
 from engine.diplomap import changes as do
 from engine.diplomap.board import Board
 from engine.diplomap.values import MapChange, Merge, Rename, Split
 from engine.map import GameMap
+from engine.variant_file import normalise_name
 
 # The working board behind each map in force, for the next changes to start from.
 _BOARDS: weakref.WeakKeyDictionary[GameMap, Board] = weakref.WeakKeyDictionary()
@@ -31,23 +32,60 @@ def board_of(game_map: GameMap) -> Board:
     return board
 
 
+def share_board(game_map: GameMap, like: GameMap) -> None:
+    """``game_map`` is ``like`` with something added that changes no province
+    (canals opened): it stands for the same board."""
+    if game_map not in _BOARDS:
+        _BOARDS[game_map] = board_of(like)
+
+
 def apply_changes(base: GameMap, changes: Sequence[MapChange]) -> GameMap:
-    """The board after ``changes``, in order; cached by (base, changes)."""
+    """The board after ``changes``, in order; the same (base, changes) give
+    the same object. A phase's board is usually the last one's plus a
+    change or two, so a board is built from the longest cached one before it."""
     if not changes:
         return base
+    changes = tuple(changes)
+    # Hashing a long tuple of changes costs more than the rest of a lookup:
+    # the very tuple asked for last time is recognised by identity first.
+    seen = _SAME.get(id(changes))
+    if seen is not None and seen[0] is changes and seen[1] is base:
+        return seen[2]
     _BASES[id(base)] = base  # keeps the id meaningful while the cache holds it
-    return _apply(id(base), tuple(changes))
-
-
-@lru_cache(maxsize=256)
-def _apply(base_id: int, changes: tuple[MapChange, ...]) -> GameMap:
-    base = _BASES[base_id]
-    before = apply_changes(base, changes[:-1]) if len(changes) > 1 else base
+    key = (id(base), changes)
+    found = _CACHE.get(key)
+    if found is not None:
+        _remember(base, changes, found)
+        return found
+    start, before = 0, base
+    for back in (1, 2, 3):  # the last phase's board, or one a few changes back
+        if len(changes) > back:
+            cached = _CACHE.get((id(base), changes[:-back]))
+            if cached is not None:
+                start, before = len(changes) - back, cached
+                break
     board = board_of(before).copy()
-    apply_one(board, changes[-1])
+    for change in changes[start:]:  # no recursion: a long game has hundreds
+        apply_one(board, change)
     result = board.game_map()
     _BOARDS[result] = board
+    _CACHE[key] = result
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)  # the oldest board built
+    _remember(base, changes, result)
     return result
+
+
+def _remember(base: GameMap, changes: tuple[MapChange, ...], result: GameMap) -> None:
+    if len(_SAME) > 64:
+        _SAME.clear()
+    _SAME[id(changes)] = (changes, base, result)
+
+
+_CACHE: OrderedDict[tuple[int, tuple[MapChange, ...]], GameMap] = OrderedDict()
+_CACHE_SIZE = 512
+# id of a changes tuple -> (that tuple, kept alive so the id stays its own, base, board)
+_SAME: dict[int, tuple[tuple[MapChange, ...], GameMap, GameMap]] = {}
 
 
 def apply_one(board: Board, change: MapChange) -> None:
@@ -64,7 +102,6 @@ def apply_one(board: Board, change: MapChange) -> None:
 def rename(game_map: GameMap, code: str, new_code: str, name: str) -> Rename:
     """A GM's name for a province of the board in force (§II.H), checked:
     ValueError when the province is unknown or the code or name is taken."""
-    from engine.variant_file import normalise_name
     board = board_of(game_map)
     code = code.upper()
     new_code = new_code.strip().upper()

@@ -17,10 +17,11 @@ from dataclasses import replace
 
 from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.displacement import after_changes, default_part
-from engine.diplomap.in_force import apply_changes, board_of
+from engine.diplomap.in_force import apply_changes, board_of, share_board
 from engine.diplomap.validity import inland_homes
 from engine.diplomap.values import MapOrder, MapOrderResult
-from engine.map import GameMap, UnitKind
+from engine.legality import check_retreat
+from engine.map import GameMap, UnitKind, province_of
 from engine.movement import MovementResult
 from engine.orders import Order, Retreat, UnitRef
 from engine.phase import Season
@@ -35,7 +36,8 @@ class DiplomapRules(Rules):
     diplomap = True
 
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
-        return apply_changes(game_map, state.map_changes).with_canals_for(state.phase.year)
+        """The base map (never a board in force) with the game's changes so far."""
+        return _with_canals(apply_changes(game_map, state.map_changes), state.phase.year)
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
                   moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],
@@ -51,8 +53,9 @@ class DiplomapRules(Rules):
             return moved, state, outcome.results, phase_map
         changes = (*state.map_changes, *outcome.changes)
         state = state.evolve(map_changes=changes)
-        new_map = self.map_for(game_map, state)
-        board = board_of(apply_changes(game_map, changes))
+        changed = apply_changes(game_map, changes)
+        new_map = _with_canals(changed, state.phase.year)
+        board = board_of(changed)
         after = after_changes(phase_map, board, outcome.pieces, moved.units, moved.dislodged,
                               moved.contested)
         owners = []
@@ -67,16 +70,28 @@ class DiplomapRules(Rules):
 
     def retreat_orders(self, game_map: GameMap, state: GameState,
                        orders: Mapping[str, Sequence[Order]]) -> Mapping[str, Sequence[Order]]:
-        """A displaced unit without an order goes to its default part (the
-        one with the centre, else the first) instead of disbanding."""
-        ordered = {o.unit.location.partition("/")[0] for given in orders.values() for o in given
-                   if hasattr(o, "unit")}
+        """A displaced unit without a legal order goes to its default part
+        (the one with the centre, else the first) instead of disbanding."""
+        units = {d.unit.province: d.unit for d in state.dislodged}
+        options = {d.unit.province: d.retreats for d in state.dislodged}
+        obeyed = set()
+        for power, given in orders.items():
+            for order in given:
+                checked, _ = check_retreat(units, options, power, order, game_map)
+                if checked is not None:
+                    obeyed.add(province_of(checked.unit.location))
         extra: dict[str, list[Order]] = {p: list(o) for p, o in orders.items()}
         for d in state.dislodged:
-            if d.displaced and d.retreats and d.unit.province not in ordered:
+            if d.displaced and d.retreats and d.unit.province not in obeyed:
                 extra.setdefault(d.unit.power, []).append(Retreat(
                     UnitRef(d.unit.location, d.unit.kind), default_part(game_map, d.retreats)))
         return extra
+
+    def end_of_year(self, game_map: GameMap, state: GameState,
+                    scores: Mapping[str, int]) -> GameState:
+        """§II.C: the year's Draws and Erases come back for the next year."""
+        state = super().end_of_year(game_map, state, scores)
+        return state.evolve(map_orders_used=frozenset()) if state.map_orders_used else state
 
     def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
                       scores: Mapping[str, int], board: Sequence[Unit]) -> str:
@@ -89,6 +104,16 @@ class DiplomapRules(Rules):
                         return (f"{unit.province} was an inland home centre at the start: "
                                 "no fleet may be built there (Diplomap §II.G.1)")
         return super().build_refusal(game_map, state, power, unit, scores, board)
+
+
+def _with_canals(changed: GameMap, year: int) -> GameMap:
+    """The board in force with the canals open by ``year``; a map with
+    canals opened is a new object, which must still know the board's history
+    (the base map's home centres, for §II.G.1's builds)."""
+    opened = changed.with_canals_for(year)
+    if opened is not changed:
+        share_board(opened, changed)
+    return opened
 
 
 _COMPOSED: dict[str, Rules] = {}

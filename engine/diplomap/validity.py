@@ -110,6 +110,9 @@ def check_draw(board: Board, draw: Draw, occupied: Collection[str]) -> Verdict |
         return fail(f"there is no province {code} on the board", "II.A.1")
     if prov.terrain is Terrain.IMPASSABLE:
         return fail(f"{code} may not be split", "II.G.6")
+    for pair in (draw.start, draw.end):
+        if code not in {province_of(c).upper() for c in pair}:
+            return fail(f"the border {'/'.join(pair)} is not one of {code}'s", "II.A.1")
     ring = board.rings[code]
     first, second = _other(draw.start, code), _other(draw.end, code)
     for what in (first, second):

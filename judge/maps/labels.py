@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+import numpy as np
+from shapely import Polygon, contains_xy
+from shapely.geometry.base import BaseGeometry
+
 from engine.map import Point
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -74,3 +78,57 @@ def clear_labels(labels: Mapping[str, Point], obstacles: list[Box],
         placed[code] = spot
         taken.append(box)
     return placed
+
+
+def place_name(code: str, shape: BaseGeometry | None, want: Point, obstacles: list[Box],
+                ghosts: list[Box], size: float) -> Point:
+    """Where a new province's name goes: the nearest spot to ``want``
+    clear of the ``obstacles`` where it fits inside its province; else
+    where its middle is inside; else anywhere clear. Dislodged units'
+    ``ghosts`` are kept clear of when there is room to."""
+    if shape is None:
+        return want
+    room = shape.buffer(0.5)
+    step = size / 3
+    reach = size * 4
+    span = reach + len(code) * size  # what lies further cannot touch any spot tried
+    obstacles = [b for b in obstacles if b[0] - span < want[0] < b[2] + span
+                 and b[1] - span < want[1] < b[3] + span]
+    ghosts = [b for b in ghosts if b[0] - span < want[0] < b[2] + span
+              and b[1] - span < want[1] < b[3] + span]
+    grid = np.arange(-reach, reach + step / 2, step)
+    dxs, dys = (a.ravel() for a in np.meshgrid(grid, grid))
+    order = np.argsort(dxs * dxs + dys * dys, kind="stable")  # nearest first
+    xs, ys = want[0] + dxs[order], want[1] + dys[order]
+    middles = contains_xy(shape, xs, ys - size * 0.3)  # the name's middle in the province
+    found: dict[tuple[int, bool], Point] = {}  # (how good, ghosts kept clear) -> spot
+    least: tuple[float, Point] | None = None  # in the province, covering the least
+    for x, y, middle in zip(xs.tolist(), ys.tolist(), middles.tolist(), strict=True):
+        box = label_box(code, x, y, size)
+        if any(_overlap(box, b) for b in obstacles):
+            if middle:
+                covered = sum(_overlap_area(box, b) for b in obstacles)
+                if least is None or covered < least[0]:
+                    least = (covered, (x, y))
+            continue
+        clear = not any(_overlap(box, b) for b in ghosts)
+        if room.contains(Polygon([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]),
+                                  (box[0], box[3])])):
+            found.setdefault((0, clear), (x, y))
+            if clear:
+                break
+        elif middle:
+            found.setdefault((1, clear), (x, y))
+        else:
+            found.setdefault((3, clear), (x, y))
+    if least is not None:  # a province too small for its name and a unit: share it
+        found.setdefault((2, False), least[1])
+    for rank in ((0, True), (0, False), (1, True), (1, False), (2, False), (3, True),
+                 (3, False)):
+        if rank in found:
+            return found[rank]
+    return want
+
+
+def _overlap_area(a: Box, b: Box) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))

@@ -10,43 +10,38 @@ colour, the new border lines, the names of provinces that are gone covered
 and the new provinces' names written. So a changed map costs a few more
 elements per phase, not a new picture of the board.
 
-Geometry is in the board's coordinates (SVG: y down). The province shapes
-are the ones the rings were derived from (judge/maps/rings.py), so a
-border named in an Anchor is the same stretch the engine's ring names.
-Going clockwise round a shape on the map is shapely's counter-clockwise
-here, since y runs down.
+Where the lines run is judge/maps/new_borders.py's; where new names go,
+judge/maps/labels.py's.
 """
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import math
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
 
-import numpy as np
-from shapely import LineString, MultiLineString, Point, Polygon, affinity, contains_xy, unary_union
+from shapely import LineString, MultiLineString, Point, Polygon, unary_union
 from shapely.geometry.base import BaseGeometry
-from shapely.geometry.polygon import orient
-from shapely.ops import linemerge, polylabel, split, substring
+from shapely.ops import linemerge, polylabel, substring
 
 from engine.diplomap.values import EDGE, Anchor, MapChange, Merge, Rename, Split
 from engine.map import GameMap, Terrain, province_of
 from judge.maps.board import BORDER, LAND, SEA, SIMPLIFY, Board, area_data, number
-from judge.maps.labels import Box, circle_box, label_box, unit_boxes
-from judge.maps.postscript import ARTWORK, read_postscript
-from judge.maps.shapes import province_shapes
+from judge.maps.labels import circle_box, label_box, place_name, unit_boxes
+from judge.maps.new_borders import (
+    BaseShapes,
+    Pt,
+    across,
+    base_shapes,
+    border,
+    cut,
+    largest,
+    loop,
+    outline_of,
+)
 
-Pt = tuple[float, float]
-
-STEP = 0.5  # points: a border is looked at this often to find what it touches
-NEAR = 0.05  # points: a shape this near the outline is what it touches there
-REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
 LOOP_SPREAD = 0.15  # a loop starting and ending at one point encloses this much of its border
-FAIR_SHARE = 0.2  # a line is bent in until its smaller part has this much of the province
 LOOP_SIZE = 6.0  # points: the least radius of a loop's half-disc
 ERASE_TRIM = 1.2  # points left at each end of an erased stretch, where other borders meet it
 ERASE_WIDTH = 2.2  # wider than the artwork's borders (1) and coasts (0.6)
@@ -69,237 +64,6 @@ class Redrawn:
     former: Mapping[str, Pt] = field(default_factory=dict)
 
 
-# -- the base map's shapes, once per process -------------------------------------
-
-@dataclass(frozen=True, eq=False)  # hashed by identity: one per artwork
-class _Base:
-    shapes: dict[str, Polygon]  # each province's main piece, EDGE and SWI included
-    full: dict[str, BaseGeometry]  # each province with its islands, for filling
-    frame: LineString
-
-
-def _flip(box: tuple[float, float, float, float]) -> list[float]:
-    x0, _, _, y1 = box
-    return [1, 0, 0, -1, -x0, y1]
-
-
-@cache
-def _base(artwork: str, provinces: tuple[tuple[str, bool], ...]) -> _Base:
-    """The base map's shapes in the board's coordinates. The standard map's
-    are those its rings were derived from; another artwork's are its faces."""
-    from judge.maps.rings import _main_part, shapes_for_rings
-    art = read_postscript((ARTWORK / artwork).read_text(encoding="latin-1"))
-    flip = _flip(art.box)
-    full = province_shapes(art, dict(provinces))
-    ringed = shapes_for_rings() if artwork == "standard.ps" else {
-        code: _main_part(shape) for code, shape in full.items()}
-    x0, y0, x1, y1 = art.box
-    frame = LineString([(0, 0), (x1 - x0, 0), (x1 - x0, y1 - y0), (0, y1 - y0), (0, 0)])
-    return _Base({c: affinity.affine_transform(s, flip) for c, s in ringed.items()},
-                 {c: affinity.affine_transform(s, flip) for c, s in full.items()}, frame)
-
-
-def _outline(shape: Polygon) -> LineString:
-    """The shape's outline, starting anywhere, clockwise as seen on the map."""
-    return LineString(orient(shape, sign=1.0).exterior.coords)
-
-
-@cache
-def _runs(base: _Base, code: str) -> tuple[tuple[str, float, float], ...]:
-    """What the base province's outline touches, clockwise: (neighbour,
-    from, to) in points along :func:`_outline`; ``to`` may pass the
-    outline's length when a stretch runs on past its start."""
-    outline = _outline(base.shapes[code])
-    others = [(c, s) for c, s in base.shapes.items()
-              if c != code and s.distance(base.shapes[code]) <= NEAR]
-    length = outline.length
-    steps = max(int(length / STEP), 8)
-    step = length / steps
-    runs: list[list[str | float]] = []
-    for index in range(steps):
-        spot = outline.interpolate((index + 0.5) * step)
-        found, best = "", NEAR
-        for other, shape in others:
-            distance = shape.distance(spot)
-            if distance <= best:
-                best, found = distance, other
-        if not found and base.frame.distance(spot) <= NEAR:
-            found = EDGE
-        if runs and runs[-1][0] == found:
-            runs[-1][2] = (index + 1) * step
-        else:
-            runs.append([found, index * step, (index + 1) * step])
-    if len(runs) > 1 and runs[0][0] == runs[-1][0]:  # the stretch the outline starts in
-        first = runs.pop(0)
-        runs[-1][2] = float(first[2]) + length
-    return tuple((str(w), float(a), float(b)) for w, a, b in runs)
-
-
-def border(base: _Base, code: str, neighbour: str) -> LineString:
-    """The base border between ``code`` and ``neighbour`` (EDGE for the
-    board's edge), clockwise round ``code``: its longest stretch."""
-    runs = [r for r in _runs(base, code) if r[0] == neighbour]
-    if not runs:
-        raise ValueError(f"{code} has no border with {neighbour} on the base map")
-    _, start, end = max(runs, key=lambda r: r[2] - r[1])
-    outline = _outline(base.shapes[code])
-    length = outline.length
-    if end <= length:
-        return LineString(substring(outline, start, end).coords)
-    head = list(substring(outline, start, length).coords)
-    tail = list(substring(outline, 0, end - length).coords)
-    return LineString(head + tail[1:])
-
-
-# -- lines across provinces ----------------------------------------------------
-
-def _inside(shape: BaseGeometry, line: LineString) -> bool:
-    return bool(shape.buffer(0.3).contains(line))
-
-
-def _bezier(a: Pt, b: Pt, c: Pt, d: Pt, steps: int = 24) -> list[Pt]:
-    out = []
-    for k in range(steps + 1):
-        t = k / steps
-        u = 1 - t
-        w = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)
-        out.append((sum(wi * p[0] for wi, p in zip(w, (a, b, c, d), strict=True)),
-                    sum(wi * p[1] for wi, p in zip(w, (a, b, c, d), strict=True))))
-    return out
-
-
-def _across(shape: Polygon, a: Pt, b: Pt) -> LineString:
-    """A smooth line inside ``shape`` from ``a`` to ``b`` (both on its
-    outline): a chord bent a little towards the shape's middle, or more if
-    the straight way leaves the shape, or else the shortest way through it."""
-    pole = polylabel(shape, 0.5)
-    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-    best: tuple[float, LineString] | None = None
-    for pull in (0.15, 0.4, 0.7, 1.0):
-        through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)
-        # a cubic through ``through`` at its middle, leaving each end towards it
-        c1 = (a[0] + (through[0] - a[0]) * 4 / 3 - (b[0] - a[0]) / 6,
-              a[1] + (through[1] - a[1]) * 4 / 3 - (b[1] - a[1]) / 6)
-        c2 = (b[0] + (through[0] - b[0]) * 4 / 3 - (a[0] - b[0]) / 6,
-              b[1] + (through[1] - b[1]) * 4 / 3 - (a[1] - b[1]) / 6)
-        line = LineString(_bezier(a, c1, c2, b))
-        if not _inside(shape, line):
-            continue
-        # between two borders close together the chord leaves a sliver no
-        # name or unit fits in: bend it further in while that stays inside
-        one, two = _cut(shape, line, a, b)
-        share = min(one.area, two.area) / shape.area
-        if share >= FAIR_SHARE:
-            return line
-        if best is None or share > best[0]:
-            best = (share, line)
-    return best[1] if best is not None else _shortest_way(shape, a, b)
-
-
-def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
-    """The shortest way from ``a`` to ``b`` on a grid of points inside the
-    shape, smoothed where smoothing keeps it inside."""
-    minx, miny, maxx, maxy = shape.bounds
-    step = max(0.8, math.sqrt(shape.area) / 30)
-    xs, ys = np.meshgrid(np.arange(minx, maxx + step, step), np.arange(miny, maxy + step, step))
-    inner = shape.buffer(-step * 0.4)
-    keep = contains_xy(inner, xs, ys)
-    nodes = {(int(i), int(j)) for i, j in zip(*np.nonzero(keep), strict=True)}
-    if not nodes:
-        return LineString([a, b])
-
-    def spot(node: tuple[int, int]) -> Pt:
-        return float(xs[node]), float(ys[node])
-
-    start = min(nodes, key=lambda n: math.dist(spot(n), a))
-    goal = min(nodes, key=lambda n: math.dist(spot(n), b))
-    came: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
-    cost = {start: 0.0}
-    queue = [(0.0, start)]
-    while queue:
-        so_far, node = heapq.heappop(queue)
-        if node == goal:
-            break
-        if so_far > cost[node]:
-            continue
-        for di in (-1, 0, 1):
-            for dj in (-1, 0, 1):
-                nxt = (node[0] + di, node[1] + dj)
-                if nxt == node or nxt not in nodes:
-                    continue
-                new = so_far + math.hypot(di, dj)
-                if new < cost.get(nxt, math.inf):
-                    cost[nxt], came[nxt] = new, node
-                    heapq.heappush(queue, (new, nxt))
-    path: list[Pt] = []
-    at: tuple[int, int] | None = goal if goal in came else None
-    while at is not None:
-        path.append(spot(at))
-        at = came[at]
-    simple = LineString([a, *reversed(path), b]).simplify(step * 0.7)
-    line = simple if isinstance(simple, LineString) else LineString([a, *reversed(path), b])
-    for _ in range(3):  # Chaikin's corner cutting, while it stays inside
-        coords = list(line.coords)
-        smooth = [coords[0]]
-        for p, q in itertools.pairwise(coords):
-            smooth += [(0.75 * p[0] + 0.25 * q[0], 0.75 * p[1] + 0.25 * q[1]),
-                       (0.25 * p[0] + 0.75 * q[0], 0.25 * p[1] + 0.75 * q[1])]
-        candidate = LineString([*smooth, coords[-1]])
-        if not _inside(shape, candidate):
-            break
-        line = candidate
-    return line
-
-
-def _loop(shape: Polygon, middle: Pt, reach: float) -> LineString:
-    """A loop's line: the arc inside ``shape`` of a circle about
-    ``middle`` (a point of its border); with the border it encloses a
-    half-disc, the loop's part."""
-    pole = polylabel(shape, 0.5)
-    radius = max(1.0, min(reach, math.dist(middle, (pole.x, pole.y)) * 0.85))
-    arcs = Point(middle).buffer(radius, 32).exterior.intersection(shape)
-    if isinstance(arcs, MultiLineString):
-        arcs = linemerge(arcs)
-    pieces = [p for p in getattr(arcs, "geoms", [arcs]) if isinstance(p, LineString)]
-    longest: LineString = max(pieces, key=lambda p: p.length)
-    return longest
-
-
-def _extended(line: LineString) -> LineString:
-    """The line drawn on a little past each end, so that it cuts its shape."""
-    coords = list(line.coords)
-
-    def past(end: Sequence[float], before: Sequence[float]) -> Pt:
-        dx, dy = end[0] - before[0], end[1] - before[1]
-        norm = math.hypot(dx, dy) or 1.0
-        return end[0] + dx / norm * REACH, end[1] + dy / norm * REACH
-
-    return LineString([past(coords[0], coords[1]), *coords, past(coords[-1], coords[-2])])
-
-
-def _cut(shape: Polygon, line: LineString, a: Pt, b: Pt) -> tuple[Polygon, Polygon]:
-    """The shape's two parts either side of the line: first the one along
-    the outline going clockwise from ``a`` to ``b`` (the engine's first part)."""
-    pieces = [p for p in split(shape, _extended(line)).geoms if isinstance(p, Polygon)]
-    if len(pieces) < 2:
-        rest = shape.difference(line.buffer(0.05))
-        pieces = [p for p in getattr(rest, "geoms", [rest]) if isinstance(p, Polygon)]
-    outline = _outline(shape)
-    length = outline.length
-    at_a, at_b = outline.project(Point(a)), outline.project(Point(b))
-    arc = (at_b - at_a) % length
-    spot = outline.interpolate((at_a + min(2.0, arc / 2)) % length)
-    first = min(pieces, key=lambda p: p.distance(spot))
-    rest_pieces = [p for p in pieces if p is not first]
-    second = _largest(unary_union(rest_pieces)) if rest_pieces else first
-    return first, second
-
-
-def _largest(shape: BaseGeometry) -> Polygon:
-    parts = [p for p in getattr(shape, "geoms", [shape]) if isinstance(p, Polygon)]
-    return max(parts, key=lambda p: p.area)
-
-
 # -- the board in force, change by change ----------------------------------------
 
 def _path(line: BaseGeometry) -> str:
@@ -315,14 +79,14 @@ def _spot_in(shape: BaseGeometry, old: Pt | None, margin: float = 2.0) -> Pt:
     """``old`` if it lies well inside the shape, else the shape's middle."""
     if old is not None and shape.buffer(-margin).contains(Point(old)):
         return old
-    pole = polylabel(_largest(shape), 0.5)
+    pole = polylabel(largest(shape), 0.5)
     return pole.x, pole.y
 
 
 class _Redrawing:
     """The board in force being built up from the base board, change by change."""
 
-    def __init__(self, game_map: GameMap, board: Board, base: _Base | None) -> None:
+    def __init__(self, game_map: GameMap, board: Board, base: BaseShapes | None) -> None:
         self.map = game_map
         self.base = base
         self.board = board
@@ -343,7 +107,7 @@ class _Redrawing:
 
     # where a line ends
     def _anchor(self, anchor: Anchor, at: float, shape: BaseGeometry) -> Pt:
-        outline = _outline(_largest(shape))
+        outline = outline_of(largest(shape))
         spot: Point | None = None
         if anchor.neighbour.startswith("LINE:"):
             line = self.lines.get(int(anchor.neighbour.split(":", 1)[1]))
@@ -369,7 +133,7 @@ class _Redrawing:
         if self.base is None or old not in self.shapes:
             self._split_schematic(change)
             return
-        shape = _largest(self.shapes[old])
+        shape = largest(self.shapes[old])
         start, end = change.start.at, change.end.at
         if change.loop and abs(end - start) < LOOP_SPREAD / 2:  # a loop touching at a point
             start, end = max(0.0, start - LOOP_SPREAD), min(1.0, end + LOOP_SPREAD)
@@ -377,17 +141,21 @@ class _Redrawing:
         b = self._anchor(change.end, end, shape)
         if change.loop:
             middle = self._anchor(change.start, (start + end) / 2, shape)
-            line = _loop(shape, middle, max(math.dist(a, b) / 2, LOOP_SIZE))
+            line = loop(shape, middle, max(math.dist(a, b) / 2, LOOP_SIZE))
             (ax, ay), (bx, by) = line.coords[0], line.coords[-1]  # where the arc meets the border
             a, b = (ax, ay), (bx, by)
         else:
-            line = _across(shape, a, b)
+            line = across(shape, a, b)
         clipped = line.intersection(shape.buffer(0.05))
         if isinstance(clipped, MultiLineString):
             clipped = linemerge(clipped)
         if isinstance(clipped, LineString) and not clipped.is_empty:
+            # kept running from start to end: a later line's anchor on it counts from its start
+            x, y, *_ = clipped.coords[0]
+            if math.dist((x, y), a) > math.dist((x, y), b):
+                clipped = clipped.reverse()
             line = clipped
-        one, two = _cut(shape, line, a, b)
+        one, two = cut(shape, line, a, b)
         self.lines[change.line] = line
         dash = ' stroke-dasharray="3 1.5"' if self.water.get(old) else ""
         self.drawn.append(f'<path class="drawn-border" data-line="{change.line}" '
@@ -486,7 +254,7 @@ class _Redrawing:
                 self.drawn.append(f'<path class="erased" data-provinces="{a} {b}" '
                                   f'd="{_path(unary_union(trimmed))}" fill="none" '
                                   f'stroke="{colour}" stroke-width="{ERASE_WIDTH}"/>')
-            self.shapes[into] = _largest(
+            self.shapes[into] = largest(
                 unary_union([self.shapes.pop(a), self.shapes.pop(b)]).buffer(0.05).buffer(-0.05))
             self.full[into] = unary_union([self.full.pop(a, self.shapes[into]),
                                            self.full.pop(b, self.shapes[into])])
@@ -555,7 +323,7 @@ class _Redrawing:
         placed: dict[str, Pt] = {}
         for code, want in sorted(wanted.items()):
             shape = self.shapes.get(code)
-            placed[code] = _place_name(code, shape, want, obstacles, ghosts, size)
+            placed[code] = place_name(code, shape, want, obstacles, ghosts, size)
             obstacles.append(label_box(code, *placed[code], size))
         patch = [self._cover(code, names[code]) for code in sorted(hidden)]
         patch += self.drawn
@@ -599,64 +367,6 @@ class _Redrawing:
         return "".join(out)
 
 
-def _place_name(code: str, shape: BaseGeometry | None, want: Pt, obstacles: list[Box],
-                ghosts: list[Box], size: float) -> Pt:
-    """Where a new province's name goes: the nearest spot to ``want``
-    clear of the ``obstacles`` where it fits inside its province; else
-    where its middle is inside; else anywhere clear. Dislodged units'
-    ``ghosts`` are kept clear of when there is room to."""
-    if shape is None:
-        return want
-    room = shape.buffer(0.5)
-    step = size / 3
-    reach = size * 4
-    span = reach + len(code) * size  # what lies further cannot touch any spot tried
-    obstacles = [b for b in obstacles if b[0] - span < want[0] < b[2] + span
-                 and b[1] - span < want[1] < b[3] + span]
-    ghosts = [b for b in ghosts if b[0] - span < want[0] < b[2] + span
-              and b[1] - span < want[1] < b[3] + span]
-    grid = np.arange(-reach, reach + step / 2, step)
-    dxs, dys = (a.ravel() for a in np.meshgrid(grid, grid))
-    order = np.argsort(dxs * dxs + dys * dys, kind="stable")  # nearest first
-    xs, ys = want[0] + dxs[order], want[1] + dys[order]
-    middles = contains_xy(shape, xs, ys - size * 0.3)  # the name's middle in the province
-    found: dict[tuple[int, bool], Pt] = {}  # (how good, ghosts kept clear) -> spot
-    least: tuple[float, Pt] | None = None  # in the province, covering the least
-    for x, y, middle in zip(xs.tolist(), ys.tolist(), middles.tolist(), strict=True):
-        box = label_box(code, x, y, size)
-        if any(_overlap(box, b) for b in obstacles):
-            if middle:
-                covered = sum(_overlap_area(box, b) for b in obstacles)
-                if least is None or covered < least[0]:
-                    least = (covered, (x, y))
-            continue
-        clear = not any(_overlap(box, b) for b in ghosts)
-        if room.contains(Polygon([(box[0], box[1]), (box[2], box[1]), (box[2], box[3]),
-                                  (box[0], box[3])])):
-            found.setdefault((0, clear), (x, y))
-            if clear:
-                break
-        elif middle:
-            found.setdefault((1, clear), (x, y))
-        else:
-            found.setdefault((3, clear), (x, y))
-    if least is not None:  # a province too small for its name and a unit: share it
-        found.setdefault((2, False), least[1])
-    for rank in ((0, True), (0, False), (1, True), (1, False), (2, False), (3, True),
-                 (3, False)):
-        if rank in found:
-            return found[rank]
-    return want
-
-
-def _overlap_area(a: Box, b: Box) -> float:
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 # -- the changed boards, kept per process ------------------------------------------
 
 _KEPT = 64  # changed boards kept: a game's phases share theirs until its next change
@@ -676,7 +386,7 @@ def redraw(game_map: GameMap, board: Board, names: Mapping[str, Pt],
     drawing = game_map.drawing
     base = None
     if drawing.artwork is not None and not board.schematic:
-        base = _base(drawing.artwork, tuple(sorted(
+        base = base_shapes(drawing.artwork, tuple(sorted(
             (code, prov.terrain is Terrain.WATER) for code, prov in game_map.provinces.items()
             if prov.terrain is not Terrain.IMPASSABLE)))
     work = _Redrawing(game_map, board, base)

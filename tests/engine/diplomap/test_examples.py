@@ -6,6 +6,7 @@ retreats (data/examples.toml, data/validity.toml, data/board.toml)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from engine.diplomap.in_force import apply_changes
 from engine.diplomap.values import Erase
 from engine.game import adjudicate
-from engine.map import Terrain, UnitKind
+from engine.map import Canal, Terrain, UnitKind
 from engine.orders import Build
 from engine.phase import Phase, PhaseKind
 from tests.engine.diplomap.runner import board_after, diplomap_standard, load, position, run
@@ -64,10 +65,14 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
             assert not set(dsts) & board.fleet_moves[loc], loc
 
 
-def test_example_l_no_fleet_in_a_merged_inland_home() -> None:
+@pytest.mark.parametrize("canal", [False, True])
+def test_example_l_no_fleet_in_a_merged_inland_home(canal: bool) -> None:
     """L. Erase Mos/Lvn. In Adjustment Period: Build F Moscow-Livonia. -- Build
-    Fails, since Moscow was Interior Build Center originally (§II.G.1)."""
+    Fails, since Moscow was Interior Build Center originally (§II.G.1). Also
+    on a board whose canals open (the board in force is then another object)."""
     game_map = diplomap_standard()
+    if canal:
+        game_map = replace(game_map, canals=(Canal("DEN", ("BER",), opens=1901),))
     case = {"phase": "F1901M", "units": {"RUSSIA": ["A WAR"]},
             "centres": {"RUSSIA": ["MOS", "WAR", "SEV", "STP"]}}
     fall = adjudicate(game_map, position(game_map, case), {},

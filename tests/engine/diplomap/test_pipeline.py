@@ -5,7 +5,7 @@ map orders (§II.C), centres and snapshots on the changed board."""
 from __future__ import annotations
 
 from engine.diplomap.in_force import apply_changes
-from engine.diplomap.values import Draw, Erase
+from engine.diplomap.values import Draw, Erase, Split
 from engine.game import adjudicate
 from engine.map import UnitKind
 from engine.orders import Disband, Retreat, UnitRef
@@ -55,6 +55,10 @@ def test_a_displaced_unit_without_an_order_goes_to_a_default_part() -> None:
     assert "A BUR-NE" in {str(u) for u in after.next.units}  # no centre: the first part
     ordered = adjudicate(game_map, spring.next, {"FRANCE": [Disband(UnitRef("BUR"))]})
     assert not any(u.province.startswith("BUR") for u in ordered.next.units)
+    wrong = adjudicate(game_map, spring.next,
+                       {"FRANCE": [Retreat(UnitRef("BUR", UnitKind.ARMY), "GAS")]})
+    assert "A BUR-NE" in {str(u) for u in wrong.next.units}  # an illegal order counts as none
+    assert any(r.outcome.value == "illegal" for r in wrong.results)
 
 
 def test_used_orders_last_the_year_and_centres_follow_the_board() -> None:
@@ -67,6 +71,7 @@ def test_used_orders_last_the_year_and_centres_follow_the_board() -> None:
     fates = {r.power: r for r in again.map_results}
     assert not fates["FRANCE"].succeeded and fates["FRANCE"].section == "II.C"
     assert fates["RUSSIA"].succeeded
+    assert again.next.map_orders_used == frozenset()  # the year is over: all back
     owners = dict(again.next.owners)
     assert owners.get("GAL+RUM") == "RUSSIA"  # the fleet in merged Rumania took it
     board = apply_changes(game_map, again.next.map_changes)
@@ -80,3 +85,26 @@ def test_the_board_survives_a_snapshot() -> None:
     _, spring = _spring()
     state = spring.next
     assert snapshots.loads(snapshots.dumps(state)) == state
+
+
+def test_an_erase_that_would_make_an_island_fails() -> None:
+    """§II.G.5: a line from Syria's border with Armenia to the board's edge
+    cuts off a corner bordering only Armenia and the rest of Syria (and the
+    edge, which does not count); merging those two would leave the corner
+    an island, so the Erase fails, while merging Armenia elsewhere does not."""
+    game_map = diplomap_standard()
+    state = position(game_map, {"phase": "S1901M"})
+    spring = adjudicate(game_map, state, {}, map_orders={
+        "TURKEY": [Draw(("SYR", "ARM"), ("SYR", "EDGE"))]})
+    assert [r.succeeded for r in spring.map_results] == [True]
+    board = apply_changes(game_map, spring.next.map_changes)
+    (split,) = spring.next.map_changes
+    assert isinstance(split, Split)
+    corner, rest = split.parts
+    assert sorted(board.rings[corner]) == sorted(["ARM", "EDGE", rest])
+    fall = adjudicate(game_map, spring.next, {}, map_orders={"RUSSIA": [Erase(("ARM", rest))]})
+    (result,) = fall.map_results
+    assert not result.succeeded and result.section == "II.G.5", result
+    elsewhere = adjudicate(game_map, spring.next, {},
+                           map_orders={"RUSSIA": [Erase(("SMY", rest))]})
+    assert [r.succeeded for r in elsewhere.map_results] == [True]

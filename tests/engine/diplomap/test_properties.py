@@ -13,14 +13,19 @@ from hypothesis import strategies as st
 from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.in_force import apply_changes, board_of
 from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
+from engine.game import adjudicate
 from engine.map import GameMap, Terrain, province_of
+from engine.phase import PhaseKind
 from engine.rings import check_rings
 from engine.state import GameState
+from engine.variants import rules_for
 from tests.engine.diplomap.runner import diplomap_standard
 
-STEPS = st.lists(st.tuples(st.booleans(), st.integers(0, 10_000), st.integers(0, 100),
-                           st.integers(0, 100), st.sampled_from(["N", "S", "E", "W"])),
-                 min_size=1, max_size=12)
+ORDER = st.tuples(st.booleans(), st.integers(0, 10_000), st.integers(0, 100),
+                  st.integers(0, 100), st.sampled_from(["N", "S", "E", "W"]))
+# each phase: up to four map orders from different powers, carried out together
+STEPS = st.lists(st.lists(ORDER, min_size=1, max_size=4), min_size=1, max_size=8)
+POWERS = ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY")
 
 
 def _order(board: GameMap, step: tuple[bool, int, int, int, str]) -> MapOrder:
@@ -70,21 +75,51 @@ def _problems(board: GameMap) -> list[str]:
     return found
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(STEPS)
-def test_valid_changes_keep_a_sound_board(steps: list[tuple[bool, int, int, int, str]]) -> None:
+def test_valid_changes_keep_a_sound_board(
+        steps: list[list[tuple[bool, int, int, int, str]]]) -> None:
     game_map = diplomap_standard()
     state = GameState.initial(game_map).evolve(units=())
     changes: tuple = ()
     for step in steps:
         board = apply_changes(game_map, changes)
-        order = _order(board, step)
-        outcome = adjudicate_map_orders(board, state, (), {"ENGLAND": [order]})
+        orders = {power: [_order(board, one)] for power, one in zip(POWERS, step, strict=False)}
+        outcome = adjudicate_map_orders(board, state, (), orders)
         changes = (*changes, *outcome.changes)
         after = apply_changes(game_map, changes)
-        assert _problems(after) == [], (order, changes)
+        assert _problems(after) == [], (orders, changes)
+        # the board the phase's own work left is the board replayed from its changes
+        assert outcome.board is not None
+        assert set(outcome.board.provinces) == set(after.provinces)
     # boards share their tables copy-on-write: the base board is as loaded
     base = board_of(game_map)
     assert base.rings == {c: list(r) for c, r in game_map.rings.items()}
     assert base.army == {c: set(d) for c, d in game_map.army_moves.items()}
     assert base.fleet == {c: set(d) for c, d in game_map.fleet_moves.items()}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(STEPS)
+def test_units_stand_on_the_new_board(steps: list[list[tuple[bool, int, int, int, str]]]) -> None:
+    """With the opening units holding, every unit after a phase of map
+    orders stands where it can on the new board, and every retreat a
+    dislodged or displaced unit is offered is a place it can stand on."""
+    game_map = diplomap_standard()
+    state = GameState.initial(game_map)
+    for step in steps:
+        if state.phase.kind is not PhaseKind.MOVEMENT:
+            state = adjudicate(game_map, state, {}).next  # default parts, no builds
+            continue
+        board = rules_for(game_map).map_for(game_map, state)
+        orders = {power: [_order(board, one)] for power, one in zip(POWERS, step, strict=False)}
+        state = adjudicate(game_map, state, {}, map_orders=orders).next
+        after = apply_changes(game_map, state.map_changes)
+        for unit in state.units:
+            assert after.can_stand(unit.kind, unit.location), unit
+        for gone in state.dislodged:
+            assert gone.retreats or not gone.displaced, gone
+            for option in gone.retreats:
+                assert after.can_stand(gone.unit.kind, option), (gone, option)
+        centres = {c for c, _ in state.owners}
+        assert centres <= after.supply_centres

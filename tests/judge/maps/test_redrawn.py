@@ -141,7 +141,13 @@ def test_each_line_is_drawn_inside_its_province(name: str) -> None:
         assert inside.buffer(0.5).contains(line), (name, row)
         coords = [Point(c) for piece in getattr(line, "geoms", [line]) for c in piece.coords]
         ends = (coords[0], coords[-1])
-        assert all(inside.exterior.distance(end) < 0.6 for end in ends), (name, row)
+        # each end on the province's outline, or on a line drawn before it
+        edges = unary_union([inside.exterior, *(lines[n] for n in lines if n < row["line"])])
+        assert all(edges.distance(end) < 0.6 for end in ends), (name, row)
+        if "ends_on_line" in row:  # on an earlier line, this far along it from its start
+            earlier, at = row["ends_on_line"]
+            target = lines[earlier].interpolate(at, normalized=True)
+            assert min(end.distance(target) for end in ends) < 1.0, (name, row)
         if "ends_on" in row:  # both ends on one border: a loop's
             a, b = (base_shapes()[c] for c in row["ends_on"])
             border = a.boundary.intersection(b.buffer(0.2))
@@ -284,3 +290,22 @@ def test_orders_and_displaced_units_naming_provinces_that_are_gone_are_drawn() -
              for g in root.iter(f"{SVG}g")}
     assert ("order move", "A MUN - BUR") in kinds
     assert ("unit army dislodged", "BUR") in kinds
+
+
+@pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.get("lines")])
+def test_the_new_lines_show_on_the_png(name: str) -> None:
+    """The PNG lays the phase's drawing over a picture of the base board
+    made once: the lines must be in the phase's part of it."""
+    case = CASES[name]
+    bare = {"units": [], "owners": [], "changes": case["changes"], "gone": case["gone"]}
+    root, png, _ = drawn(bare)
+    _, base_png, _ = drawn({"units": [], "changes": [], "gone": []})
+    changed = Image.open(io.BytesIO(png)).convert("RGB")
+    before = Image.open(io.BytesIO(base_png)).convert("RGB")
+    scale = PIXELS_WIDE / 628
+    for line in lines_drawn(root).values():
+        spots = [line.interpolate(k / 100, normalized=True) for k in range(15, 86, 2)]
+        pixels = [(round(p.x * scale), round(p.y * scale)) for p in spots]
+        now = sum(1 for p in pixels if sum(changed.getpixel(p)) < DARK)
+        then = sum(1 for p in pixels if sum(before.getpixel(p)) < DARK)
+        assert now > len(pixels) * 0.7 and then < len(pixels) * 0.3, (now, then)
