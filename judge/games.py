@@ -535,7 +535,7 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     # Diplomap: the Draws and Erases on file, adjudicated after the moves (§II.F)
     drawn, unreadable_maps = map_orders.read_on_file(session, game, board, state)
     resolution = adjudicate(game_map, state, orders, bids, map_orders=drawn)
-    # said on the board the changes were made on; renamed provinces keep the GM's name
+    # the changes in words, named on the board they were made on
     changes = map_orders.change_notes(board, map_orders.new_changes(state, resolution.next))
     return Adjudication(resolution, (*unreadable, *unreadable_maps), late,
                         tuple(unreadable_bids), tuple(changes))

@@ -96,7 +96,7 @@ def read_on_file(session: Session, game: Game, board: GameMap, state: GameState
 
 
 def map_lines(lines: Sequence[tuple[int, str]]
-                     ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+              ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """A mail's order lines, and its Draw and Erase lines. Read first, so
     that ``Gal/War`` is never taken for a province with a coast."""
     others: list[tuple[int, str]] = []
@@ -136,11 +136,11 @@ def submit(session: Session, game: Game, board: GameMap, state: GameState, power
     refused = refusal(diplomap, state, power)
     if refused is not None:
         return [(n, t.strip(), refused) for n, t in lines]
-    kept: dict[str, tuple[int, str] | None] = {}  # kind -> (line, text) on file
+    kept: dict[str, str | None] = {}  # kind -> the order on file, as written
     for text in on_file(session, game).get(power, []):
         parsed = parse_map_order(text, board, 1)
         if not isinstance(parsed, OrderError):
-            kept[kind_of(parsed)] = (0, text)
+            kept[kind_of(parsed)] = text
     notes: list[Note] = []
     # several on one line as the rule text writes them: 'Erase Lvn/StP. Draw StP/Fin - StP/Lvn'
     for number, text in [(n, piece.strip(" .;,")) for n, line in lines
@@ -161,9 +161,9 @@ def submit(session: Session, game: Game, board: GameMap, state: GameState, power
             notes.append((number, text, f"{power} has given its {kind.title()} this year: "
                           "one Draw and one Erase a year (Diplomap §II.C)"))
             continue
-        kept[kind] = (number, text)  # replaces the one before, as a unit's order does
+        kept[kind] = text  # replaces the one before, as a unit's later order does
         notes.append((number, text, ""))
-    file(session, game, power, [found[1] for kind in KINDS
+    file(session, game, power, [found for kind in KINDS
                                 if (found := kept.get(kind)) is not None])
     return notes
 
