@@ -7,8 +7,10 @@ The base board's picture is drawn once per process (render.py); a changed
 board is that picture with a *patch* laid over it, under the owners'
 colours: erased stretches of border painted over in the merged province's
 colour, the new border lines, the names of provinces that are gone covered
-and the new provinces' names written. So a changed map costs a few more
-elements per phase, not a new picture of the board.
+and the new provinces' names written. The patch is worked out once per
+board and process (cached here), and render.py draws it once per board
+and PNG width, so a phase on a changed board costs what one on the
+variant's board does.
 
 Where the lines run is judge/maps/new_borders.py's; where new names go,
 judge/maps/labels.py's.

@@ -308,8 +308,10 @@ def test_the_new_lines_show_on_the_png(name: str) -> None:
     for line in lines_drawn(root).values():
         spots = [line.interpolate(k / 100, normalized=True) for k in range(15, 86, 2)]
         pixels = [(round(p.x * scale), round(p.y * scale)) for p in spots]
-        now = sum(1 for p in pixels if sum(changed.getpixel(p)) < DARK)
-        then = sum(1 for p in pixels if sum(before.getpixel(p)) < DARK)
+        # the board's picture and the phase's are scaled each to its own
+        # rounded height: a line may fall a pixel off the spot worked out here
+        now = sum(1 for p in pixels if _dark_near(changed, p))
+        then = sum(1 for p in pixels if _dark_near(before, p))
         assert now > len(pixels) * 0.7 and then < len(pixels) * 0.3, (now, then)
 
 
@@ -372,3 +374,9 @@ def test_any_changes_draw_with_every_province_named_and_placed_in_its_own_shape(
     scene = Scene("tester", dataclasses.replace(
         opening, units=(), extra=dataclasses.replace(opening.extra, map_changes=changes)))
     assert attachments(game_map, scene)[0][2].startswith(b"\x89PNG")
+
+
+def _dark_near(picture: Image.Image, spot: tuple[int, int]) -> bool:
+    x, y = spot
+    return any(sum(picture.getpixel((x + dx, y + dy))) < DARK
+               for dx in (-1, 0, 1) for dy in (-1, 0, 1))
