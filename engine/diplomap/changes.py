@@ -232,87 +232,81 @@ def merge(board: Board, first: str, second: str, into: str, name: str
     the stretch that vanished."""
     ring_a, segs_a = board.rings[first], board.segs[first]
     ring_b, segs_b = board.rings[second], board.segs[second]
-    k = ring_a.index(second)
-    m = ring_b.index(first)
-    shared = segs_a[k]
+    k, m = ring_a.index(second), ring_b.index(first)
     erased = tuple((Anchor(s.base, s.border, s.lo), Anchor(s.base, s.border, s.hi))
-                   for s in shared)
-    rot_a = list(zip(ring_a[k + 1:] + ring_a[:k], segs_a[k + 1:] + segs_a[:k], strict=True))
-    rot_b = list(zip(ring_b[m + 1:] + ring_b[:m], segs_b[m + 1:] + segs_b[:m], strict=True))
-    entries = rot_a + rot_b
+                   for s in segs_a[k])
+    # going round the merged province: first's ring from after the shared
+    # stretch to before it, then second's likewise
+    entries = [*zip(ring_a[k + 1:] + ring_a[:k], segs_a[k + 1:] + segs_a[:k], strict=True),
+               *zip(ring_b[m + 1:] + ring_b[:m], segs_b[m + 1:] + segs_b[:m], strict=True)]
     old_a, old_b = board.provinces[first], board.provinces[second]
-    fleet: dict[str, set[str]] = {}
-    coast_of_b: set[str] = set()
-    for code in (first, second):
-        for loc in board.locations(code):
-            fleet[loc] = set(board.fleet.get(loc, set()))
-    for loc, dsts in fleet.items():
-        if province_of(loc) == second:
-            coast_of_b.update(d.partition("/")[2] for d in dsts if province_of(d) == first)
+    fleet = {loc: set(board.fleet.get(loc, set()))
+             for code in (first, second) for loc in board.locations(code)}
     army = (board.army.get(first, set()) | board.army.get(second, set())) - {first, second}
-    # neighbours' entries: each names the merged province instead
-    for name_n, segs in entries:
-        if name_n in (first, second):
-            continue
-        board._rename_entry(name_n, segs, into, collapse=True)
-    point_a, point_b = board.labels.get(first), board.labels.get(second)
-    centre_point = board.centre_points.get(first) or board.centre_points.get(second)
+    coasts, joins = _merged_coasts(old_a, old_b, fleet)
+    points = _merged_points(board, first, second)
     unit_points = {loc: board.unit_points.get(loc) for loc in fleet}
     origin = board.origin[first]
+    for neighbour, segs in entries:  # each neighbour now names the merged province
+        board._rename_entry(neighbour, segs, into, collapse=True)
     board.retire(first)
     board.retire(second)
-    for n_name, _ in entries:  # stale self-references from the other province
-        assert n_name not in (first, second)
     board.rings[into] = [e for e, _ in entries]
     board.segs[into] = [s for _, s in entries]
     board._collapse(into)
     board.origin[into] = origin
     terrain = Terrain.WATER if old_a.terrain is Terrain.WATER else (
         Terrain.COASTAL if any(board.is_water(n) for n in board.rings[into]) else Terrain.LAND)
-    keeper = old_a if old_a.coasts else old_b if old_b.coasts else None
-    coasts: tuple[str, ...] = ()
-    joins: str | None = None
-    if keeper is not None and not (old_a.coasts and old_b.coasts):
-        other = second if keeper is old_a else first
-        linked = coast_of_b if keeper is old_a else {
-            loc.partition("/")[2] for loc, d in fleet.items()
-            if province_of(loc) == second and any(province_of(x) == first for x in d)}
-        if len(linked) == 1:
-            coasts, joins = keeper.coasts, next(iter(linked))
-        del other
-    board.provinces[into] = Province(into, name, terrain, coasts,
-                                     old_a.centre or old_b.centre)
+    board.provinces[into] = Province(into, name, terrain, coasts, old_a.centre or old_b.centre)
     board.add_aliases(into, name)
     for other in army:
         board.link_army(into, other)
+
+    def location(loc: str) -> str:
+        return into if not coasts else f"{into}/{loc.partition('/')[2] or joins}"
+
     for loc, dsts in fleet.items():
-        coast = loc.partition("/")[2]
-        here = into if not coasts else f"{into}/{coast or joins}"
         for dst in dsts:
-            if province_of(dst) in (first, second):
-                continue
-            board.link_fleet(here, dst)
+            if province_of(dst) not in (first, second):
+                board.link_fleet(location(loc), dst)
     if terrain is not Terrain.LAND and not coasts:
         board.own_fleet(into)
-    for code, point in ((first, point_a), (second, point_b)):
-        del code
-        if point is not None:
-            board.labels.setdefault(into, point)
-    if point_a and point_b:
-        board.labels[into] = (round((point_a[0] + point_b[0]) / 2, 1),
-                              round((point_a[1] + point_b[1]) / 2, 1))
-    if centre_point is not None:
-        board.centre_points[into] = centre_point
+    board.labels.update({into: points[0]} if points[0] else {})
+    board.centre_points.update({into: points[1]} if points[1] else {})
     for loc, at in unit_points.items():
-        coast = loc.partition("/")[2]
-        target = into if not coasts else f"{into}/{coast or joins}"
         if at is not None:
-            board.unit_points.setdefault(target, at)
+            board.unit_points.setdefault(location(loc), at)
     if into not in board.unit_points and into in board.labels:
         board.unit_points[into] = board.labels[into]
     board.move_centre(first, {first: into})
     board.move_centre(second, {second: into})
     return erased
+
+
+def _merged_coasts(old_a: Province, old_b: Province, fleet: dict[str, set[str]]
+                   ) -> tuple[tuple[str, ...], str | None]:
+    """The merged province's coasts, and the coast the other province's
+    fleet moves join: a two-coast province keeps its coasts when the other
+    touched only one of them; otherwise the merged province has one coast."""
+    if bool(old_a.coasts) == bool(old_b.coasts):
+        return (), None
+    keeper, other = (old_a, old_b) if old_a.coasts else (old_b, old_a)
+    linked = {d.partition("/")[2] for loc, dsts in fleet.items()
+              if province_of(loc) == other.code for d in dsts
+              if province_of(d) == keeper.code}
+    if len(linked) != 1:
+        return (), None
+    return keeper.coasts, next(iter(linked))
+
+
+def _merged_points(board: Board, first: str, second: str
+                   ) -> tuple[Point | None, Point | None]:
+    """Where the merged province's name goes (between the two) and its
+    centre (where the centre was)."""
+    one, two = board.labels.get(first), board.labels.get(second)
+    label = (round((one[0] + two[0]) / 2, 1), round((one[1] + two[1]) / 2, 1)) \
+        if one and two else one or two
+    return label, board.centre_points.get(first) or board.centre_points.get(second)
 
 
 def rename(board: Board, code: str, new_code: str, name: str) -> None:

@@ -29,8 +29,9 @@ def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
     """The map as a PNG (what mail clients show) and as SVG."""
     drawn = render_svg(game_map, scene, static=False)  # drawn once for both
     stem = file_stem(scene)
-    whole = with_board(game_map, drawn, scene.position.map_changes)  # Diplomap's, if any
-    return ((f"{stem}.png", "image/png", phase_png(game_map, drawn)),
+    changes = scene.position.map_changes  # Diplomap's board, if it has changed
+    whole = with_board(game_map, drawn, changes)
+    return ((f"{stem}.png", "image/png", phase_png(game_map, drawn, changes)),
             (f"{stem}.svg", "image/svg+xml", whole.encode("utf-8")))
 
 

@@ -186,11 +186,41 @@ def across(shape: Polygon, a: Pt, b: Pt) -> LineString:
     return best[1] if best is not None else _shortest_way(shape, a, b)
 
 
+def _main_component(nodes: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The largest group of grid points joined to each other (8 ways)."""
+    left, best = set(nodes), set[tuple[int, int]]()
+    while left:
+        seed = left.pop()
+        group, todo = {seed}, [seed]
+        while todo:
+            i, j = todo.pop()
+            for nxt in ((i + di, j + dj) for di in (-1, 0, 1) for dj in (-1, 0, 1)):
+                if nxt in left:
+                    left.discard(nxt)
+                    group.add(nxt)
+                    todo.append(nxt)
+        if len(group) > len(best):
+            best = group
+    return best
+
+
 def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
-    """The shortest way from ``a`` to ``b`` on a grid of points inside the
-    shape, smoothed where smoothing keeps it inside."""
+    """The shortest way from ``a`` to ``b`` through the shape, on a grid
+    fine enough for it to stay inside (an end in a narrow strait needs a
+    finer one than the open sea)."""
+    coarse = max(0.8, math.sqrt(shape.area) / 30)
+    line = LineString([a, b])
+    for step in (coarse, coarse / 2, coarse / 4):
+        line = _on_grid(shape, a, b, step)
+        if _inside(shape, line):
+            break
+    return line
+
+
+def _on_grid(shape: Polygon, a: Pt, b: Pt, step: float) -> LineString:
+    """The shortest way from ``a`` to ``b`` on a grid of points ``step``
+    apart inside the shape, smoothed where smoothing keeps it inside."""
     minx, miny, maxx, maxy = shape.bounds
-    step = max(0.8, math.sqrt(shape.area) / 30)
     xs, ys = np.meshgrid(np.arange(minx, maxx + step, step), np.arange(miny, maxy + step, step))
     inner = shape.buffer(-step * 0.4)
     keep = contains_xy(inner, xs, ys)
@@ -201,6 +231,7 @@ def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
     def spot(node: tuple[int, int]) -> Pt:
         return float(xs[node]), float(ys[node])
 
+    nodes = _main_component(nodes)  # a narrow strait's pocket may be cut off the rest
     start = min(nodes, key=lambda n: math.dist(spot(n), a))
     goal = min(nodes, key=lambda n: math.dist(spot(n), b))
     came: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
@@ -226,8 +257,13 @@ def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
     while at is not None:
         path.append(spot(at))
         at = came[at]
-    simple = LineString([a, *reversed(path), b]).simplify(step * 0.7)
-    line = simple if isinstance(simple, LineString) else LineString([a, *reversed(path), b])
+    whole = LineString([a, *reversed(path), b])
+    line = whole
+    for tolerance in (step * 0.7, step * 0.3):  # fewer corners, if it stays inside
+        simple = whole.simplify(tolerance)
+        if isinstance(simple, LineString) and _inside(shape, simple):
+            line = simple
+            break
     for _ in range(3):  # Chaikin's corner cutting, while it stays inside
         coords = list(line.coords)
         smooth = [coords[0]]

@@ -7,8 +7,10 @@ The base board's picture is drawn once per process (render.py); a changed
 board is that picture with a *patch* laid over it, under the owners'
 colours: erased stretches of border painted over in the merged province's
 colour, the new border lines, the names of provinces that are gone covered
-and the new provinces' names written. So a changed map costs a few more
-elements per phase, not a new picture of the board.
+and the new provinces' names written. The patch is worked out once per
+board and process (cached here), and render.py draws it once per board
+and PNG width, so a phase on a changed board costs what one on the
+variant's board does.
 
 Where the lines run is judge/maps/new_borders.py's; where new names go,
 judge/maps/labels.py's.
@@ -146,20 +148,23 @@ class _Redrawing:
             a, b = (ax, ay), (bx, by)
         else:
             line = across(shape, a, b)
-        clipped = line.intersection(shape.buffer(0.05))
+        clipped = line.intersection(shape.buffer(0.05))  # never drawn outside its province
         if isinstance(clipped, MultiLineString):
             clipped = linemerge(clipped)
+        shown: BaseGeometry = line
         if isinstance(clipped, LineString) and not clipped.is_empty:
             # kept running from start to end: a later line's anchor on it counts from its start
             x, y, *_ = clipped.coords[0]
             if math.dist((x, y), a) > math.dist((x, y), b):
                 clipped = clipped.reverse()
-            line = clipped
+            line = shown = clipped
+        elif not clipped.is_empty:
+            shown = clipped
         one, two = cut(shape, line, a, b)
         self.lines[change.line] = line
         dash = ' stroke-dasharray="3 1.5"' if self.water.get(old) else ""
         self.drawn.append(f'<path class="drawn-border" data-line="{change.line}" '
-                          f'data-province="{old}" d="{_path(line)}" fill="none" '
+                          f'data-province="{old}" d="{_path(shown)}" fill="none" '
                           f'stroke="{BORDER}" stroke-width="{LINE_WIDTH}"{dash}/>')
         full = self.full.pop(old, shape)
         pieces: dict[str, list[BaseGeometry]] = {first: [], second: []}

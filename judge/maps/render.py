@@ -418,11 +418,13 @@ def render_svg(game_map: GameMap, scene: Scene, *, static: bool = True) -> str:
 def with_board(game_map: GameMap, drawn: str, changes: tuple[MapChange, ...] = ()) -> str:
     """A phase's drawing (``render_svg(..., static=False)``) with the board
     put under it: the whole map. ``changes``: the position's Diplomap
-    changes (``GameState.map_changes``), whose drawing lies over the board:
-    the names of provinces that are gone are left out of it."""
+    changes (``GameState.map_changes``): the board is then the variant's
+    without the names of provinces that are gone, with the changes drawn
+    over it (judge/maps/redrawn.py)."""
     svg = _prepared(game_map).svg
     if changes:
-        svg = _without_names(svg, changed_board(game_map, changes).hidden)
+        redrawn = changed_board(game_map, changes)
+        svg = _without_names(svg, redrawn.hidden) + redrawn.patch
     return drawn.replace(STATIC_AT, svg, 1)
 
 
@@ -431,6 +433,32 @@ def _without_names(svg: str, codes: frozenset[str]) -> str:
     return "\n".join(line for line in lines
                      if not (line.startswith("<text ") and line.endswith("</text>")
                              and line[line.rfind(">", 0, -7) + 1:-7] in codes))
+
+
+_PATCHES: dict[tuple[int, tuple[MapChange, ...], int],
+               tuple[object, cairocffi.ImageSurface]] = {}
+_PATCHES_KEPT = 32  # a game's phases share their board's until its next change
+
+
+def _patch_layer(game_map: GameMap, changes: tuple[MapChange, ...],
+                 pixels: int) -> cairocffi.ImageSurface:
+    """A changed board's patch drawn at the PNG's scale, transparent
+    elsewhere; kept per board and width, as the board's own picture is."""
+    key = (id(game_map.drawing), changes, pixels)
+    with _LOCK:
+        found = _PATCHES.get(key)
+        if found is not None and found[0] is game_map.drawing:
+            return found[1]
+    board = _prepared(game_map).board
+    height = round(pixels * board.height / board.width)
+    layer = _draw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{pixels}" '
+                  f'height="{height}" viewBox="0 0 {_n(board.width)} {_n(board.height)}" '
+                  f'font-family="{FONTS}">{changed_board(game_map, changes).patch}</svg>')
+    with _LOCK:
+        if len(_PATCHES) >= _PATCHES_KEPT:
+            _PATCHES.pop(next(iter(_PATCHES)))
+        _PATCHES[key] = (game_map.drawing, layer)
+    return layer
 
 
 def changed_board(game_map: GameMap, changes: tuple[MapChange, ...]) -> Redrawn:
@@ -474,7 +502,7 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     height = board.height + legend_height
     after = f", after {scene.before.phase.name}" if scene.before and scene.orders else ""
     return _template().render(
-        board_at=Markup(STATIC_AT + (redrawn.patch if redrawn is not None else "")),
+        board_at=Markup(STATIC_AT),
         fonts=FONTS,
         pixel_width=pixels,
         pixel_height=round(pixels * height / board.width),
@@ -506,12 +534,15 @@ def render_png(game_map: GameMap, scene: Scene) -> bytes:
     process, with this phase's drawing laid over them. The same picture as
     ``svg_to_png(render_svg(...))`` at about half the cost, which counts
     when hundreds of games reach their deadline together."""
-    return phase_png(game_map, render_svg(game_map, scene, static=False))
+    return phase_png(game_map, render_svg(game_map, scene, static=False),
+                     scene.position.map_changes)
 
 
-def phase_png(game_map: GameMap, phase_svg: str) -> bytes:
+def phase_png(game_map: GameMap, phase_svg: str,
+              changes: tuple[MapChange, ...] = ()) -> bytes:
     """A phase's drawing (``render_svg(..., static=False)``) as PNG, laid
-    over the board's picture."""
+    over the board's picture; with Diplomap's ``changes``, the changed
+    board's (its patch drawn once per board, like the board itself)."""
     drawn = _draw(phase_svg)
     layer = _prepared(game_map).layer(drawn.get_width())
     picture = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, drawn.get_width(),
@@ -521,6 +552,9 @@ def phase_png(game_map: GameMap, phase_svg: str) -> bytes:
     context.paint()
     context.set_source_surface(layer)
     context.paint()
+    if changes:
+        context.set_source_surface(_patch_layer(game_map, changes, drawn.get_width()))
+        context.paint()
     context.set_source_surface(drawn)
     context.paint()
     return _png(picture)
