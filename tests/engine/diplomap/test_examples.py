@@ -13,11 +13,19 @@ import pytest
 
 from engine.diplomap.in_force import apply_changes
 from engine.diplomap.values import Erase
-from engine.game import adjudicate
-from engine.map import Canal, Terrain, UnitKind
+from engine.game import Resolution, adjudicate
+from engine.map import Canal, GameMap, Terrain, UnitKind
 from engine.orders import Build
+from engine.outcomes import Outcome
 from engine.phase import Phase, PhaseKind
-from tests.engine.diplomap.runner import board_after, diplomap_standard, load, position, run
+from tests.engine.diplomap.runner import (
+    board_after,
+    diplomap_standard,
+    load,
+    orders_of,
+    position,
+    run,
+)
 
 
 @pytest.mark.parametrize("case", load("examples.toml") + load("validity.toml")
@@ -56,6 +64,8 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
         assert not set(facts.get("not_army", [])) & army
         fleet = {d for loc in board.locations_of(code) for d in board.fleet_moves.get(loc, ())}
         assert set(facts.get("fleet", [])) <= fleet
+    if "adjustments" in case:
+        check_adjustments(game_map, board, resolution, case["adjustments"])
         assert not set(facts.get("not_fleet", [])) & fleet
         if "coasts" in facts:
             assert list(prov.coasts) == facts["coasts"]
@@ -65,14 +75,26 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
             assert not set(dsts) & board.fleet_moves[loc], loc
 
 
-@pytest.mark.parametrize("canal", [False, True])
-def test_example_l_no_fleet_in_a_merged_inland_home(canal: bool) -> None:
-    """L. Erase Mos/Lvn. In Adjustment Period: Build F Moscow-Livonia. -- Build
-    Fails, since Moscow was Interior Build Center originally (§II.G.1). Also
-    on a board whose canals open (the board in force is then another object)."""
-    game_map = diplomap_standard()
-    if canal:
-        game_map = replace(game_map, canals=(Canal("DEN", ("BER",), opens=1901),))
+def check_adjustments(game_map: GameMap, board: GameMap, resolution: Resolution,
+                      raw: dict[str, Any]) -> None:
+    """The Winter after a case's phase: its build orders, read on the changed
+    board, succeed or fail as the case says (example L)."""
+    winter = resolution.next
+    assert winter.phase.kind is PhaseKind.ADJUSTMENT
+    built = adjudicate(game_map, winter, orders_of(board, raw["orders"]))
+    fates = {str(r.order): r for r in built.results}
+    for order, wanted in raw["results"].items():
+        assert fates[order].outcome is Outcome(wanted), fates[order]
+    for order, words in raw.get("reasons", {}).items():
+        reason = fates[order].reason
+        assert reason is not None and words in reason.detail, reason
+
+
+def test_example_l_on_a_board_whose_canals_open() -> None:
+    """Example L (data/examples.toml) again on a board whose canals open, so
+    the board in force is another object than the one the build rule was
+    given: no fleet in a merged inland home centre (§II.G.1)."""
+    game_map = replace(diplomap_standard(), canals=(Canal("DEN", ("BER",), opens=1901),))
     case = {"phase": "F1901M", "units": {"RUSSIA": ["A WAR"]},
             "centres": {"RUSSIA": ["MOS", "WAR", "SEV", "STP"]}}
     fall = adjudicate(game_map, position(game_map, case), {},
