@@ -31,7 +31,7 @@ from engine.state import GameState
 from engine.variant_file import load_variant, unfinished_reason
 from engine.variants import rules_for
 from engine.ways_to_play import player_counts, setup
-from judge import map_orders, snapshots
+from judge import filed_lines, map_orders, snapshots
 from judge.db import run
 from judge.models import BidRecord, Game, Member, OrderRecord, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
@@ -210,28 +210,13 @@ _ADD_ORDERS = insert(_ORDER_TABLE).values(
 def file_bids(session: Session, game: Game, power: str, texts: list[str]) -> None:
     """Put a power's Diplomacy Point bids for the current phase on file,
     replacing what it had; an empty list takes them off file."""
-    row = session.exec(select(BidRecord).where(
-        BidRecord.game_id == game.id, BidRecord.phase == game.phase,
-        BidRecord.power == power)).first()
-    if not texts:
-        if row is not None:
-            session.delete(row)
-    elif row is not None:
-        row.bids = json.dumps(texts)
-        row.submitted_at = utcnow()
-        session.add(row)
-    else:
-        session.add(BidRecord(game_id=game.id or 0, phase=game.phase, power=power,
-                              bids=json.dumps(texts)))
-    session.flush()
+    filed_lines.put(session, game, BidRecord, power, texts)
 
 
 def bids_on_file(session: Session, game: Game, phase: str | None = None
                  ) -> dict[str, list[str]]:
     """Each power's bids on file for the phase (the current one by default)."""
-    rows = session.exec(select(BidRecord).where(
-        BidRecord.game_id == game.id, BidRecord.phase == (phase or game.phase))).all()
-    return {row.power: list(json.loads(row.bids)) for row in rows}
+    return filed_lines.on_file(session, game, BidRecord, phase)
 
 
 def _orders_changed(session: Session) -> bool:
@@ -618,9 +603,7 @@ def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
             for row in session.exec(select(OrderRecord).where(
                     OrderRecord.game_id == game.id, OrderRecord.phase == record.phase)).all():
                 session.delete(row)
-            for bid_row in session.exec(select(BidRecord).where(
-                    BidRecord.game_id == game.id, BidRecord.phase == record.phase)).all():
-                session.delete(bid_row)
+            filed_lines.drop(session, game, BidRecord, record.phase)
             map_orders.drop(session, game, record.phase)
         if record.seq > target.seq:
             session.delete(record)

@@ -12,19 +12,18 @@ deadline on the board of the phase, which cannot change meanwhile.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 
-from sqlalchemy import delete
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from engine.diplomap.values import Draw, MapChange, MapOrder, Merge, Rename, Split
 from engine.game import Resolution
 from engine.map import GameMap
 from engine.phase import PhaseKind, Season
 from engine.state import GameState
-from judge.models import Game, MapOrderRecord, utcnow
+from judge import filed_lines
+from judge.models import Game, MapOrderRecord
 from parser import OrderError
 from parser.map_orders import looks_like_map_order, parse_map_order, split_map_orders
 
@@ -43,35 +42,18 @@ def kind_of(order: MapOrder) -> str:
 
 def on_file(session: Session, game: Game, phase: str | None = None) -> dict[str, list[str]]:
     """Each power's map orders on file for the phase (the current one by default)."""
-    rows = session.exec(select(MapOrderRecord).where(
-        MapOrderRecord.game_id == game.id, MapOrderRecord.phase == (phase or game.phase))).all()
-    return {row.power: list(json.loads(row.orders)) for row in rows}
+    return filed_lines.on_file(session, game, MapOrderRecord, phase)
 
 
 def file(session: Session, game: Game, power: str, texts: Sequence[str]) -> None:
     """Put a power's map orders for the current phase on file, replacing
     what it had; none takes them off file."""
-    row = session.exec(select(MapOrderRecord).where(
-        MapOrderRecord.game_id == game.id, MapOrderRecord.phase == game.phase,
-        MapOrderRecord.power == power)).first()
-    if not texts:
-        if row is not None:
-            session.delete(row)
-    elif row is not None:
-        row.orders = json.dumps(list(texts))
-        row.submitted_at = utcnow()
-        session.add(row)
-    else:
-        session.add(MapOrderRecord(game_id=game.id or 0, phase=game.phase, power=power,
-                                   orders=json.dumps(list(texts))))
-    session.flush()
+    filed_lines.put(session, game, MapOrderRecord, power, texts)
 
 
 def drop(session: Session, game: Game, phase: str) -> None:
     """A phase rolled back: its map orders go with its other orders."""
-    session.execute(delete(MapOrderRecord).where(
-        MapOrderRecord.game_id == game.id,  # type: ignore[arg-type]
-        MapOrderRecord.phase == phase))  # type: ignore[arg-type]
+    filed_lines.drop(session, game, MapOrderRecord, phase)
 
 
 def read_on_file(session: Session, game: Game, board: GameMap, state: GameState

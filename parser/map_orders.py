@@ -46,6 +46,7 @@ from itertools import islice
 
 from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
 from engine.map import GameMap, Terrain, province_of
+from engine.map_cache import per_map
 from engine.variant_file import normalise_name
 from parser.names import WORD, NameIndex, Suggester
 from parser.orders import MAP_ORDER_START, MAX_LINE, OrderError
@@ -402,15 +403,7 @@ def _word_at(text: str, at: int) -> str:
     return text[at] if at < len(text) else ""
 
 
-_READERS: weakref.WeakKeyDictionary[GameMap, _MapOrderReader] = weakref.WeakKeyDictionary()
-
-
-def _reader_for(game_map: GameMap) -> _MapOrderReader:
-    reader = _READERS.get(game_map)
-    if reader is None:
-        reader = _MapOrderReader(game_map)
-        _READERS[game_map] = reader
-    return reader
+_reader_for = per_map(_MapOrderReader)
 
 
 _WITH_FORMER: weakref.WeakKeyDictionary[GameMap, tuple[weakref.ref[GameMap], GameMap]] = (

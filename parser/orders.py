@@ -19,13 +19,13 @@ phase 'A Mun - Boh' is a Move, which the engine treats as a retreat.
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import dataclass
 from itertools import islice
 
 import pyparsing as pp
 
 from engine.map import GameMap
+from engine.map_cache import per_map
 from engine.orders import (
     Build,
     Convoy,
@@ -216,15 +216,7 @@ def _power_names(game_map: GameMap) -> dict[str, str]:
     return names
 
 
-_PARSERS: weakref.WeakKeyDictionary[GameMap, _MapParser] = weakref.WeakKeyDictionary()
-
-
-def _parser_for(game_map: GameMap) -> _MapParser:
-    parser = _PARSERS.get(game_map)
-    if parser is None:
-        parser = _MapParser(game_map)
-        _PARSERS[game_map] = parser
-    return parser
+_parser_for = per_map(_MapParser)
 
 
 def _too_long(text: str, line: int) -> OrderError:

@@ -16,7 +16,6 @@ pictures); ``check`` validates any layout a GM puts in its place.
 
 from __future__ import annotations
 
-import weakref
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from functools import cached_property
 from typing import Any
 
 from engine.map import GameMap
+from engine.map_cache import per_map
 
 PERIMETER_LETTER = "z"
 VALUES = range(1, 6)
@@ -135,17 +135,12 @@ def closest(board: FavorBoard, origin: str, candidates: Iterable[str]) -> str | 
 
 # -- reading the [favor] table ---------------------------------------------------
 
-_BOARDS: weakref.WeakKeyDictionary[GameMap, FavorBoard] = weakref.WeakKeyDictionary()
-
-
+@per_map
 def favor_board(game_map: GameMap) -> FavorBoard:
     """The map's Favor board, read from its ``[favor]`` table once."""
-    board = _BOARDS.get(game_map)
-    if board is None:
-        board, problems = read_board(game_map)
-        if problems:
-            raise ValueError(f"the [favor] table has problems: {problems[0][1]}")
-        _BOARDS[game_map] = board
+    board, problems = read_board(game_map)
+    if problems:
+        raise ValueError(f"the [favor] table has problems: {problems[0][1]}")
     return board
 
 

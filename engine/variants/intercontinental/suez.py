@@ -11,12 +11,12 @@ the canal's fleet neighbours.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.map import GameMap, Province, province_of
+from engine.map_cache import per_map
 from engine.state import GameState
 from engine.units import Unit
 
@@ -62,20 +62,15 @@ def canal(game_map: GameMap) -> Canal:
     return Canal(int(raw["opens"]), str(raw["province"]), tuple(str(p) for p in raw["fleet"]))
 
 
-# the canal form of each base board, built once (a board is immutable)
-_OPENED: weakref.WeakKeyDictionary[GameMap, GameMap] = weakref.WeakKeyDictionary()
-
-
 def is_open(game_map: GameMap, state: GameState) -> bool:
     """From Spring of the opening year: Winter of the year before is still split."""
     return state.phase.year >= canal(game_map).opens
 
 
+@per_map  # the canal form of each base board, built once
 def opened(game_map: GameMap) -> GameMap:
     """The board with the canal open: Suez without coasts, its fleet moves
     the canal's, and every neighbour's move to a coast of Suez a move to Suez."""
-    if game_map in _OPENED:
-        return _OPENED[game_map]
     suez = canal(game_map)
     code = suez.province
     coasts = set(game_map.locations_of(code)) - {code}
@@ -92,10 +87,8 @@ def opened(game_map: GameMap) -> GameMap:
     aliases: Mapping[str, str] = {
         spelling: code if location in coasts else location
         for spelling, location in game_map.aliases.items()}
-    result = replace(game_map, provinces=provinces, aliases=aliases,
-                     fleet_moves={loc: frozenset(d) for loc, d in fleet.items()})
-    _OPENED[game_map] = result
-    return result
+    return replace(game_map, provinces=provinces, aliases=aliases,
+                   fleet_moves={loc: frozenset(d) for loc, d in fleet.items()})
 
 
 def shift_fleets(game_map: GameMap, units: tuple[Unit, ...]) -> tuple[Unit, ...]:
