@@ -22,11 +22,8 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import gc
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -36,6 +33,7 @@ for _path in (ROOT, HERE):
         sys.path.insert(0, str(_path))
 
 from cpu import cpu_model  # noqa: E402
+from timing import figures, timed_ns  # noqa: E402
 
 from engine.diplomap.adjudication import adjudicate_map_orders  # noqa: E402
 from engine.diplomap.in_force import apply_changes, with_diplomap  # noqa: E402
@@ -94,20 +92,14 @@ def main() -> int:
     map_orders = {power: [random_order(board, rng), random_order(board, rng)]
                   for power in ("FRANCE", "RUSSIA", "TURKEY")}
     first = adjudicate(game_map, state, orders, map_orders=map_orders)
-    times: list[float] = []
-    gc.disable()
-    for _ in range(opts.repeat):
-        start = time.perf_counter_ns()
-        adjudicate(game_map, state, orders, map_orders=map_orders)
-        times.append((time.perf_counter_ns() - start) / 1e6)
-    gc.enable()
-    times.sort()
+    ns = [timed_ns(lambda: adjudicate(game_map, state, orders, map_orders=map_orders))
+          for _ in range(opts.repeat)]
     done = sum(r.succeeded for r in first.map_results)
     print(f"board: {len(changes)} changes, {len(board.provinces)} provinces; "
           f"{len(units)} units; {len(first.map_results)} map orders, {done} carried out")
-    print(f"adjudicate, {opts.repeat} runs: median {statistics.median(times):.3f} ms, "
-          f"p95 {times[int(0.95 * (len(times) - 1))]:.3f} ms, max {times[-1]:.3f} ms "
-          f"({cpu_model()})")
+    found = figures(ns)
+    print(f"adjudicate, {opts.repeat} runs: median {found['median_ms']:.3f} ms, "
+          f"p95 {found['p95_ms']:.3f} ms, max {found['max_ms']:.3f} ms ({cpu_model()})")
     return 0
 
 

@@ -71,9 +71,10 @@ CONFIG = Config(name="TESTJUDGE", address="judge@judge.test",
 DEFAULT_NOW = "2026-03-02T12:00:00+00:00"  # a Monday
 
 
-def _scenarios() -> list[Any]:
+def scenarios_in(data: Path) -> list[Any]:
+    """Every scenario of the data files in ``data``, each named by its file."""
     found = []
-    for path in sorted(DATA.glob("*.toml")):
+    for path in sorted(data.glob("*.toml")):
         if path.name == "preludes.toml":
             continue
         for scenario in tomllib.loads(path.read_text())["scenario"]:
@@ -242,7 +243,7 @@ def _game_name(scenario: dict[str, Any]) -> str:
     return str(PRELUDES[scenario["prelude"]]["game"]) if "prelude" in scenario else ""
 
 
-@pytest.mark.parametrize("scenario", _scenarios())
+@pytest.mark.parametrize("scenario", scenarios_in(DATA))
 def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
     last = 0
     for number, mail in enumerate(_mails(scenario), start=1):

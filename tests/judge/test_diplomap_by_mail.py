@@ -4,7 +4,6 @@ tests/judge/data/diplomap/*.toml through the command scenarios' runner
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -12,12 +11,10 @@ import pytest
 from sqlalchemy.engine import Engine
 
 from parser import OrderError
+from tests.judge.test_commands_by_mail import scenarios_in
 from tests.judge.test_commands_by_mail import test_scenario as run_scenario
 
-DATA = Path(__file__).parent / "data" / "diplomap"
-SCENARIOS = [pytest.param(s, id=f"{path.stem}: {s['name']}")
-             for path in sorted(DATA.glob("*.toml"))
-             for s in tomllib.loads(path.read_text())["scenario"]]
+SCENARIOS = scenarios_in(Path(__file__).parent / "data" / "diplomap")
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
