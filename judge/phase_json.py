@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.bids import Bid
+from engine.diplomap.values import MapChange
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
 from engine.movement import retreat_options
@@ -19,6 +20,7 @@ from engine.state import Dislodged, GameState, VariantState
 from engine.units import Unit
 from engine.variant_file import load_variant, normalise_name, power_named
 from engine.variants import rules_for
+from judge import phase_json_map as on_the_map
 from parser import OrderError, parse_order
 from parser.bids import parse_bid
 
@@ -73,10 +75,17 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         phase = Phase.parse(str(data.get("phase", "")))
     except ValueError as exc:
         raise PhaseInputError(f"phase: {exc}") from None
+    try:
+        game_map = on_the_map.switched_on(game_map, data)
+        changes = on_the_map.read_changes(data)
+        used = on_the_map.read_used(game_map, data)
+        board = on_the_map.board_for(game_map, phase, changes)
+    except on_the_map.MapInputError as exc:
+        raise PhaseInputError(str(exc)) from None
     units: list[Unit] = []
     for name, texts in _dict(data, "units").items():
         power = _power(game_map, name, "units")
-        units.extend(_unit(game_map, power, t, f"units.{power}") for t in texts)
+        units.extend(_unit(board, power, t, f"units.{power}") for t in texts)
     seen: set[str] = set()
     for unit in units:
         if unit.province in seen:
@@ -85,20 +94,23 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     centres: dict[str, list[str]] = {}
     for name, provs in _dict(data, "centers").items():
         power = _power(game_map, name, "centers")
-        centres[power] = [_location(game_map, str(p), f"centers.{power}") for p in provs]
-    contested = frozenset(_location(game_map, str(p), "contested")
+        centres[power] = [_location(board, str(p), f"centers.{power}") for p in provs]
+    contested = frozenset(_location(board, str(p), "contested")
                           for p in data.get("contested", []))
     occupied = {u.province for u in units}
     dislodged = []
     for name, entries in _dict(data, "dislodged").items():
         power = _power(game_map, name, "dislodged")
         for text, info in entries.items():
-            unit = _unit(game_map, power, text, f"dislodged.{power}")
-            attacker = _location(game_map, str(info.get("attacker", "")),
-                                 f"dislodged.{power}.{text}.attacker")
+            key = f"dislodged.{power}.{text}"
+            if info.get("displaced"):
+                dislodged.append(_displaced(game_map, phase, changes, power, text, info, key))
+                continue
+            unit = _unit(board, power, text, f"dislodged.{power}")
+            attacker = _location(board, str(info.get("attacker", "")), f"{key}.attacker")
             by_convoy = bool(info.get("by_convoy", False))
             dislodged.append(Dislodged(unit, attacker, by_convoy, retreat_options(
-                game_map, unit, attacker, by_convoy, occupied, contested, frozenset())))
+                board, unit, attacker, by_convoy, occupied, contested, frozenset())))
     opening = rules_for(game_map).opening(game_map, GameState.initial(game_map))
     state = GameState(
         variant=game_map.name,
@@ -120,9 +132,35 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
             exiles=frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles")),
             silenced=frozenset(_power(game_map, p, "silenced")
                                for p in _list(data, "silenced")),
+            map_changes=changes,
+            map_orders_used=used,
         ),
     )
     return game_map, state
+
+
+def _displaced(game_map: GameMap, phase: Phase, changes: tuple[MapChange, ...],
+               power: str, text: str, info: Mapping[str, Any], key: str) -> Dislodged:
+    """A unit displaced by a Draw (Diplomap §III.B): it stands in the
+    province that was split, and its retreats are the parts it may choose."""
+    location = str(text).split(None, 1)[-1]
+    before = on_the_map.displaced_board(game_map, phase, changes,
+                                        _location_code(location))
+    if before is None:
+        raise PhaseInputError(f"{key}: no board before the changes has {location!r}")
+    unit = _unit(before, power, text, key)
+    retreats = info.get("retreats")
+    if not isinstance(retreats, list):
+        raise PhaseInputError(f"{key}.retreats: a displaced unit needs its retreats "
+                              "(the phase before's next.dislodged gives them)")
+    board = on_the_map.board_for(game_map, phase, changes)
+    return Dislodged(unit, str(info.get("attacker", unit.province)), False,
+                     tuple(_location(board, str(r), f"{key}.retreats") for r in retreats),
+                     displaced=True)
+
+
+def _location_code(text: str) -> str:
+    return text.upper().replace("(", "/").replace(")", "")
 
 
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:
@@ -195,9 +233,10 @@ def _favor(game_map: GameMap, data: Mapping[str, Any],
 
 
 def read_orders(
-    game_map: GameMap, data: Mapping[str, Any]
+    game_map: GameMap, data: Mapping[str, Any], board: GameMap | None = None,
 ) -> tuple[dict[str, list[Order]], list[dict[str, Any]]]:
-    """Parse the "orders" key; orders that cannot be read become illegal result rows."""
+    """Parse the "orders" key (on ``board``, the board in force, when it is
+    not the variant's map); orders that cannot be read become illegal result rows."""
     orders: dict[str, list[Order]] = {}
     unreadable: list[dict[str, Any]] = []
     for name, texts in _dict(data, "orders").items():
@@ -205,7 +244,7 @@ def read_orders(
         if isinstance(texts, str):
             texts = [texts]
         for text in texts:
-            parsed = parse_order(str(text), game_map)
+            parsed = parse_order(str(text), board or game_map)
             if isinstance(parsed, OrderError):
                 unreadable.append({"power": power, "order": str(text), "outcome": "illegal",
                                    "reason": str(parsed), "why": {"why": "unreadable"}})
@@ -238,7 +277,7 @@ def _units_json(units: tuple[Unit, ...]) -> dict[str, list[str]]:
     return out
 
 
-def write_state(state: GameState) -> dict[str, Any]:
+def write_state(state: GameState, diplomap: bool = False) -> dict[str, Any]:
     centres: dict[str, list[str]] = {}
     for centre, power in state.owners:
         centres.setdefault(power, []).append(centre)
@@ -247,6 +286,8 @@ def write_state(state: GameState) -> dict[str, Any]:
         entry: dict[str, Any] = {"attacker": d.attacker, "retreats": list(d.retreats)}
         if d.by_convoy:
             entry["by_convoy"] = True
+        if d.displaced:
+            entry["displaced"] = True
         dislodged.setdefault(d.unit.power, {})[str(d.unit)] = entry
     out: dict[str, Any] = {
         "variant": state.variant,
@@ -272,6 +313,7 @@ def write_state(state: GameState) -> dict[str, Any]:
         out["exiles"] = sorted(state.exiles)
     if state.silenced:
         out["silenced"] = sorted(state.silenced)
+    out.update(on_the_map.write_board(state, diplomap))
     return out
 
 
@@ -286,6 +328,7 @@ def _by_power(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
 def write_resolution(
     resolution: Resolution, unreadable: list[dict[str, Any]] | None = None,
     unreadable_bids: list[dict[str, Any]] | None = None,
+    unreadable_map_orders: list[dict[str, Any]] | None = None, diplomap: bool = False,
 ) -> dict[str, Any]:
     results = list(unreadable or [])
     for result in resolution.results:
@@ -299,8 +342,12 @@ def write_resolution(
     out: dict[str, Any] = {
         "phase": str(resolution.state.phase),
         "results": results,
-        "next": write_state(resolution.next),
+        "next": write_state(resolution.next, diplomap),
     }
+    map_results = [*(unreadable_map_orders or []),
+                   *on_the_map.write_results(resolution.map_results)]
+    if map_results:
+        out["map_results"] = map_results
     bids = list(unreadable_bids or [])
     bids.extend({"bidder": b.bidder, "bid": str(b.bid), "counted": b.counted,
                  **({"order": str(b.order)} if b.order is not None else {}),
@@ -322,7 +369,19 @@ def write_resolution(
 
 def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
     game_map, state = read_state(data)
-    orders, unreadable = read_orders(game_map, data)
+    board = on_the_map.board_for(game_map, state.phase, state.map_changes)
+    for d in state.dislodged:  # Diplomap: orders name the split province (§III.B)
+        if d.displaced:
+            board = on_the_map.displaced_board(game_map, state.phase, state.map_changes,
+                                               d.unit.location) or board
+    orders, unreadable = read_orders(game_map, data, board)
     bids, unreadable_bids = read_bids(game_map, data)
-    return write_resolution(adjudicate(game_map, state, orders, bids), unreadable,
-                            unreadable_bids)
+    try:
+        map_orders, unreadable_map = on_the_map.read_map_orders(game_map, board, data)
+    except on_the_map.MapInputError as exc:
+        raise PhaseInputError(str(exc)) from None
+    diplomap = rules_for(game_map).diplomap
+    if (map_orders or unreadable_map) and not diplomap:
+        raise PhaseInputError('map_orders: Diplomap is not on (add "diplomap": true)')
+    return write_resolution(adjudicate(game_map, state, orders, bids, map_orders=map_orders),
+                            unreadable, unreadable_bids, unreadable_map, diplomap)

@@ -36,7 +36,7 @@ def change_from_dict(data: dict[str, Any]) -> MapChange:
         ring_start, ring_end = data["ring"]
         return Split(data["split"], (one, two), (first, second), int(data["line"]),
                      _read_anchor(data["start"]), _read_anchor(data["end"]), data["base"],
-                     bool(data["loop"]), data["centre"], int(ring_start), int(ring_end))
+                     bool(data["loop"]), data.get("centre"), int(ring_start), int(ring_end))
     if "merge" in data:
         a, b = data["merge"]
         return Merge((a, b), data["into"], data["name"],
