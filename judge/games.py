@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -21,11 +21,8 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine.adjustments import powers_adjusting
-from engine.bids import Bid
 from engine.diplomap.in_force import with_diplomap
-from engine.game import Resolution, adjudicate
 from engine.map import GameMap
-from engine.orders import Order
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variant_file import load_variant, unfinished_reason
@@ -35,8 +32,6 @@ from judge import filed_lines, map_orders, snapshots
 from judge.db import run
 from judge.models import BidRecord, Game, Member, OrderRecord, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
-from parser import OrderError, parse_order
-from parser.bids import parse_bid
 from parser.map_orders import with_former_names
 
 MASTER = "MASTER"
@@ -455,12 +450,13 @@ def start(session: Session, game: Game, now: datetime | None = None) -> GameStat
     if dict(settings.rules).get("cd_distance"):
         state = state.evolve(cd_distance=dict(settings.rules)["cd_distance"])
     game.status = "active"
-    _enter_phase(session, game, state, now, seq=0)
+    enter_phase(session, game, state, now, seq=0)
     return state
 
 
-def _enter_phase(session: Session, game: Game, state: GameState, now: datetime,
-                 seq: int) -> None:
+def enter_phase(session: Session, game: Game, state: GameState, now: datetime,
+                seq: int) -> None:
+    """The game moves on to ``state``'s phase: its record, its deadline."""
     settings = settings_of(game)
     absences = [(m.absence_from, m.absence_to) for m in members(session, game, "player")
                 if m.absence_from and m.absence_to]
@@ -477,107 +473,6 @@ def _enter_phase(session: Session, game: Game, state: GameState, now: datetime,
 
 
 # -- adjudicating ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Adjudication:
-    resolution: Resolution
-    unreadable: tuple[tuple[str, str, str], ...]  # (power, order, why) stored text not read
-    late: tuple[str, ...]  # powers that had no orders on file
-    unreadable_bids: tuple[tuple[str, str, str], ...] = ()  # (power, bid, why)
-    map_changes: tuple[str, ...] = ()  # Diplomap: the board's changes, in words
-
-
-def adjudicate_phase(session: Session, game: Game) -> Adjudication:
-    """The current phase resolved from the orders and bids on file (nothing stored)."""
-    game_map = map_of(game)
-    state = current_state(session, game)
-    board = reading_board(session, game, game_map, state)
-    texts = orders_on_file(session, game)
-    orders: dict[str, list[Order]] = {}
-    unreadable: list[tuple[str, str, str]] = []
-    for power, lines in texts.items():
-        for line in lines:
-            parsed = parse_order(line, board)
-            if isinstance(parsed, OrderError):
-                unreadable.append((power, line, parsed.message))
-            else:
-                orders.setdefault(power, []).append(parsed)
-    bids: dict[str, list[Bid]] = {}
-    unreadable_bids: list[tuple[str, str, str]] = []
-    if state.phase.kind is PhaseKind.MOVEMENT:
-        for power, lines in bids_on_file(session, game).items():
-            for line in lines:
-                bid = parse_bid(line, board)
-                if isinstance(bid, OrderError):
-                    unreadable_bids.append((power, line, bid.message))
-                else:
-                    bids.setdefault(power, []).append(bid)
-    late = tuple(p for p in powers_to_order(game_map, state) if p not in texts)
-    if not settings_of(game).diplomap:
-        return Adjudication(adjudicate(game_map, state, orders, bids), tuple(unreadable), late,
-                            tuple(unreadable_bids))
-    # Diplomap: the Draws and Erases on file, adjudicated after the moves (§II.F)
-    drawn, unreadable_maps = map_orders.read_on_file(session, game, board, state)
-    resolution = adjudicate(game_map, state, orders, bids, map_orders=drawn)
-    # the changes in words, named on the board they were made on
-    changes = map_orders.change_notes(board, map_orders.new_changes(state, resolution.next))
-    return Adjudication(resolution, (*unreadable, *unreadable_maps), late,
-                        tuple(unreadable_bids), tuple(changes))
-
-
-def advance(session: Session, game: Game, adjudication: Adjudication,
-            now: datetime | None = None) -> None:
-    """Store an adjudication: the results on this phase, the next phase,
-    and the end of the game when someone won."""
-    now = now or utcnow()
-    record = phase_record(session, game)
-    assert record is not None
-    resolution = adjudication.resolution
-    record.results = json.dumps(results_json(adjudication))
-    record.adjudicated_at = now
-    session.add(record)
-    # a rule's draw (Intercontinental's year cap, §2.2) ends the game as a
-    # draw by vote does
-    drawn = resolution.next.drawn if not resolution.winner else ()
-    if resolution.winner or drawn:
-        game.status = "finished"
-        game.result = f"solo victory: {resolution.winner}" if resolution.winner \
-            else f"draw among {', '.join(drawn)}"
-        game.deadline = None
-        game.grace_until = None
-        session.add(game)
-        session.add(PhaseRecord(game_id=game.id or 0, seq=record.seq + 1,
-                                phase=str(resolution.next.phase),
-                                state=snapshots.dumps(resolution.next)))
-        game.phase = str(resolution.next.phase)
-        return
-    _enter_phase(session, game, resolution.next, now, record.seq + 1)
-
-
-def results_json(adjudication: Adjudication) -> dict[str, object]:
-    return {
-        "results": [
-            {"power": r.power, "order": str(r.order), "outcome": r.outcome.value,
-             "reason": r.reason.describe() if r.reason else ""}
-            for r in adjudication.resolution.results
-        ],
-        "unreadable": [list(u) for u in adjudication.unreadable],
-        "late": list(adjudication.late),
-        "winner": adjudication.resolution.winner,
-        # secret until the game ends: never shown with the results
-        "bids": [{"bidder": b.bidder, "bid": str(b.bid), "counted": b.counted, "why": b.why}
-                 for b in adjudication.resolution.bids]
-        + [{"bidder": p, "bid": text, "counted": False, "why": f"unreadable: {why}"}
-           for p, text, why in adjudication.unreadable_bids],
-        "violations": [{"power": v.power, "nuclear": v.nuclear, "kind": v.kind, "unit": v.unit,
-                        "target": v.target, "via": v.via, "text": v.describe()}
-                       for v in adjudication.resolution.violations],
-        "kicks": [{"power": k.power, "nuclear": k.nuclear, "from": k.origin, "to": k.to,
-                   "text": k.describe()} for k in adjudication.resolution.kicks],
-        **map_orders.results_json(adjudication.resolution),
-        **({"map_changes": list(adjudication.map_changes)} if adjudication.map_changes else {}),
-    }
 
 
 def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:

@@ -10,7 +10,7 @@ import json
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from judge import games, snapshots
+from judge import adjudicating, games, snapshots
 from judge.db import game_by_name
 from judge.models import Game
 
@@ -39,9 +39,9 @@ def _differences(session: Session, game: Game) -> list[str]:
         if not record.results:
             continue
         game.phase = record.phase  # adjudicate_phase reads the game's current phase
-        adjudication = games.adjudicate_phase(session, game)
+        adjudication = adjudicating.adjudicate_phase(session, game)
         stored = json.loads(record.results)
-        fresh = games.results_json(adjudication)
+        fresh = adjudicating.results_json(adjudication)
         if stored.get("results") != fresh["results"]:
             out.append(f"{record.phase}: order results differ")
         if following is not None and snapshots.loads(following.state) \

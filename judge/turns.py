@@ -14,9 +14,9 @@ from datetime import datetime, timedelta
 from sqlmodel import Session
 
 from engine.variants import rules_for
-from judge import games, maps, order_entry, snapshots
+from judge import adjudicating, games, maps, order_entry, snapshots
+from judge.adjudicating import Adjudication
 from judge.config import Config
-from judge.games import Adjudication
 from judge.mail import (
     format_deadline,
     grace_text,
@@ -51,9 +51,9 @@ def process(session: Session, game: Game, config: Config,
             now: datetime | None = None) -> list[OutgoingMail]:
     """Adjudicate the current phase, store it, and mail the results."""
     now = now or utcnow()
-    adjudication = games.adjudicate_phase(session, game)
+    adjudication = adjudicating.adjudicate_phase(session, game)
     phase = game.phase
-    games.advance(session, game, adjudication, now)
+    adjudicating.advance(session, game, adjudication, now)
     mails = _results_mails(session, game, config, phase, adjudication)
     if game.status == "finished":
         mails.extend(ended_mails(session, game, config))
@@ -66,7 +66,7 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
                    adjudication: Adjudication, preview: bool = False) -> list[OutgoingMail]:
     settings = games.settings_of(game)
     game_map = games.map_of(game)
-    stored = games.results_json(adjudication)
+    stored = adjudicating.results_json(adjudication)
     rows = list(stored["results"])  # type: ignore[call-overload]
     rows.extend({"power": p, "order": o, "outcome": "unreadable", "reason": why}
                 for p, o, why in adjudication.unreadable)
@@ -98,7 +98,7 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
 
 
 def preview(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
-    adjudication = games.adjudicate_phase(session, game)
+    adjudication = adjudicating.adjudicate_phase(session, game)
     return _results_mails(session, game, config, game.phase, adjudication, preview=True)
 
 
