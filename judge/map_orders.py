@@ -8,6 +8,11 @@ at most one Draw and one Erase a year, with the Spring or the Fall moves
 ``DRAW NONE`` / ``ERASE NONE`` withdraw them (an order may be waived,
 §II.C). Orders are kept as the player wrote them and read again at the
 deadline on the board of the phase, which cannot change meanwhile.
+
+A seat of several powers (the rulebook's games for fewer players) has a
+Draw and an Erase for each: a line starting with a power's name and a colon
+(``Germany: Draw Bur/Pic - Bur/Mun``) gives that power's; a line without
+one, the seat's first power's.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from engine.game import Resolution
 from engine.map import GameMap
 from engine.phase import PhaseKind, Season
 from engine.state import GameState
+from engine.variant_file import power_named
 from judge import filed_lines
 from judge.models import Game, MapOrderRecord
 from parser import OrderError
@@ -29,6 +35,9 @@ from parser.map_orders import looks_like_map_order, parse_map_order, split_map_o
 
 KINDS = ("draw", "erase")  # in the order they are kept on file and shown
 _WAIVED = re.compile(r"^\s*(draw|erase)\s+none\s*$", re.IGNORECASE)
+# 'Germany: Draw ...': the power a line's map orders are for
+_FOR_POWER = re.compile(r"^\s*(?P<power>[^\W\d][\w .'-]{0,40}?)\s*:\s*(?=(draw|erase)\b)",
+                        re.IGNORECASE)
 
 Note = tuple[int, str, str]  # (line, text as written, problem or '' when accepted)
 
@@ -84,9 +93,16 @@ def map_lines(lines: Sequence[tuple[int, str]]
     others: list[tuple[int, str]] = []
     maps: list[tuple[int, str]] = []
     for number, text in lines:
-        (maps if looks_like_map_order(text) or _WAIVED.match(text) else others).append(
+        order = _without_power(text)[1]
+        (maps if looks_like_map_order(order) or _WAIVED.match(order) else others).append(
             (number, text))
     return others, maps
+
+
+def _without_power(text: str) -> tuple[str, str]:
+    """('Germany', 'Draw ...') for 'Germany: Draw ...'; ('', text) without a power."""
+    found = _FOR_POWER.match(text)
+    return ("", text) if found is None else (found.group("power"), text[found.end():])
 
 
 def used_this_year(state: GameState) -> frozenset[tuple[str, str]]:
@@ -108,13 +124,36 @@ def refusal(diplomap: bool, state: GameState, power: str) -> str | None:
     return None
 
 
-def submit(session: Session, game: Game, board: GameMap, state: GameState, power: str,
-           lines: Sequence[tuple[int, str]], diplomap: bool) -> list[Note]:
-    """Read a mail's map orders for ``power`` and file them: each accepted
-    Draw or Erase replaces the one of its kind on file; a refused one
-    changes nothing. A mail without map orders leaves those on file."""
-    if not lines:
-        return []
+def submit(session: Session, game: Game, board: GameMap, state: GameState,
+           powers: Sequence[str], lines: Sequence[tuple[int, str]], diplomap: bool
+           ) -> list[Note]:
+    """Read a mail's map orders for the seat's ``powers`` and file them,
+    each line for the power it names or else the first."""
+    notes: list[Note] = []
+    by_power: dict[str, list[tuple[int, str]]] = {}
+    named_on: dict[int, str] = {}  # line -> the power's name as written there
+    for number, text in lines:
+        named, order = _without_power(text)
+        power = power_named(board, named) if named else (powers[0] if powers else "")
+        if named and (power is None or power not in powers):
+            notes.append((number, text.strip(), f"{named} is not " + (
+                "a power of this game" if power is None else "one of your powers")))
+            continue
+        if named:
+            named_on[number] = named
+        by_power.setdefault(power or "", []).append((number, order))
+    for power, given in by_power.items():
+        notes.extend((n, f"{named_on[n]}: {t}" if n in named_on else t, why)
+                     for n, t, why in _submit_for(session, game, board, state, power, given,
+                                                  diplomap))
+    return notes
+
+
+def _submit_for(session: Session, game: Game, board: GameMap, state: GameState, power: str,
+                lines: Sequence[tuple[int, str]], diplomap: bool) -> list[Note]:
+    """Read one power's map orders and file them: each accepted Draw or
+    Erase replaces the one of its kind on file; a refused one changes
+    nothing. A mail without map orders leaves those on file."""
     refused = refusal(diplomap, state, power)
     if refused is not None:
         return [(n, t.strip(), refused) for n, t in lines]

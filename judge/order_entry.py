@@ -169,10 +169,9 @@ def submit_orders(session: Session, game: Game, member: Member,
         notes.extend(_together(game_map, state, candidates, filed))
     merged = {p: f.orders for p, f in filed.items()}
     notes.extend(_bids(session, game, game_map, state, powers, merged, bid_lines))
-    # Diplomap: the seat's Draw and Erase, given for its first power
+    # Diplomap: each of the seat's powers has its own Draw and Erase
     notes.extend(OrderNote(*note) for note in map_orders.submit(
-        session, game, board, state, powers[0] if powers else "", map_lines,
-        settings_of(game).diplomap))
+        session, game, board, state, powers, map_lines, settings_of(game).diplomap))
     notes.sort(key=lambda n: n.line)
     for power in powers:
         if merged[power] != before[power]:
