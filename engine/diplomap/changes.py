@@ -341,7 +341,9 @@ def rename(board: Board, code: str, new_code: str, name: str) -> None:
     for points in (board.labels, board.centre_points):
         if code in points:
             points[new_code] = points.pop(code)
-    for key in [k for k, v in board.aliases.items() if province_of(v) == code]:
-        del board.aliases[key]  # a renamed province answers to its new names only
+    # the province answers to its old names too (orders written before the
+    # rename, players' habits): a code taken as an alias is never given again
+    for key, loc in [(k, v) for k, v in board.aliases.items() if province_of(v) == code]:
+        board.aliases[key] = moved.get(loc, new_code)
     board.add_aliases(new_code, name)
     board.move_centre(code, {code: new_code})
