@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -730,8 +731,7 @@ def variant_notice(name: str) -> str | None:
 @cache
 def _variant_header(name: str) -> dict[str, Any]:
     """A shipped variant's [variant] table, read once per process."""
-    entry = resources.files("engine") / "variants" / f"{name}.toml"
-    header = tomllib.loads(entry.read_text(encoding="utf-8")).get("variant", {})
+    header = tomllib.loads(_shipped_file(name).read_text(encoding="utf-8")).get("variant", {})
     return header if isinstance(header, dict) else {}
 
 
@@ -746,10 +746,18 @@ _CACHE: dict[str, GameMap] = {}
 def load_variant(name: str) -> GameMap:
     """A variant shipped with the engine (engine/variants/NAME.toml), loaded once."""
     if name not in _CACHE:
-        if not re.match(r"^[a-z0-9_-]+$", name):
-            raise KeyError(f"unknown variant {name!r}")
-        resource = resources.files("engine") / "variants" / f"{name}.toml"
-        if not resource.is_file():
-            raise KeyError(f"unknown variant {name!r}")
+        resource = _shipped_file(name)
         _CACHE[name] = parse_variant(resource.read_text(encoding="utf-8"), f"{name}.toml")
     return _CACHE[name]
+
+
+def _shipped_file(name: str) -> Traversable:
+    """engine/variants/NAME.toml; KeyError for a name that is no shipped
+    variant (any text a mail may carry: never a path, never too long for one)."""
+    if not re.fullmatch(r"[a-z0-9_-]{1,64}", name):
+        shown = name if len(name) <= 40 else name[:40] + "..."
+        raise KeyError(f"unknown variant {shown!r}")
+    resource = resources.files("engine") / "variants" / f"{name}.toml"
+    if not resource.is_file():
+        raise KeyError(f"unknown variant {name!r}")
+    return resource

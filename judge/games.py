@@ -268,8 +268,8 @@ def create_game(session: Session, name: str, master_hash: str, master_address: s
         raise GameError(f"there is already a game called {name.lower()}")
     try:
         load_variant(settings.variant)
-    except KeyError:
-        raise GameError(f"unknown variant {settings.variant!r}") from None
+    except KeyError as exc:  # its message names the variant, shortened
+        raise GameError(str(exc.args[0])) from None
     unfinished = unfinished_reason(settings.variant)
     if unfinished:
         raise GameError(f"variant {settings.variant!r} is not offered yet: {unfinished}")

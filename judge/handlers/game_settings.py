@@ -46,8 +46,8 @@ def do_set_setting(ctx: Context, command: c.SetSetting) -> str:
     if command.key == "variant":
         try:
             load_variant(settings.variant)
-        except KeyError:
-            raise GameError(f"unknown variant {settings.variant!r}") from None
+        except KeyError as exc:  # its message names the variant, shortened
+            raise GameError(str(exc.args[0])) from None
         game.variant = settings.variant
     game.settings = settings.to_json()
     ctx.session.add(game)
