@@ -83,24 +83,47 @@ def main() -> int:
     units = tuple(u for u in opening.units if u.province in board.provinces)
     owners = tuple((c, p) for c, p in opening.owners if c in board.provinces)
     state = opening.evolve(units=units, owners=owners, map_changes=changes)
+    orders = random_moves(board, state, rng)
+    map_orders = {power: [random_order(board, rng), random_order(board, rng)]
+                  for power in ("FRANCE", "RUSSIA", "TURKEY")}
+    first = adjudicate(game_map, state, orders, map_orders=map_orders)
+    plain_map, plain_state, plain_orders = plain_phase(rng)
+    adjudicate(plain_map, plain_state, plain_orders)
+    ns: list[int] = []
+    plain_ns: list[int] = []
+    for _ in range(opts.repeat):  # interleaved: both see the host at the same speed
+        ns.append(timed_ns(lambda: adjudicate(game_map, state, orders, map_orders=map_orders)))
+        plain_ns.append(timed_ns(lambda: adjudicate(plain_map, plain_state, plain_orders)))
+    done = sum(r.succeeded for r in first.map_results)
+    print(f"board: {len(changes)} changes, {len(board.provinces)} provinces; "
+          f"{len(units)} units; {len(first.map_results)} map orders, {done} carried out")
+    found, plain = figures(ns), figures(plain_ns)
+    print(f"adjudicate, {opts.repeat} runs: median {found['median_ms']:.3f} ms, "
+          f"p95 {found['p95_ms']:.3f} ms, max {found['max_ms']:.3f} ms ({cpu_model()})")
+    print(f"the plain opening phase (22 units, no Diplomap), interleaved: median "
+          f"{plain['median_ms']:.3f} ms; ratio {found['median_ms'] / plain['median_ms']:.1f}")
+    return 0
+
+
+def plain_phase(rng: random.Random) -> tuple[GameMap, GameState, dict[str, list[Order]]]:
+    """A reference timed beside the Diplomap phase: the standard game's
+    Spring 1901 with every unit moving at random or holding, no Diplomap.
+    The host's speed varies (a shared VM); the ratio does not."""
+    game_map = load_variant("standard")
+    state = GameState.initial(game_map)
+    return game_map, state, random_moves(game_map, state, rng)
+
+
+def random_moves(board: GameMap, state: GameState, rng: random.Random
+                 ) -> dict[str, list[Order]]:
+    """Each unit moves to a random neighbour (70 %) or holds."""
     orders: dict[str, list[Order]] = {}
-    for unit in units:
+    for unit in state.units:
         near = sorted(board.neighbours(unit.kind, unit.location))
         order: Order = Move(UnitRef(unit.location, unit.kind), rng.choice(near)) \
             if near and rng.random() < 0.7 else Hold(UnitRef(unit.location, unit.kind))
         orders.setdefault(unit.power, []).append(order)
-    map_orders = {power: [random_order(board, rng), random_order(board, rng)]
-                  for power in ("FRANCE", "RUSSIA", "TURKEY")}
-    first = adjudicate(game_map, state, orders, map_orders=map_orders)
-    ns = [timed_ns(lambda: adjudicate(game_map, state, orders, map_orders=map_orders))
-          for _ in range(opts.repeat)]
-    done = sum(r.succeeded for r in first.map_results)
-    print(f"board: {len(changes)} changes, {len(board.provinces)} provinces; "
-          f"{len(units)} units; {len(first.map_results)} map orders, {done} carried out")
-    found = figures(ns)
-    print(f"adjudicate, {opts.repeat} runs: median {found['median_ms']:.3f} ms, "
-          f"p95 {found['p95_ms']:.3f} ms, max {found['max_ms']:.3f} ms ({cpu_model()})")
-    return 0
+    return orders
 
 
 if __name__ == "__main__":
