@@ -167,6 +167,11 @@ class Board:
     # Copies share the sets and lists of the board they were copied from
     # until they change one (copy on write): (table, key) made private so far.
     owned: set[tuple[str, str]] = field(default_factory=set)
+    # The map built from the board copied (game_map()): its frozen tables
+    # are reused for every key this board has not made its own. A board is
+    # not changed once its map is built (apply_changes and adopt build it last).
+    parent: GameMap | None = None
+    made: GameMap | None = None  # the map built from this board, once built
 
     @classmethod
     def of(cls, game_map: GameMap, segs: Mapping[str, list[Segs]] | None = None) -> Board:
@@ -192,7 +197,7 @@ class Board:
             fleet=dict(self.fleet), rings=dict(self.rings), segs=dict(self.segs),
             origin=dict(self.origin), powers=dict(self.powers), labels=dict(self.labels),
             unit_points=dict(self.unit_points), centre_points=dict(self.centre_points),
-            aliases=dict(self.aliases), lines=self.lines)
+            aliases=dict(self.aliases), lines=self.lines, parent=self.made)
 
     # -- copy on write --------------------------------------------------------------
 
@@ -216,6 +221,12 @@ class Board:
             self.segs[key] = list(self.segs[key])
             self.owned.add(("ring", key))
         return self.rings[key], self.segs[key]
+
+    def set_ring(self, key: str, ring: list[str], segs: list[Segs]) -> None:
+        """A new province's ring, this board's own."""
+        self.rings[key] = ring
+        self.segs[key] = segs
+        self.owned.add(("ring", key))
 
     def own_everything(self) -> None:
         """Make every table private (before a change that touches them all)."""
@@ -267,14 +278,16 @@ class Board:
         from the other side."""
         last = mine[-1]
         size = len(mine)
+        lo, hi, border, base, stretch, forward = (
+            last.lo, last.hi, last.border, last.base, last.stretch, last.forward)
         for k, segs in enumerate(self.segs[neighbour]):
             first = segs[0]
             # the same pieces in the other order and direction; the ends are
             # compared first, as almost every entry differs there
-            if (len(segs) == size and first.lo == last.lo and first.hi == last.hi
-                    and first.border == last.border and first.base == last.base
-                    and first.stretch == last.stretch and first.forward != last.forward
-                    and segs == seen_from_other_side(mine)):
+            if (first.lo == lo and first.hi == hi and first.border == border
+                    and first.base == base and first.stretch == stretch
+                    and first.forward != forward and len(segs) == size
+                    and (size == 1 or segs == seen_from_other_side(mine))):
                 return k
         raise KeyError(f"{neighbour} has no entry {seen_from_other_side(mine)}")
 
@@ -307,6 +320,9 @@ class Board:
 
     def _collapse(self, code: str) -> None:
         """Join consecutive entries naming the same neighbour (the ring is cyclic)."""
+        ring = self.rings[code]
+        if len(ring) < 2 or all(ring[k] != ring[k - 1] for k in range(len(ring))):
+            return  # the usual case, found without copying the ring
         ring, segs = self.own_ring(code)
         k = 0
         while len(ring) > 1 and k < len(ring):
@@ -331,19 +347,35 @@ class Board:
         borders = {c: frozenset(n for n in self.rings.get(c, ()) if n in self.provinces)
                    for c in impassable if c in self.base.borders}
         drawing = self.base.drawing
-        return replace(
+        before = self.parent
+        owned = self.owned
+
+        def frozen(kind: str, table: Mapping[str, set[str]],
+                   earlier: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+            # a key this board never made its own holds the set it was copied with
+            return {p: earlier[p] if (kind, p) not in owned and p in earlier else frozenset(d)
+                    for p, d in table.items()}
+
+        def ring(p: str, r: list[str]) -> tuple[str, ...]:
+            if before is not None and ("ring", p) not in owned and p in before.rings:
+                return before.rings[p]
+            return tuple(r)
+
+        made = replace(
             self.base,
             provinces=dict(self.provinces),
-            army_moves={p: frozenset(d) for p, d in self.army.items()},
-            fleet_moves={p: frozenset(d) for p, d in self.fleet.items()},
+            army_moves=frozen("army", self.army, before.army_moves if before else {}),
+            fleet_moves=frozen("fleet", self.fleet, before.fleet_moves if before else {}),
             aliases={k: v for k, v in self.aliases.items()
                      if province_of(v) in self.provinces},
-            rings={p: tuple(r) for p, r in self.rings.items()},
+            rings={p: ring(p, r) for p, r in self.rings.items()},
             powers=dict(self.powers),
             borders=borders or self.base.borders,
             drawing=Drawing(drawing.artwork, drawing.size, dict(self.unit_points),
                             dict(self.labels), dict(self.centre_points)),
         )
+        self.made = made
+        return made
 
     # -- renaming in place --------------------------------------------------------
 

@@ -112,8 +112,7 @@ def split(board: Board, code: str, i: int, j: int, parts: tuple[str, str],
     unit_points = {loc: board.unit_points.get(loc) for loc in board.locations(code)}
     board.retire(code)
     for part, name, entries in ((one, names[0], ring_one), (two, names[1], ring_two)):
-        board.rings[part] = [e for e, _ in entries]
-        board.segs[part] = [s for _, s in entries]
+        board.set_ring(part, [e for e, _ in entries], [s for _, s in entries])
         board.origin[part] = base
         terrain = _terrain(board, old, board.rings[part])
         board.provinces[part] = Province(part, name, terrain, (),
@@ -251,8 +250,7 @@ def merge(board: Board, first: str, second: str, into: str, name: str
         board._rename_entry(neighbour, segs, into, collapse=True)
     board.retire(first)
     board.retire(second)
-    board.rings[into] = [e for e, _ in entries]
-    board.segs[into] = [s for _, s in entries]
+    board.set_ring(into, [e for e, _ in entries], [s for _, s in entries])
     board._collapse(into)
     board.origin[into] = origin
     terrain = Terrain.WATER if old_a.terrain is Terrain.WATER else (
@@ -336,6 +334,8 @@ def rename(board: Board, code: str, new_code: str, name: str) -> None:
                 ring[k] = new_code
     board.rings[new_code] = board.rings.pop(code)
     board.segs[new_code] = board.segs.pop(code)
+    board.owned.update({("army", new_code), ("ring", new_code),
+                        *(("fleet", new) for new in moved.values())})
     board.origin[new_code] = board.origin.pop(code)
     board.provinces[new_code] = replace(board.provinces.pop(code), code=new_code, name=name)
     for points in (board.labels, board.centre_points):

@@ -67,13 +67,41 @@ def apply_changes(base: GameMap, changes: Sequence[MapChange]) -> GameMap:
     board = board_of(before).copy()
     for change in changes[start:]:  # no recursion: a long game has hundreds
         apply_one(board, change)
+    return _keep(base, changes, board)
+
+
+def adopt(base: GameMap, changes: Sequence[MapChange], board: Board) -> GameMap:
+    """The board after ``changes`` when ``board`` has just carried them out
+    (a phase's own working board): the same map :func:`apply_changes`
+    would build, without carrying the changes out again."""
+    changes = tuple(changes)
+    found = _CACHE.get((id(base), changes))
+    if found is not None:
+        _remember(base, changes, found)
+        return found
+    _BASES[id(base)] = base
+    return _keep(base, changes, board)
+
+
+def _keep(base: GameMap, changes: tuple[MapChange, ...], board: Board) -> GameMap:
+    """The map of a board that carries out ``changes``, cached for them."""
     result = board.game_map()
     _BOARDS[result] = board
-    _CACHE[key] = result
+    _CACHE[(id(base), changes)] = result
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)  # the oldest board built
     _remember(base, changes, result)
     return result
+
+
+def forget(base: GameMap, changes: Sequence[MapChange]) -> None:
+    """Drop the board after ``changes`` from the cache (benchmarks: a
+    deadline meets the board after its own changes for the first time)."""
+    changes = tuple(changes)
+    found = _CACHE.pop((id(base), changes), None)
+    for known, seen in list(_SAME.items()):
+        if seen[2] is found or seen[0] == changes:
+            del _SAME[known]
 
 
 def _remember(base: GameMap, changes: tuple[MapChange, ...], result: GameMap) -> None:

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.displacement import after_changes, default_part
-from engine.diplomap.in_force import apply_changes, board_of, share_board
+from engine.diplomap.in_force import adopt, apply_changes, board_of, share_board
 from engine.diplomap.validity import inland_homes
 from engine.diplomap.values import MapOrder, MapOrderResult
 from engine.legality import check_retreat
@@ -53,7 +53,9 @@ class DiplomapRules(Rules):
             return moved, state, outcome.results, phase_map
         changes = (*state.map_changes, *outcome.changes)
         state = state.evolve(map_changes=changes)
-        changed = apply_changes(game_map, changes)
+        # the phase's working board has carried the changes out already
+        changed = adopt(game_map, changes, outcome.board) if outcome.board is not None \
+            else apply_changes(game_map, changes)
         new_map = _with_canals(changed, state.phase.year)
         board = board_of(changed)
         after = after_changes(phase_map, board, outcome.pieces, moved.units, moved.dislodged,
