@@ -85,7 +85,7 @@ def adjudicate_map_orders(
                              for (p, o), v in verdicts.items() if isinstance(v, Verdict)),
                        (), frozenset(used), board, {})
     work = board.copy()
-    pieces: dict[str, list[str]] = {code: [code] for code in board.provinces}
+    pieces: dict[str, list[str]] = {}  # a province changed -> its codes now
     changes: list[MapChange] = []
     for key, verdict in verdicts.items():
         if isinstance(verdict, DrawPlan):
@@ -228,10 +228,16 @@ def _carry_out_draw(work: Board, plan: DrawPlan, pieces: dict[str, list[str]],
 
 
 def _replace(pieces: dict[str, list[str]], code: str, new: list[str]) -> None:
+    """``code`` is now ``new``: in what each changed province has become, or
+    as the first change of a province unchanged so far."""
+    found = False
     for now in pieces.values():
         if code in now:
             at = now.index(code)
             now[at:at + 1] = new
+            found = True
+    if not found:
+        pieces[code] = list(new)
 
 
 def _carry_out_erase(work: Board, plan: ErasePlan, pieces: dict[str, list[str]]

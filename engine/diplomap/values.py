@@ -97,6 +97,12 @@ class Split:
     ring_start: int = 0
     ring_end: int = 0
 
+    def __hash__(self) -> int:
+        # boards are cached by their changes: a phase hashes every change so
+        # far, so hash the few fields that tell changes apart (equal changes
+        # still hash alike)
+        return hash((self.province, self.parts, self.line))
+
 
 @dataclass(frozen=True, slots=True)
 class Merge:
@@ -107,6 +113,9 @@ class Merge:
     name: str
     # the stretches of border that vanished, for drawing: (anchor from, anchor to)
     erased: tuple[tuple[Anchor, Anchor], ...] = ()
+
+    def __hash__(self) -> int:  # as Split's: the fields that tell merges apart
+        return hash((self.provinces, self.into))
 
 
 @dataclass(frozen=True, slots=True)
