@@ -277,21 +277,13 @@ class Board:
 
     def _entry_in(self, neighbour: str, mine: Segs) -> int:
         """Where ``neighbour``'s ring holds the entry that is ``mine`` seen
-        from the other side."""
-        last = mine[-1]
-        size = len(mine)
-        lo, hi, border, base, stretch, forward = (
-            last.lo, last.hi, last.border, last.base, last.stretch, last.forward)
+        from the other side (the same pieces in the other order and
+        direction; compared as tuples)."""
+        theirs = seen_from_other_side(mine)
         for k, segs in enumerate(self.segs[neighbour]):
-            first = segs[0]
-            # the same pieces in the other order and direction; the ends are
-            # compared first, as almost every entry differs there
-            if (first.lo == lo and first.hi == hi and first.border == border
-                    and first.base == base and first.stretch == stretch
-                    and first.forward != forward and len(segs) == size
-                    and (size == 1 or segs == seen_from_other_side(mine))):
+            if segs == theirs:
                 return k
-        raise KeyError(f"{neighbour} has no entry {seen_from_other_side(mine)}")
+        raise KeyError(f"{neighbour} has no entry {theirs}")
 
     def _replace_entry(self, neighbour: str, mine: Segs, new: list[tuple[str, Segs]],
                        collapse: bool = False) -> None:
