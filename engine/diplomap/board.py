@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import NamedTuple
 
 from engine.diplomap.values import EDGE, Anchor
@@ -64,6 +65,7 @@ class Seg(NamedTuple):
 Segs = tuple[Seg, ...]
 
 
+@lru_cache(maxsize=8192)  # the same few hundred entries are looked up phase after phase
 def seen_from_other_side(segs: Segs) -> Segs:
     return tuple(s.flipped() for s in reversed(segs))
 
