@@ -54,8 +54,10 @@ def cmd_variant_check(args: argparse.Namespace, stdout: TextIO) -> int:
         stdout.write(f"{len(exc.problems)} problem(s)\n")
         return 1
     centres = len(game_map.supply_centres)
+    rings = ("rings checked (Diplomap may be switched on)" if game_map.rings
+             else "no rings (Diplomap is refused)")
     stdout.write(f"{args.file}: ok: {game_map.title}, {len(game_map.provinces)} provinces, "
-                 f"{centres} supply centres, {len(game_map.powers)} powers\n")
+                 f"{centres} supply centres, {len(game_map.powers)} powers, {rings}\n")
     return 0
 
 

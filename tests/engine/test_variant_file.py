@@ -75,6 +75,11 @@ def test_variant_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert main(["variant", "check", str(good)]) == 0
     assert "ok: Three Crowns" in capsys.readouterr().out
 
+    # the standard map's rings are checked, and the summary says Diplomap may be used
+    standard = Path(__file__).parents[2] / "engine" / "variants" / "standard.toml"
+    assert main(["variant", "check", str(standard)]) == 0
+    assert "rings checked (Diplomap may be switched on)" in capsys.readouterr().out
+
     bad = tmp_path / "bad.toml"
     bad.write_text(example_variant().replace('letter = "B"', 'letter = "A"'), encoding="utf-8")
     assert main(["variant", "check", str(bad)]) == 1
