@@ -6,11 +6,11 @@ The contract is documented in docs/cli.md. Input errors raise
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from engine.bids import Bid
-from engine.diplomap.values import MapChange
+from engine.diplomap.values import MapChange, MapOrder
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
 from engine.movement import retreat_options
@@ -23,6 +23,7 @@ from engine.variants import rules_for
 from judge import phase_json_map as on_the_map
 from parser import OrderError, parse_order
 from parser.bids import parse_bid
+from parser.map_orders import parse_map_order
 
 
 class PhaseInputError(ValueError):
@@ -232,42 +233,56 @@ def _favor(game_map: GameMap, data: Mapping[str, Any],
     return tuple(sorted((p, n, v) for (p, n), v in favor.items()))
 
 
+T = TypeVar("T")
+
+
+def _read_lines(game_map: GameMap, data: Mapping[str, Any], key: str,
+                parse: Callable[[str], T | OrderError],
+                unreadable: Callable[[str, str, OrderError], dict[str, Any]],
+                ) -> tuple[dict[str, list[T]], list[dict[str, Any]]]:
+    """A key of lines per power ({POWER: ["...", ...]} or one line per power):
+    what each power's lines read as, and a row for each that did not read."""
+    read: dict[str, list[T]] = {}
+    rows: list[dict[str, Any]] = []
+    for name, texts in _dict(data, key).items():
+        power = _power(game_map, name, key)
+        for text in [texts] if isinstance(texts, str) else texts:
+            parsed = parse(str(text))
+            if isinstance(parsed, OrderError):
+                rows.append(unreadable(power, str(text), parsed))
+            else:
+                read.setdefault(power, []).append(parsed)
+    return read, rows
+
+
 def read_orders(
     game_map: GameMap, data: Mapping[str, Any], board: GameMap | None = None,
 ) -> tuple[dict[str, list[Order]], list[dict[str, Any]]]:
     """Parse the "orders" key (on ``board``, the board in force, when it is
     not the variant's map); orders that cannot be read become illegal result rows."""
-    orders: dict[str, list[Order]] = {}
-    unreadable: list[dict[str, Any]] = []
-    for name, texts in _dict(data, "orders").items():
-        power = _power(game_map, name, "orders")
-        if isinstance(texts, str):
-            texts = [texts]
-        for text in texts:
-            parsed = parse_order(str(text), board or game_map)
-            if isinstance(parsed, OrderError):
-                unreadable.append({"power": power, "order": str(text), "outcome": "illegal",
-                                   "reason": str(parsed), "why": {"why": "unreadable"}})
-            else:
-                orders.setdefault(power, []).append(parsed)
-    return orders, unreadable
+    return _read_lines(game_map, data, "orders", lambda t: parse_order(t, board or game_map),
+                       lambda power, text, error: {
+                           "power": power, "order": text, "outcome": "illegal",
+                           "reason": str(error), "why": {"why": "unreadable"}})
 
 
 def read_bids(game_map: GameMap, data: Mapping[str, Any]
               ) -> tuple[dict[str, list[Bid]], list[dict[str, Any]]]:
     """Parse the "bids" key: each power's Diplomacy Point bids, '2: A Aus S War - Pra'."""
-    bids: dict[str, list[Bid]] = {}
-    unreadable: list[dict[str, Any]] = []
-    for name, texts in _dict(data, "bids").items():
-        power = _power(game_map, name, "bids")
-        for text in [texts] if isinstance(texts, str) else texts:
-            parsed = parse_bid(str(text), game_map)
-            if isinstance(parsed, OrderError):
-                unreadable.append({"bidder": power, "bid": str(text), "counted": False,
-                                   "why": f"unreadable: {parsed}"})
-            else:
-                bids.setdefault(power, []).append(parsed)
-    return bids, unreadable
+    return _read_lines(game_map, data, "bids", lambda t: parse_bid(t, game_map),
+                       lambda power, text, error: {
+                           "bidder": power, "bid": text, "counted": False,
+                           "why": f"unreadable: {error}"})
+
+
+def read_map_orders(game_map: GameMap, board: GameMap, data: Mapping[str, Any]
+                    ) -> tuple[dict[str, list[MapOrder]], list[dict[str, Any]]]:
+    """Diplomap's "map_orders" key, read on the board in force; an order
+    that cannot be read becomes a failed result row."""
+    return _read_lines(game_map, data, "map_orders", lambda t: parse_map_order(t, board),
+                       lambda power, text, error: {
+                           "power": power, "order": text, "succeeded": False,
+                           "reason": f"unreadable: {error}"})
 
 
 def _units_json(units: tuple[Unit, ...]) -> dict[str, list[str]]:
@@ -376,10 +391,7 @@ def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
                                                d.unit.location) or board
     orders, unreadable = read_orders(game_map, data, board)
     bids, unreadable_bids = read_bids(game_map, data)
-    try:
-        map_orders, unreadable_map = on_the_map.read_map_orders(game_map, board, data)
-    except on_the_map.MapInputError as exc:
-        raise PhaseInputError(str(exc)) from None
+    map_orders, unreadable_map = read_map_orders(game_map, board, data)
     diplomap = rules_for(game_map).diplomap
     if (map_orders or unreadable_map) and not diplomap:
         raise PhaseInputError('map_orders: Diplomap is not on (add "diplomap": true)')

@@ -1,6 +1,7 @@
 """Diplomap's keys in the JSON form of a phase (`judge adjudicate`, see
 docs/cli.md): the switch, the board's changes so far, the Draws and Erases
-used this year, the map orders given, and their results.
+used this year, and the map orders' results (the map orders themselves
+are read with the other lines per power, judge/phase_json.py).
 
 The board a phase's units and orders are written on is the board in force
 (``GAL-N`` is a place like any other); a unit displaced by a Draw (§III.B)
@@ -16,14 +17,13 @@ from typing import Any
 
 from engine.diplomap.in_force import with_diplomap
 from engine.diplomap.records import change_from_dict, change_to_dict
-from engine.diplomap.values import MapChange, MapOrder, MapOrderResult
+from engine.diplomap.values import MapChange, MapOrderResult
 from engine.map import GameMap
 from engine.phase import Phase
 from engine.state import GameState
 from engine.variant_file import power_named
 from engine.variants import rules_for
-from parser import OrderError
-from parser.map_orders import parse_map_order, with_former_names
+from parser.map_orders import with_former_names
 
 KINDS = ("draw", "erase")
 
@@ -88,29 +88,6 @@ def displaced_board(game_map: GameMap, phase: Phase, changes: tuple[MapChange, .
         if before.is_location(location):
             return with_former_names(board, before)
     return None
-
-
-def read_map_orders(game_map: GameMap, board: GameMap, data: Mapping[str, Any]
-                    ) -> tuple[dict[str, list[MapOrder]], list[dict[str, Any]]]:
-    """The "map_orders" key, read on the board in force; an order that
-    cannot be read becomes a failed result row."""
-    raw = data.get("map_orders", {})
-    if not isinstance(raw, dict):
-        raise MapInputError("map_orders must be an object: {POWER: [\"Draw ...\", ...]}")
-    orders: dict[str, list[MapOrder]] = {}
-    unreadable: list[dict[str, Any]] = []
-    for name, texts in raw.items():
-        power = power_named(game_map, str(name))
-        if power is None:
-            raise MapInputError(f"map_orders: unknown power {name!r}")
-        for text in [texts] if isinstance(texts, str) else texts:
-            order = parse_map_order(str(text), board)
-            if isinstance(order, OrderError):
-                unreadable.append({"power": power, "order": str(text), "succeeded": False,
-                                   "reason": f"unreadable: {order}"})
-            else:
-                orders.setdefault(power, []).append(order)
-    return orders, unreadable
 
 
 def write_results(results: Sequence[MapOrderResult]) -> list[dict[str, Any]]:
