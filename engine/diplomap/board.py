@@ -14,6 +14,7 @@ what may be done; this module only does it.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -174,8 +175,10 @@ class Board:
     # The map built from the board copied (game_map()): its frozen tables
     # are reused for every key this board has not made its own. A board is
     # not changed once its map is built (apply_changes and adopt build it last).
-    parent: GameMap | None = None
-    made: GameMap | None = None  # the map built from this board, once built
+    # Weak references: the boards in force are kept per map in a weak table
+    # (in_force._BOARDS), which a board holding its own map would never let go.
+    parent: weakref.ref[GameMap] | None = None
+    made: weakref.ref[GameMap] | None = None  # the map built from this board
 
     @classmethod
     def of(cls, game_map: GameMap, segs: Mapping[str, list[Segs]] | None = None) -> Board:
@@ -343,7 +346,7 @@ class Board:
         borders = {c: frozenset(n for n in self.rings.get(c, ()) if n in self.provinces)
                    for c in impassable if c in self.base.borders}
         drawing = self.base.drawing
-        before = self.parent
+        before = self.parent() if self.parent is not None else None
         owned = self.owned
         provinces = self.provinces
 
@@ -372,7 +375,7 @@ class Board:
             drawing=Drawing(drawing.artwork, drawing.size, dict(self.unit_points),
                             dict(self.labels), dict(self.centre_points)),
         )
-        self.made = made
+        self.made = weakref.ref(made)
         return made
 
     # -- renaming in place --------------------------------------------------------
