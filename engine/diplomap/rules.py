@@ -45,14 +45,13 @@ class DiplomapRules(Rules):
         # §II.C: a Draw or Erase used in Spring is gone for Fall; a new year starts afresh
         used_before = state.map_orders_used if state.phase.season is Season.FALL \
             else frozenset()
-        judged = state.evolve(map_orders_used=used_before)
+        judged = state if state.map_orders_used == used_before \
+            else state.evolve(map_orders_used=used_before)
         after_moves = {u.province for u in moved.units}
         outcome = adjudicate_map_orders(phase_map, judged, after_moves, map_orders)
-        state = state.evolve(map_orders_used=outcome.used)
         if not outcome.changes:
-            return moved, state, outcome.results, phase_map
+            return moved, state.evolve(map_orders_used=outcome.used), outcome.results, phase_map
         changes = (*state.map_changes, *outcome.changes)
-        state = state.evolve(map_changes=changes)
         # the phase's working board has carried the changes out already
         changed = adopt(game_map, changes, outcome.board) if outcome.board is not None \
             else apply_changes(game_map, changes)
@@ -65,7 +64,8 @@ class DiplomapRules(Rules):
             now = outcome.pieces.get(centre, (centre,))
             holder = next((c for c in now if new_map.provinces[c].centre is not None), now[0])
             owners.append((holder, power))
-        state = state.evolve(owners=tuple(sorted(owners)))
+        state = state.evolve(map_orders_used=outcome.used, map_changes=changes,
+                             owners=tuple(sorted(owners)))
         moved = replace(moved, units=after.units, dislodged=after.dislodged,
                         contested=after.contested)
         return moved, state, outcome.results, new_map
