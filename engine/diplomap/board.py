@@ -347,19 +347,22 @@ class Board:
                    for c in impassable if c in self.base.borders}
         drawing = self.base.drawing
         before = self.parent() if self.parent is not None else None
-        owned = self.owned
         provinces = self.provinces
+        mine: dict[str, set[str]] = {"army": set(), "fleet": set(), "ring": set()}
+        for kind, key in self.owned:
+            mine[kind].add(key)
 
         def frozen(kind: str, table: Mapping[str, set[str]],
                    earlier: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
             # a key this board never made its own holds the set it was copied with
-            return {p: earlier[p] if (kind, p) not in owned and p in earlier else frozenset(d)
+            own = mine[kind]
+            return {p: earlier[p] if p not in own and p in earlier else frozenset(d)
                     for p, d in table.items()}
 
-        def ring(p: str, r: list[str]) -> tuple[str, ...]:
-            if before is not None and ("ring", p) not in owned and p in before.rings:
-                return before.rings[p]
-            return tuple(r)
+        own_rings = mine["ring"]
+        earlier_rings = before.rings if before is not None else {}
+        rings = {p: earlier_rings[p] if p not in own_rings and p in earlier_rings else tuple(r)
+                 for p, r in self.rings.items()}
 
         made = replace(
             self.base,
@@ -369,7 +372,7 @@ class Board:
             # most names are of a province; a coast's of a location
             aliases={k: v for k, v in self.aliases.items()
                      if v in provinces or province_of(v) in provinces},
-            rings={p: ring(p, r) for p, r in self.rings.items()},
+            rings=rings,
             powers=dict(self.powers),
             borders=borders or self.base.borders,
             drawing=Drawing(drawing.artwork, drawing.size, dict(self.unit_points),
