@@ -17,7 +17,7 @@ from engine.bids import Bid
 from engine.game import Resolution, adjudicate
 from engine.orders import Order
 from engine.phase import PhaseKind
-from judge import games, map_orders, snapshots
+from judge import filed_lines, games, map_orders, snapshots
 from judge.games import (
     bids_on_file,
     current_state,
@@ -28,7 +28,7 @@ from judge.games import (
     settings_of,
 )
 from judge.models import Game, PhaseRecord, utcnow
-from parser import OrderError, parse_order
+from parser import parse_order
 from parser.bids import parse_bid
 
 
@@ -47,25 +47,14 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     state = current_state(session, game)
     board = reading_board(session, game, game_map, state)
     texts = orders_on_file(session, game)
-    orders: dict[str, list[Order]] = {}
-    unreadable: list[tuple[str, str, str]] = []
-    for power, lines in texts.items():
-        for line in lines:
-            parsed = parse_order(line, board)
-            if isinstance(parsed, OrderError):
-                unreadable.append((power, line, parsed.message))
-            else:
-                orders.setdefault(power, []).append(parsed)
-    bids: dict[str, list[Bid]] = {}
-    unreadable_bids: list[tuple[str, str, str]] = []
+    read_orders: tuple[dict[str, list[Order]], list[tuple[str, str, str]]] = filed_lines.read(
+        texts, lambda line: parse_order(line, board))
+    orders, unreadable = read_orders
+    read_bids: tuple[dict[str, list[Bid]], list[tuple[str, str, str]]] = ({}, [])
     if state.phase.kind is PhaseKind.MOVEMENT:
-        for power, lines in bids_on_file(session, game).items():
-            for line in lines:
-                bid = parse_bid(line, board)
-                if isinstance(bid, OrderError):
-                    unreadable_bids.append((power, line, bid.message))
-                else:
-                    bids.setdefault(power, []).append(bid)
+        read_bids = filed_lines.read(bids_on_file(session, game),
+                                     lambda line: parse_bid(line, board))
+    bids, unreadable_bids = read_bids
     late = tuple(p for p in powers_to_order(game_map, state) if p not in texts)
     if not settings_of(game).diplomap:
         return Adjudication(adjudicate(game_map, state, orders, bids), tuple(unreadable), late,

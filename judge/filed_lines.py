@@ -8,15 +8,17 @@ differs.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from sqlalchemy import delete
 from sqlmodel import Session, select
 
 from judge.models import BidRecord, Game, MapOrderRecord, utcnow
+from parser import OrderError
 
 LinesRecord = type[BidRecord] | type[MapOrderRecord]
+T = TypeVar("T")
 _COLUMN: dict[LinesRecord, str] = {BidRecord: "bids", MapOrderRecord: "orders"}
 
 
@@ -56,3 +58,19 @@ def drop(session: Session, game: Game, record: LinesRecord, phase: str) -> None:
     session.execute(delete(record).where(
         record.game_id == game.id,  # type: ignore[arg-type]
         record.phase == phase))  # type: ignore[arg-type]
+
+
+def read(filed: Mapping[str, Sequence[str]], parse: Callable[[str], T | OrderError]
+         ) -> tuple[dict[str, list[T]], list[tuple[str, str, str]]]:
+    """Lines on file read again at the deadline (orders, bids, map orders):
+    each power's values, and (power, line, why) for each that no longer reads."""
+    read_: dict[str, list[T]] = {}
+    unreadable: list[tuple[str, str, str]] = []
+    for power, lines in filed.items():
+        for line in lines:
+            parsed = parse(line)
+            if isinstance(parsed, OrderError):
+                unreadable.append((power, line, parsed.message))
+            else:
+                read_.setdefault(power, []).append(parsed)
+    return read_, unreadable

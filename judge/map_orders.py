@@ -69,18 +69,9 @@ def read_on_file(session: Session, game: Game, board: GameMap, state: GameState
                  ) -> tuple[dict[str, list[MapOrder]], list[tuple[str, str, str]]]:
     """The map orders on file, read on the phase's board, and any that no
     longer read (power, text, why)."""
-    orders: dict[str, list[MapOrder]] = {}
-    unreadable: list[tuple[str, str, str]] = []
     if state.phase.kind is not PhaseKind.MOVEMENT:
-        return orders, unreadable
-    for power, texts in on_file(session, game).items():
-        for text in texts:
-            parsed = parse_map_order(text, board, 1)
-            if isinstance(parsed, OrderError):
-                unreadable.append((power, text, parsed.message))
-            else:
-                orders.setdefault(power, []).append(parsed)
-    return orders, unreadable
+        return {}, []
+    return filed_lines.read(on_file(session, game), lambda text: parse_map_order(text, board))
 
 
 # -- from a mail -----------------------------------------------------------------
