@@ -179,6 +179,12 @@ class Board:
     # (in_force._BOARDS), which a board holding its own map would never let go.
     parent: weakref.ref[GameMap] | None = None
     made: weakref.ref[GameMap] | None = None  # the map built from this board
+    # Every alias key ever given to each province (the names of gone ones stay
+    # taken), and what changed since the copy: the map's live names are then
+    # the parent map's with those changes, not a scan of every name.
+    alias_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    named: dict[str, str] = field(default_factory=dict)
+    retired: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, game_map: GameMap, segs: Mapping[str, list[Segs]] | None = None) -> Board:
@@ -196,6 +202,7 @@ class Board:
             unit_points=dict(drawing.units),
             centre_points=dict(drawing.centres),
             aliases=dict(game_map.aliases),
+            alias_keys=_keys_by_province(game_map.aliases),
         )
 
     def copy(self) -> Board:
@@ -204,7 +211,8 @@ class Board:
             fleet=dict(self.fleet), rings=dict(self.rings), segs=dict(self.segs),
             origin=dict(self.origin), powers=dict(self.powers), labels=dict(self.labels),
             unit_points=dict(self.unit_points), centre_points=dict(self.centre_points),
-            aliases=dict(self.aliases), lines=self.lines, parent=self.made)
+            aliases=dict(self.aliases), lines=self.lines, parent=self.made,
+            alias_keys=dict(self.alias_keys))
 
     # -- copy on write --------------------------------------------------------------
 
@@ -347,7 +355,6 @@ class Board:
                    for c in impassable if c in self.base.borders}
         drawing = self.base.drawing
         before = self.parent() if self.parent is not None else None
-        provinces = self.provinces
         mine: dict[str, set[str]] = {"army": set(), "fleet": set(), "ring": set()}
         for kind, key in self.owned:
             mine[kind].add(key)
@@ -369,9 +376,7 @@ class Board:
             provinces=dict(self.provinces),
             army_moves=frozen("army", self.army, before.army_moves if before else {}),
             fleet_moves=frozen("fleet", self.fleet, before.fleet_moves if before else {}),
-            # most names are of a province; a coast's of a location
-            aliases={k: v for k, v in self.aliases.items()
-                     if v in provinces or province_of(v) in provinces},
+            aliases=self._live_aliases(before),
             rings=rings,
             powers=dict(self.powers),
             borders=borders or self.base.borders,
@@ -380,6 +385,22 @@ class Board:
         )
         self.made = weakref.ref(made)
         return made
+
+    def _live_aliases(self, before: GameMap | None) -> dict[str, str]:
+        """The names of the provinces on the board (gone ones' stay taken in
+        ``aliases`` but are not names on the map)."""
+        if before is None:
+            provinces = self.provinces  # most names are of a province, a coast's of a location
+            return {k: v for k, v in self.aliases.items()
+                    if v in provinces or province_of(v) in provinces}
+        live = dict(before.aliases)
+        live.update(self.named)
+        for code in self.retired:
+            for key in self.alias_keys.get(code, ()):
+                loc = live.get(key)
+                if loc is not None and province_of(loc) == code:
+                    del live[key]
+        return live
 
     # -- renaming in place --------------------------------------------------------
 
@@ -398,6 +419,7 @@ class Board:
         self.rings.pop(code, None)
         self.segs.pop(code, None)
         self.origin.pop(code, None)
+        self.retired.add(code)
         # its aliases stay in ``aliases`` (so its names are not given again
         # within the phase) and are left out of the GameMap (game_map())
         for table in (self.labels, self.centre_points):
@@ -407,7 +429,14 @@ class Board:
 
     def add_aliases(self, code: str, name: str) -> None:
         for spelling in (code, name):
-            self.aliases[normalise_name(spelling)] = code
+            self.name(normalise_name(spelling), code)
+
+    def name(self, key: str, location: str) -> None:
+        """``key`` now names ``location``."""
+        self.aliases[key] = location
+        self.named[key] = location
+        province = province_of(location)
+        self.alias_keys[province] = (*self.alias_keys.get(province, ()), key)
 
     def move_centre(self, old: str, new_by_old: Mapping[str, str]) -> None:
         """Powers' home and starting centres follow a centre to its new province."""
@@ -427,3 +456,10 @@ class Board:
     def link_fleet(self, one: str, other: str) -> None:
         self.own_fleet(one).add(other)
         self.own_fleet(other).add(one)
+
+
+def _keys_by_province(aliases: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    keys: dict[str, list[str]] = {}
+    for key, location in aliases.items():
+        keys.setdefault(province_of(location), []).append(key)
+    return {province: tuple(found) for province, found in keys.items()}

@@ -344,6 +344,6 @@ def rename(board: Board, code: str, new_code: str, name: str) -> None:
     # the province answers to its old names too (orders written before the
     # rename, players' habits): a code taken as an alias is never given again
     for key, loc in [(k, v) for k, v in board.aliases.items() if province_of(v) == code]:
-        board.aliases[key] = moved.get(loc, new_code)
+        board.name(key, moved.get(loc, new_code))
     board.add_aliases(new_code, name)
     board.move_centre(code, {code: new_code})
