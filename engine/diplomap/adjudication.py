@@ -37,7 +37,7 @@ class Outcome:
     results: tuple[MapOrderResult, ...]
     changes: tuple[MapChange, ...]
     used: frozenset[tuple[str, str]]
-    board: Board | None = None
+    board: Board
     pieces: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 

@@ -51,11 +51,8 @@ def apply_changes(base: GameMap, changes: Sequence[MapChange]) -> GameMap:
     seen = _SAME.get(id(changes))
     if seen is not None and seen[0] is changes and seen[1] is base:
         return seen[2]
-    _BASES[id(base)] = base  # keeps the id meaningful while the cache holds it
-    key = (id(base), changes)
-    found = _CACHE.get(key)
+    found = _cached(base, changes)
     if found is not None:
-        _remember(base, changes, found)
         return found
     start, before = 0, base
     for back in (1, 2, 3):  # the last phase's board, or one a few changes back
@@ -75,16 +72,19 @@ def adopt(base: GameMap, changes: Sequence[MapChange], board: Board) -> GameMap:
     (a phase's own working board): the same map :func:`apply_changes`
     would build, without carrying the changes out again."""
     changes = tuple(changes)
+    return _cached(base, changes) or _keep(base, changes, board)
+
+
+def _cached(base: GameMap, changes: tuple[MapChange, ...]) -> GameMap | None:
     found = _CACHE.get((id(base), changes))
     if found is not None:
         _remember(base, changes, found)
-        return found
-    _BASES[id(base)] = base
-    return _keep(base, changes, board)
+    return found
 
 
 def _keep(base: GameMap, changes: tuple[MapChange, ...], board: Board) -> GameMap:
     """The map of a board that carries out ``changes``, cached for them."""
+    _BASES[id(base)] = base  # keeps the id meaningful while the cache holds it
     result = board.game_map()
     _BOARDS[result] = board
     _CACHE[(id(base), changes)] = result

@@ -53,8 +53,7 @@ class DiplomapRules(Rules):
             return moved, state.evolve(map_orders_used=outcome.used), outcome.results, phase_map
         changes = (*state.map_changes, *outcome.changes)
         # the phase's working board has carried the changes out already
-        changed = adopt(game_map, changes, outcome.board) if outcome.board is not None \
-            else apply_changes(game_map, changes)
+        changed = adopt(game_map, changes, outcome.board)
         new_map = _with_canals(changed, state.phase.year)
         board = board_of(changed)
         after = after_changes(phase_map, board, outcome.pieces, moved.units, moved.dislodged,

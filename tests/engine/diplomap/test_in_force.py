@@ -25,7 +25,7 @@ def _play(adopting: bool) -> tuple[MapChange, ...]:
     for orders in ORDERS:
         board = apply_changes(game_map, changes)
         outcome = adjudicate_map_orders(board, state, (), orders)
-        assert outcome.changes and outcome.board is not None
+        assert outcome.changes
         changes = (*changes, *outcome.changes)
         if adopting:
             adopt(game_map, changes, outcome.board)
