@@ -105,7 +105,8 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         for text, info in entries.items():
             key = f"dislodged.{power}.{text}"
             if info.get("displaced"):
-                dislodged.append(_displaced(game_map, phase, changes, power, text, info, key))
+                dislodged.append(_displaced(game_map, board, phase, changes, power, text, info,
+                                            key))
                 continue
             unit = _unit(board, power, text, f"dislodged.{power}")
             attacker = _location(board, str(info.get("attacker", "")), f"{key}.attacker")
@@ -140,13 +141,14 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     return game_map, state
 
 
-def _displaced(game_map: GameMap, phase: Phase, changes: tuple[MapChange, ...],
-               power: str, text: str, info: Mapping[str, Any], key: str) -> Dislodged:
+def _displaced(game_map: GameMap, board: GameMap, phase: Phase,
+               changes: tuple[MapChange, ...], power: str, text: str,
+               info: Mapping[str, Any], key: str) -> Dislodged:
     """A unit displaced by a Draw (Diplomap §III.B): it stands in the
     province that was split, and its retreats are the parts it may choose."""
     location = str(text).split(None, 1)[-1]
-    before = on_the_map.displaced_board(game_map, phase, changes,
-                                        _location_code(location))
+    before = on_the_map.displaced_board(game_map, board, phase, changes,
+                                        [_location_code(location)])
     if before is None:
         raise PhaseInputError(f"{key}: no board before the changes has {location!r}")
     unit = _unit(before, power, text, key)
@@ -154,7 +156,6 @@ def _displaced(game_map: GameMap, phase: Phase, changes: tuple[MapChange, ...],
     if not isinstance(retreats, list):
         raise PhaseInputError(f"{key}.retreats: a displaced unit needs its retreats "
                               "(the phase before's next.dislodged gives them)")
-    board = on_the_map.board_for(game_map, phase, changes)
     return Dislodged(unit, str(info.get("attacker", unit.province)), False,
                      tuple(_location(board, str(r), f"{key}.retreats") for r in retreats),
                      displaced=True)
@@ -385,10 +386,10 @@ def write_resolution(
 def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
     game_map, state = read_state(data)
     board = on_the_map.board_for(game_map, state.phase, state.map_changes)
-    for d in state.dislodged:  # Diplomap: orders name the split province (§III.B)
-        if d.displaced:
-            board = on_the_map.displaced_board(game_map, state.phase, state.map_changes,
-                                               d.unit.location) or board
+    displaced = [d.unit.location for d in state.dislodged if d.displaced]
+    if displaced:  # Diplomap: orders name the split provinces (§III.B)
+        board = on_the_map.displaced_board(game_map, board, state.phase, state.map_changes,
+                                           displaced) or board
     orders, unreadable = read_orders(game_map, data, board)
     bids, unreadable_bids = read_bids(game_map, data)
     map_orders, unreadable_map = read_map_orders(game_map, board, data)

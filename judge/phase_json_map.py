@@ -12,7 +12,7 @@ before the change, and its retreats are taken as written (they are the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from engine.diplomap.in_force import with_diplomap
@@ -23,9 +23,8 @@ from engine.phase import Phase
 from engine.state import GameState
 from engine.variant_file import power_named
 from engine.variants import rules_for
+from judge.map_orders import KINDS
 from parser.map_orders import with_former_names
-
-KINDS = ("draw", "erase")
 
 
 class MapInputError(ValueError):
@@ -78,14 +77,16 @@ def board_for(game_map: GameMap, phase: Phase, changes: tuple[MapChange, ...]) -
     return rules_for(game_map).map_for(game_map, probe)
 
 
-def displaced_board(game_map: GameMap, phase: Phase, changes: tuple[MapChange, ...],
-                    location: str) -> GameMap | None:
-    """The latest board before the last changes that still has ``location``
-    (where a displaced unit stands), with the names of the board in force."""
-    board = board_for(game_map, phase, changes)
+def displaced_board(game_map: GameMap, board: GameMap, phase: Phase,
+                    changes: tuple[MapChange, ...], locations: Collection[str]
+                    ) -> GameMap | None:
+    """``board`` (the board in force) that also knows the names of the
+    latest board before the last changes that still has every one of
+    ``locations``, where displaced units stand (several Draws of one phase
+    may have displaced them)."""
     for cut in range(len(changes) - 1, -1, -1):
         before = board_for(game_map, phase, changes[:cut])
-        if before.is_location(location):
+        if all(before.is_location(location) for location in locations):
             return with_former_names(board, before)
     return None
 
