@@ -17,12 +17,14 @@ from engine.bids import Bid
 from engine.game import Resolution, adjudicate
 from engine.orders import Order
 from engine.phase import PhaseKind
-from judge import filed_lines, games, map_orders, snapshots
+from judge import filed_lines, map_orders, snapshots
 from judge.games import (
     bids_on_file,
     current_state,
+    enter_phase,
     map_of,
     orders_on_file,
+    phase_record,
     powers_to_order,
     reading_board,
     settings_of,
@@ -98,7 +100,7 @@ def advance(session: Session, game: Game, adjudication: Adjudication,
     """Store an adjudication: the results on this phase, the next phase,
     and the end of the game when someone won."""
     now = now or utcnow()
-    record = games.phase_record(session, game)
+    record = phase_record(session, game)
     assert record is not None
     resolution = adjudication.resolution
     record.results = json.dumps(results_json(adjudication))
@@ -119,4 +121,4 @@ def advance(session: Session, game: Game, adjudication: Adjudication,
                                 state=snapshots.dumps(resolution.next)))
         game.phase = str(resolution.next.phase)
         return
-    games.enter_phase(session, game, resolution.next, now, record.seq + 1)
+    enter_phase(session, game, resolution.next, now, record.seq + 1)
