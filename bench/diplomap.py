@@ -40,6 +40,8 @@ from timing import figures, timed_ns  # noqa: E402
 
 from engine.diplomap.adjudication import adjudicate_map_orders  # noqa: E402
 from engine.diplomap.in_force import apply_changes, forget, with_diplomap  # noqa: E402
+from engine.diplomap.state import DiplomapState  # noqa: E402
+from engine.diplomap.state import of as diplomap  # noqa: E402
 from engine.diplomap.values import EDGE, Draw, Erase, MapChange, MapOrder, Side  # noqa: E402
 from engine.game import adjudicate  # noqa: E402
 from engine.map import GameMap, Terrain  # noqa: E402
@@ -85,7 +87,7 @@ def main() -> int:
     opening = GameState.initial(game_map)
     units = tuple(u for u in opening.units if u.province in board.provinces)
     owners = tuple((c, p) for c, p in opening.owners if c in board.provinces)
-    state = opening.evolve(units=units, owners=owners, map_changes=changes)
+    state = opening.evolve(units=units, owners=owners).with_part(DiplomapState(changes))
     orders = random_moves(board, state, rng)
     map_orders = {power: [random_order(board, rng), random_order(board, rng)]
                   for power in ("FRANCE", "RUSSIA", "TURKEY")}
@@ -94,7 +96,7 @@ def main() -> int:
     adjudicate(plain_map, plain_state, plain_orders)
     ns: list[int] = []
     plain_ns: list[int] = []
-    made = first.next.map_changes
+    made = diplomap(first.next).map_changes
     for _ in range(opts.repeat):  # interleaved: both see the host at the same speed
         forget(game_map, made)  # a deadline meets the board its changes make for the first time
         ns.append(timed_ns(lambda: adjudicate(game_map, state, orders, map_orders=map_orders)))

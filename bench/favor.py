@@ -64,6 +64,7 @@ from engine.units import Unit  # noqa: E402
 from engine.variant_file import load_variant  # noqa: E402
 from engine.variants import rules_for  # noqa: E402
 from engine.variants.dissolution.favor_board import FavorBoard, favor_board  # noqa: E402
+from engine.variants.dissolution.state import of as dissolution  # noqa: E402
 
 TARGET_MS = 2.0
 HOOKS = {"Winter": ("winter_orders",),  # the Embassies' orders and retreats
@@ -114,7 +115,7 @@ def unbalance(game_map: GameMap, state: GameState, rng: random.Random) -> GameSt
     centres = game_map.supply_centres
     for power in bd.players(game_map):
         mine = sorted((u for u in units if u.power == power), key=lambda u: u.province)
-        if not mine or power in state.exiles:
+        if not mine or power in dissolution(state).exiles:
             continue
         roll, count = rng.random(), rng.choice((1, 1, 2))
         if roll < 0.45 and len(mine) > count:
@@ -168,13 +169,13 @@ class EmbassyPlanner:
     def __init__(self, game_map: GameMap, board: FavorBoard, state: GameState,
                  rng: random.Random) -> None:
         self.map, self.board, self.state, self.rng = game_map, board, state, rng
-        self.at = {space: power for power, _, space in state.embassies  # hex -> power
+        self.at = {space: power for power, _, space in dissolution(state).embassies  # hex -> power
                    if not board.spaces[space].is_perimeter}
         self.moves: dict[tuple[str, str], str] = {}  # (power, origin) -> destination
 
     def plan(self) -> dict[str, list[str]]:
         by_power: dict[str, list[tuple[str, str]]] = {}
-        for power, nuclear, space in self.state.embassies:
+        for power, nuclear, space in dissolution(self.state).embassies:
             by_power.setdefault(power, []).append((nuclear, space))
         for power in sorted(by_power):
             self.choose_moves(power, by_power[power])
@@ -197,7 +198,7 @@ class EmbassyPlanner:
         for nuclear, space in order:
             if made >= tries or rng.random() > 0.6:
                 continue
-            if (power, nuclear) in self.state.kicked and rng.random() < 0.6:
+            if (power, nuclear) in dissolution(self.state).kicked and rng.random() < 0.6:
                 continue  # they know this one must hold (§11.5.3.1)
             here = self.board.spaces[space].value
             options = sorted(self.board.moves(space))
@@ -325,7 +326,8 @@ def winter_coverage(game_map: GameMap, phases: Sequence[bd.Phase]) -> dict[str, 
         counts["Embassy orders written"] += len(written)
         counts["Embassy orders written: holds"] += sum(1 for t in written if t.endswith(" H"))
         counts["Embassies on another space after the Winter"] += sum(
-            1 for a, b in zip(sorted(phase.state.embassies), sorted(resolution.next.embassies),
+            1 for a, b in zip(sorted(dissolution(phase.state).embassies),
+                              sorted(dissolution(resolution.next).embassies),
                               strict=True) if a != b)
     return {"results": dict(sorted(counts.items())),
             "illegal and void orders by reason": dict(illegal.most_common()),

@@ -30,6 +30,7 @@ from engine.orders import MovementOrder, Order
 from engine.outcomes import OrderResult
 from engine.resolver import Combat, MovementResolver, ParadoxRule
 from engine.state import GameState
+from engine.state_parts import StatePart
 from engine.units import Unit
 
 if TYPE_CHECKING:
@@ -110,6 +111,9 @@ class Rules:
     # in mails, and what it leaves to the variant's default
     setup_title = "setup"
     setup_default = "the default for what is not set"
+    # what these rules keep in a position beside the standard game's fields,
+    # each a frozen value of its own (engine/state_parts.py)
+    state_parts: tuple[type[StatePart], ...] = ()
 
     # -- the variant file ---------------------------------------------------
 
@@ -149,6 +153,17 @@ class Rules:
     def other_board(self, game_map: GameMap, state: GameState) -> HexBoard | None:
         """The variant's other board as it stands, for drawing; none here."""
         return None
+
+    def other_board_units(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:
+        """The units on the variant's other board, where orders may name
+        them (Dissolution's Embassies); none here."""
+        return ()
+
+    def silence(self, game_map: GameMap, state: GameState, power: str) -> GameState:
+        """The position once the GM has stripped ``power``, a player in exile,
+        of the right to bid; ValueError saying why when there is no such
+        player. The standard game has no exiles."""
+        raise ValueError("this variant has no players in exile")
 
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
         """The opening position, once the seats are known (Embassies placed...)."""

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
-from engine.diplomap.values import MapChange
 from engine.map import GameMap
 from engine.phase import Phase
+from engine.state_parts import StatePart
 from engine.units import Unit
+
+P = TypeVar("P", bound=StatePart)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,41 +34,6 @@ class Seat:
 
     player: str
     powers: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class VariantState:
-    """What variants add to a position, kept apart so that the standard
-    game's positions stay small (every phase copies its position)."""
-
-    # Favor of each played power with each nuclear power: (power, nuclear, value).
-    favor: tuple[tuple[str, str, int], ...] = ()
-    # Where each power has built before: (power, centre), for emergent build sites.
-    built: tuple[tuple[str, str], ...] = ()
-    # Eliminated powers whose players play on in exile (bidding only).
-    exiles: frozenset[str] = frozenset()
-    # Exiles the GM has stripped of their right to bid.
-    silenced: frozenset[str] = frozenset()
-    # Where each played power's Embassy stands on the Favor map, per nuclear
-    # power: (power, nuclear, space). When present, Favor is read from them.
-    embassies: tuple[tuple[str, str, str], ...] = ()
-    # This year's kicked Embassies and nuclear retaliations: (power, nuclear).
-    kicked: frozenset[tuple[str, str]] = frozenset()
-    retaliated: frozenset[tuple[str, str]] = frozenset()
-    # Each power's additional home centre, named by building in it
-    # (Intercontinental §9.1): (power, centre), kept after the power is gone.
-    additional_homes: tuple[tuple[str, str], ...] = ()
-    # The players a game ended in a draw between (Intercontinental's year cap, §2.2).
-    drawn: tuple[str, ...] = ()
-    # Diplomap: the changes to the board so far, in order (the board in force
-    # is the base map with these applied), and the map orders each power has
-    # used this year: (power, "draw" | "erase"), §II.C.
-    map_changes: tuple[MapChange, ...] = ()
-    map_orders_used: frozenset[tuple[str, str]] = frozenset()
-
-
-NO_EXTRA = VariantState()
-_EXTRA_FIELDS = frozenset(VariantState.__dataclass_fields__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +64,12 @@ class GameState:
     coin_toss_power: str | None = None
     coin_toss_year: int = 0
     notes: tuple[str, ...] = field(default=())  # events worth reporting (coin tosses)
-    # what variants add (read by their rules modules; empty in the standard game)
-    extra: VariantState = NO_EXTRA
+    # the players a game ended in a draw between by its rules (a year cap)
+    drawn: tuple[str, ...] = ()
+    # what variants add, each its own value (engine/state_parts.py): only the
+    # parts that differ from their defaults, sorted by key; none in the
+    # standard game, whose positions stay small (every phase copies its position)
+    parts: tuple[StatePart, ...] = ()
 
     # -- building ---------------------------------------------------------
 
@@ -113,8 +85,6 @@ class GameState:
             for kind, loc in power.units
         )
         owners = cls.make_owners({p.name: p.centres for p in game_map.powers.values()})
-        favor = tuple(sorted((p.name, nuclear, value) for p in game_map.powers.values()
-                             for nuclear, value in p.favor.items()))
         return cls(
             variant=game_map.name,
             phase=Phase.parse(game_map.start),
@@ -123,61 +93,30 @@ class GameState:
             victory=game_map.victory,
             seats=tuple(Seat(player, powers) for player, powers in game_map.seats)
             or tuple(Seat(p, (p,)) for p in game_map.powers),
-            extra=VariantState(favor=favor) if favor else NO_EXTRA,
         )
 
     def evolve(self, **changes: object) -> GameState:
-        """A copy with some fields changed, VariantState's fields included."""
-        if not _EXTRA_FIELDS.isdisjoint(changes):
-            extra = {k: changes.pop(k) for k in [k for k in changes if k in _EXTRA_FIELDS]}
-            changes["extra"] = replace(self.extra, **extra)  # type: ignore[arg-type]
+        """A copy with some fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
     # -- what variants add ---------------------------------------------------
 
-    @property
-    def favor(self) -> tuple[tuple[str, str, int], ...]:
-        return self.extra.favor
+    def part(self, kind: type[P]) -> P:
+        """The variant's part of the position: as kept, or its default."""
+        for part in self.parts:
+            if type(part) is kind:
+                return part
+        return _default(kind)
 
-    @property
-    def built(self) -> tuple[tuple[str, str], ...]:
-        return self.extra.built
-
-    @property
-    def exiles(self) -> frozenset[str]:
-        return self.extra.exiles
-
-    @property
-    def silenced(self) -> frozenset[str]:
-        return self.extra.silenced
-
-    @property
-    def embassies(self) -> tuple[tuple[str, str, str], ...]:
-        return self.extra.embassies
-
-    @property
-    def kicked(self) -> frozenset[tuple[str, str]]:
-        return self.extra.kicked
-
-    @property
-    def retaliated(self) -> frozenset[tuple[str, str]]:
-        return self.extra.retaliated
-
-    @property
-    def additional_homes(self) -> tuple[tuple[str, str], ...]:
-        return self.extra.additional_homes
-
-    @property
-    def drawn(self) -> tuple[str, ...]:
-        return self.extra.drawn
-
-    @property
-    def map_changes(self) -> tuple[MapChange, ...]:
-        return self.extra.map_changes
-
-    @property
-    def map_orders_used(self) -> frozenset[tuple[str, str]]:
-        return self.extra.map_orders_used
+    def with_part(self, part: StatePart) -> GameState:
+        """A copy with this part in place of the one of its type."""
+        kind = type(part)
+        if self.part(kind) == part:
+            return self
+        kept = [p for p in self.parts if type(p) is not kind]
+        if part != _default(kind):
+            kept.append(part)
+        return replace(self, parts=tuple(sorted(kept, key=lambda p: p.key)))
 
     # -- questions --------------------------------------------------------
 
@@ -197,27 +136,20 @@ class GameState:
                 return unit
         return None
 
-    def favor_of(self, power: str, nuclear: str) -> int:
-        """A power's Favor with a nuclear power: the value of its Embassy's
-        space (its second character), or the value given; an exile counts as 1 (§5.3)."""
-        if power in self.exiles:
-            return 1
-        for who, whom, space in self.embassies:
-            if who == power and whom == nuclear:
-                return int(space[1])
-        for who, whom, value in self.favor:
-            if who == power and whom == nuclear:
-                return value
-        return 1
-
-    def embassy_of(self, power: str, nuclear: str) -> str | None:
-        for who, whom, space in self.embassies:
-            if who == power and whom == nuclear:
-                return space
-        return None
-
     def player_of(self, power: str) -> str | None:
         for seat in self.seats:
             if power in seat.powers:
                 return seat.player
         return None
+
+
+_DEFAULTS: dict[type[StatePart], StatePart] = {}
+
+
+def _default(kind: type[P]) -> P:
+    """A part type's default value, made once."""
+    default = _DEFAULTS.get(kind)
+    if default is None:
+        default = _DEFAULTS[kind] = kind()
+    assert isinstance(default, kind)
+    return default

@@ -22,6 +22,8 @@ from collections.abc import Sequence
 
 from sqlmodel import Session
 
+from engine.diplomap import state as diplomap_state
+from engine.diplomap.state import MAP_ORDER_KINDS, map_changes
 from engine.diplomap.values import Draw, MapChange, MapOrder, Merge, Rename, Split
 from engine.game import Resolution
 from engine.map import GameMap
@@ -33,7 +35,7 @@ from judge.models import Game, MapOrderRecord
 from parser import OrderError
 from parser.map_orders import looks_like_map_order, parse_map_order, split_map_orders
 
-KINDS = ("draw", "erase")  # in the order they are kept on file and shown
+KINDS = MAP_ORDER_KINDS
 _WAIVED = re.compile(r"^\s*(draw|erase)\s+none\s*$", re.IGNORECASE)
 # 'Germany: Draw ...': the power a line's map orders are for
 _FOR_POWER = re.compile(r"^\s*(?P<power>[^\W\d][\w .'-]{0,40}?)\s*:\s*(?=(draw|erase)\b)",
@@ -100,7 +102,8 @@ def used_this_year(state: GameState) -> frozenset[tuple[str, str]]:
     """(power, kind) of the map orders used this year: the Spring's, in the
     Fall. The state keeps them on into the next year until its Spring is
     played, so in Spring none count (§II.C: a new year starts afresh)."""
-    return state.map_orders_used if state.phase.season is Season.FALL else frozenset()
+    used = diplomap_state.of(state).map_orders_used
+    return used if state.phase.season is Season.FALL else frozenset()
 
 
 def refusal(diplomap: bool, state: GameState, power: str) -> str | None:
@@ -259,5 +262,5 @@ def change_notes(before: GameMap, changes: Sequence[MapChange]) -> list[str]:
 
 def new_changes(before: GameState, after: GameState) -> tuple[MapChange, ...]:
     """The changes ``after`` has that ``before`` had not."""
-    return after.map_changes[len(before.map_changes):]
+    return map_changes(after)[len(map_changes(before)):]
 

@@ -64,9 +64,10 @@ def _owner(game_map: GameMap, state: GameState, order: Order,
         board = board_of(game_map, state)  # Diplomap: the sites where the centres are now
         sites = rules_for(board)
         return next((p for p in powers if prov in sites.build_sites(board, state, p)), None)
-    if order.unit.kind is UnitKind.EMBASSY:  # the seat's Embassy on that space
-        return next((p for p, _, space in state.embassies
-                     if p in powers and space == order.unit.location), None)
+    other = rules_for(game_map).other_board_units(game_map, state)
+    if any(u.location == order.unit.location for u in other):  # the seat's unit there
+        return next((u.power for u in other
+                     if u.power in powers and u.location == order.unit.location), None)
     prov = order.unit.location.partition("/")[0]
     units = [d.unit for d in state.dislodged] if state.phase.kind is PhaseKind.RETREAT \
         else list(state.units)

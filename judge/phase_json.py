@@ -6,17 +6,18 @@ The contract is documented in docs/cli.md. Input errors raise
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from engine.bids import Bid
-from engine.diplomap.values import MapChange, MapOrder
+from engine.diplomap.values import MapOrder
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
 from engine.movement import retreat_options
 from engine.orders import Order
 from engine.phase import Phase
-from engine.state import Dislodged, GameState, VariantState
+from engine.state import Dislodged, GameState
+from engine.state_parts import PartInputError
 from engine.units import Unit
 from engine.variant_file import load_variant, normalise_name, power_named
 from engine.variants import rules_for
@@ -78,11 +79,18 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         raise PhaseInputError(f"phase: {exc}") from None
     try:
         game_map = on_the_map.switched_on(game_map, data)
-        changes = on_the_map.read_changes(data)
-        used = on_the_map.read_used(game_map, data)
-        board = on_the_map.board_for(game_map, phase, changes)
     except on_the_map.MapInputError as exc:
         raise PhaseInputError(str(exc)) from None
+    rules = rules_for(game_map)
+    opening = rules.opening(game_map, GameState.initial(game_map))
+    # what the variant keeps beside the standard game's fields: each part reads its own keys
+    state = opening.evolve(phase=phase, units=(), owners=())
+    for kind in rules.state_parts:
+        try:
+            state = state.with_part(kind.read_phase(game_map, data, opening))
+        except PartInputError as exc:
+            raise PhaseInputError(str(exc)) from None
+    board = rules.map_for(game_map, state)  # the board in force, where the units stand
     units: list[Unit] = []
     for name, texts in _dict(data, "units").items():
         power = _power(game_map, name, "units")
@@ -98,57 +106,56 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         centres[power] = [_location(board, str(p), f"centers.{power}") for p in provs]
     contested = frozenset(_location(board, str(p), "contested")
                           for p in data.get("contested", []))
-    occupied = {u.province for u in units}
+    drawn = tuple(str(player) for player in _list(data, "drawn"))
+    state = state.evolve(units=tuple(units), owners=GameState.make_owners(centres),
+                         contested=contested, drawn=drawn)
+    return game_map, state.evolve(dislodged=_dislodged(game_map, board, state, data))
+
+
+def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
+               data: Mapping[str, Any]) -> tuple[Dislodged, ...]:
+    """The units waiting to retreat. Where each may go is what the rules
+    allow on this position (never where the variant bars it, nowhere for a
+    unit that cannot retreat); "retreats", as the phase before's
+    next.dislodged gives them, may narrow that but never widen it."""
+    rules = rules_for(game_map)
+    occupied = {u.province for u in state.units}
     dislodged = []
     for name, entries in _dict(data, "dislodged").items():
         power = _power(game_map, name, "dislodged")
         for text, info in entries.items():
             key = f"dislodged.{power}.{text}"
             if info.get("displaced"):
-                dislodged.append(_displaced(game_map, board, phase, changes, power, text, info,
-                                            key))
+                dislodged.append(_displaced(game_map, board, state, power, text, info, key))
                 continue
             unit = _unit(board, power, text, f"dislodged.{power}")
             attacker = _location(board, str(info.get("attacker", "")), f"{key}.attacker")
             by_convoy = bool(info.get("by_convoy", False))
-            dislodged.append(Dislodged(unit, attacker, by_convoy, retreat_options(
-                board, unit, attacker, by_convoy, occupied, contested, frozenset())))
-    opening = rules_for(game_map).opening(game_map, GameState.initial(game_map))
-    state = GameState(
-        variant=game_map.name,
-        phase=phase,
-        units=tuple(units),
-        owners=GameState.make_owners(centres),
-        dislodged=tuple(dislodged),
-        contested=contested,
-        victory=game_map.victory,
-        seats=opening.seats,
-        extra=VariantState(
-            favor=_favor(game_map, data, opening),
-            embassies=_embassies(game_map, data, opening),
-            built=tuple(sorted((_power(game_map, name, "built"),
-                                _location(game_map, str(c), f"built.{name}"))
-                               for name, cs in _dict(data, "built").items() for c in cs)),
-            kicked=_pairs(game_map, data, "kicked"),
-            retaliated=_pairs(game_map, data, "retaliated"),
-            exiles=frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles")),
-            silenced=frozenset(_power(game_map, p, "silenced")
-                               for p in _list(data, "silenced")),
-            map_changes=changes,
-            map_orders_used=used,
-        ),
-    )
-    return game_map, state
+            allowed = retreat_options(
+                board, unit, attacker, by_convoy, occupied, state.contested,
+                rules.retreat_barred(board, state, unit)) \
+                if rules.may_retreat(board, unit) and power not in state.unplayed else ()
+            given = info.get("retreats")
+            if given is not None:
+                if not isinstance(given, list):
+                    raise PhaseInputError(f"{key}.retreats must be a list of places")
+                named = [_location(board, str(r), f"{key}.retreats") for r in given]
+                barred = [r for r in named if r not in allowed]
+                if barred:
+                    raise PhaseInputError(f"{key}.retreats: {unit} may not retreat to "
+                                          f"{barred[0]} (it may go to: "
+                                          f"{', '.join(allowed) or 'nowhere'})")
+                allowed = tuple(named)
+            dislodged.append(Dislodged(unit, attacker, by_convoy, allowed))
+    return tuple(dislodged)
 
 
-def _displaced(game_map: GameMap, board: GameMap, phase: Phase,
-               changes: tuple[MapChange, ...], power: str, text: str,
+def _displaced(game_map: GameMap, board: GameMap, state: GameState, power: str, text: str,
                info: Mapping[str, Any], key: str) -> Dislodged:
     """A unit displaced by a Draw (Diplomap §III.B): it stands in the
     province that was split, and its retreats are the parts it may choose."""
     location = str(text).split(None, 1)[-1]
-    before = on_the_map.displaced_board(game_map, board, phase, changes,
-                                        [_location_code(location)])
+    before = on_the_map.displaced_board(game_map, board, state, [_location_code(location)])
     if before is None:
         raise PhaseInputError(f"{key}: no board before the changes has {location!r}")
     unit = _unit(before, power, text, key)
@@ -161,10 +168,6 @@ def _displaced(game_map: GameMap, board: GameMap, phase: Phase,
                      displaced=True)
 
 
-def _location_code(text: str) -> str:
-    return text.upper().replace("(", "/").replace(")", "")
-
-
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
@@ -172,66 +175,8 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     return value
 
 
-def _pairs(game_map: GameMap, data: Mapping[str, Any], key: str) -> frozenset[tuple[str, str]]:
-    """{POWER: [NUCLEAR, ...]}: this year's kicks or retaliations (§11.5.3)."""
-    pairs = set()
-    for name, nuclears in _dict(data, key).items():
-        power = _power(game_map, name, key)
-        if not isinstance(nuclears, list):
-            raise PhaseInputError(f"{key}.{power} must be a list of nuclear powers")
-        for nuclear_name in nuclears:
-            nuclear = _power(game_map, nuclear_name, f"{key}.{power}")
-            if not game_map.powers[nuclear].is_nuclear:
-                raise PhaseInputError(f"{key}.{power}: {nuclear} is not a nuclear power")
-            pairs.add((power, nuclear))
-    return frozenset(pairs)
-
-
-def _embassies(game_map: GameMap, data: Mapping[str, Any],
-               opening: GameState) -> tuple[tuple[str, str, str], ...]:
-    """Embassies on the Favor map: the opening's, moved where "embassies"
-    says; none when "favor" gives the values instead."""
-    if "favor" in data and "embassies" not in data:
-        return ()
-    where = {(p, n): s for p, n, s in opening.embassies}
-    slices = {s[0]: n for (_, n), s in where.items()}
-    for name, spaces in _dict(data, "embassies").items():
-        power = _power(game_map, name, "embassies")
-        if not isinstance(spaces, list):
-            raise PhaseInputError(f"embassies.{power} must be a list of spaces")
-        for text in spaces:
-            label = str(text).strip()
-            label = label[:1].upper() + label[1:2] + label[2:].lower()
-            nuclear = slices.get(label[:1])
-            if nuclear is None or len(label) != 3 or not (
-                    label[1:] == "0z" or (label[1] in "12345" and label[2].isalpha())):
-                raise PhaseInputError(f"embassies.{power}: {text!r} is not a Favor map space")
-            where[power, nuclear] = label
-    taken: dict[str, str] = {}
-    for (power, _), space in where.items():
-        if not space.endswith("0z") and space in taken:
-            raise PhaseInputError(f"embassies: {space} holds {taken[space]}'s and {power}'s")
-        taken[space] = power
-    return tuple(sorted((p, n, s) for (p, n), s in where.items()))
-
-
-def _favor(game_map: GameMap, data: Mapping[str, Any],
-           opening: GameState) -> tuple[tuple[str, str, int], ...]:
-    """Favor per played power and nuclear power: the variant's starting
-    values, replaced by those given."""
-    favor = {(p, n): v for p, n, v in opening.favor}
-    for name, values in _dict(data, "favor").items():
-        power = _power(game_map, name, "favor")
-        if not isinstance(values, dict):
-            raise PhaseInputError(f"favor.{power} must be an object: NUCLEAR: value")
-        for nuclear_name, value in values.items():
-            nuclear = _power(game_map, nuclear_name, f"favor.{power}")
-            if not game_map.powers[nuclear].is_nuclear:
-                raise PhaseInputError(f"favor.{power}: {nuclear} is not a nuclear power")
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 5:
-                raise PhaseInputError(f"favor.{power}.{nuclear}: a Favor value is 0 to 5")
-            favor[power, nuclear] = value
-    return tuple(sorted((p, n, v) for (p, n), v in favor.items()))
+def _location_code(text: str) -> str:
+    return text.upper().replace("(", "/").replace(")", "")
 
 
 T = TypeVar("T")
@@ -293,7 +238,7 @@ def _units_json(units: tuple[Unit, ...]) -> dict[str, list[str]]:
     return out
 
 
-def write_state(state: GameState, diplomap: bool = False) -> dict[str, Any]:
+def write_state(game_map: GameMap, state: GameState) -> dict[str, Any]:
     centres: dict[str, list[str]] = {}
     for centre, power in state.owners:
         centres.setdefault(power, []).append(centre)
@@ -313,38 +258,17 @@ def write_state(state: GameState, diplomap: bool = False) -> dict[str, Any]:
         "dislodged": dislodged,
         "contested": sorted(state.contested),
     }
-    if state.favor:
-        favor: dict[str, dict[str, int]] = {}
-        for power, nuclear, _ in state.favor:  # read from the Embassies when there are any
-            favor.setdefault(power, {})[nuclear] = state.favor_of(power, nuclear)
-        out["favor"] = favor
-    if state.built:
-        out["built"] = _by_power(state.built)
-    if state.embassies:
-        out["embassies"] = _by_power((power, space) for power, _, space in state.embassies)
-    for key, pairs in (("kicked", state.kicked), ("retaliated", state.retaliated)):
-        if pairs:
-            out[key] = _by_power(sorted(pairs))
-    if state.exiles:
-        out["exiles"] = sorted(state.exiles)
-    if state.silenced:
-        out["silenced"] = sorted(state.silenced)
-    out.update(on_the_map.write_board(state, diplomap))
+    if state.drawn:
+        out["drawn"] = list(state.drawn)
+    for kind in rules_for(game_map).state_parts:  # what the variant keeps, in its own keys
+        out.update(state.part(kind).write_phase(game_map))
     return out
 
 
-def _by_power(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
-    """(power, thing) rows as {power: [thing, ...]}, in the rows' order."""
-    table: dict[str, list[str]] = {}
-    for power, thing in rows:
-        table.setdefault(power, []).append(thing)
-    return table
-
-
 def write_resolution(
-    resolution: Resolution, unreadable: list[dict[str, Any]] | None = None,
+    game_map: GameMap, resolution: Resolution, unreadable: list[dict[str, Any]] | None = None,
     unreadable_bids: list[dict[str, Any]] | None = None,
-    unreadable_map_orders: list[dict[str, Any]] | None = None, diplomap: bool = False,
+    unreadable_map_orders: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     results = list(unreadable or [])
     for result in resolution.results:
@@ -358,7 +282,7 @@ def write_resolution(
     out: dict[str, Any] = {
         "phase": str(resolution.state.phase),
         "results": results,
-        "next": write_state(resolution.next, diplomap),
+        "next": write_state(game_map, resolution.next),
     }
     map_results = [*(unreadable_map_orders or []),
                    *on_the_map.write_results(resolution.map_results)]
@@ -385,16 +309,16 @@ def write_resolution(
 
 def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
     game_map, state = read_state(data)
-    board = on_the_map.board_for(game_map, state.phase, state.map_changes)
+    rules = rules_for(game_map)
+    board = rules.map_for(game_map, state)
     displaced = [d.unit.location for d in state.dislodged if d.displaced]
     if displaced:  # Diplomap: orders name the split provinces (§III.B)
-        board = on_the_map.displaced_board(game_map, board, state.phase, state.map_changes,
-                                           displaced) or board
+        board = on_the_map.displaced_board(game_map, board, state, displaced) or board
     orders, unreadable = read_orders(game_map, data, board)
     bids, unreadable_bids = read_bids(game_map, data)
     map_orders, unreadable_map = read_map_orders(game_map, board, data)
-    diplomap = rules_for(game_map).diplomap
-    if (map_orders or unreadable_map) and not diplomap:
+    if (map_orders or unreadable_map) and not rules.diplomap:
         raise PhaseInputError('map_orders: Diplomap is not on (add "diplomap": true)')
-    return write_resolution(adjudicate(game_map, state, orders, bids, map_orders=map_orders),
-                            unreadable, unreadable_bids, unreadable_map, diplomap)
+    return write_resolution(game_map, adjudicate(game_map, state, orders, bids,
+                                                 map_orders=map_orders),
+                            unreadable, unreadable_bids, unreadable_map)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from engine.diplomap import changes as do
 from engine.diplomap.board import Board
 from engine.diplomap.in_force import board_of
+from engine.diplomap.state import DiplomapState
 from engine.diplomap.validity import (
     DrawPlan,
     ErasePlan,
@@ -61,7 +62,8 @@ def adjudicate_map_orders(
 ) -> Outcome:
     board = board_of(map_in_force)
     occupied = frozenset(units_after_moves)
-    used = set(state.map_orders_used)
+    used_before = state.part(DiplomapState).map_orders_used
+    used = set(used_before)
     verdicts: dict[tuple[str, MapOrder], Verdict | DrawPlan | ErasePlan] = {}
     given: list[tuple[str, MapOrder]] = []
     for power in sorted(orders):
@@ -70,7 +72,7 @@ def adjudicate_map_orders(
             latest[kind_of(order)] = order
         for kind, order in sorted(latest.items()):
             given.append((power, order))
-            if (power, kind) in state.map_orders_used:
+            if (power, kind) in used_before:
                 verdicts[(power, order)] = Verdict(
                     False, f"{power} has used its {kind.capitalize()} this year", "II.C")
             elif isinstance(order, Draw):

@@ -1,8 +1,9 @@
 """The board in force: a variant's base map with a game's changes applied.
 
-Every phase's board is the base map plus ``state.map_changes``; the same
-changes on the same base give the same GameMap object (cached), so the
-adjacency caches of a map in force are built once per board, not per phase.
+Every phase's board is the base map plus the changes kept in Diplomap's
+part of the position (state.py); the same changes on the same base give
+the same GameMap object (cached), so the adjacency caches of a map in
+force are built once per board, not per phase.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from dataclasses import replace
 from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.displacement import after_changes, default_part
 from engine.diplomap.in_force import adopt, apply_changes, board_of, share_board
+from engine.diplomap.state import DiplomapState, map_changes, of
 from engine.diplomap.validity import inland_homes
 from engine.diplomap.values import MapOrder, MapOrderResult
 from engine.legality import check_retreat
@@ -27,6 +28,7 @@ from engine.orders import Order, Retreat, UnitRef
 from engine.phase import Season
 from engine.rules import Rules
 from engine.state import GameState
+from engine.state_parts import StatePart
 from engine.units import Unit
 
 
@@ -35,23 +37,30 @@ class DiplomapRules(Rules):
 
     diplomap = True
 
+    @property
+    def state_parts(self) -> tuple[type[StatePart], ...]:  # type: ignore[override]
+        """The variant's parts, and the board's changes (state.py)."""
+        return (*super().state_parts, DiplomapState)
+
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
         """The base map (never a board in force) with the game's changes so far."""
-        return _with_canals(apply_changes(game_map, state.map_changes), state.phase.year)
+        return _with_canals(apply_changes(game_map, map_changes(state)), state.phase.year)
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
                   moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],
                   ) -> tuple[MovementResult, GameState, tuple[MapOrderResult, ...], GameMap]:
         # §II.C: a Draw or Erase used in Spring is gone for Fall; a new year starts afresh
-        used_before = state.map_orders_used if state.phase.season is Season.FALL \
+        part = of(state)
+        used_before = part.map_orders_used if state.phase.season is Season.FALL \
             else frozenset()
-        judged = state if state.map_orders_used == used_before \
-            else state.evolve(map_orders_used=used_before)
-        after_moves = {u.province for u in moved.units}
-        outcome = adjudicate_map_orders(phase_map, judged, after_moves, map_orders)
+        judged = state if part.map_orders_used == used_before \
+            else state.with_part(replace(part, map_orders_used=used_before))
+        outcome = adjudicate_map_orders(phase_map, judged, {u.province for u in moved.units},
+                                        map_orders)
         if not outcome.changes:
-            return moved, state.evolve(map_orders_used=outcome.used), outcome.results, phase_map
-        changes = (*state.map_changes, *outcome.changes)
+            return (moved, state.with_part(replace(part, map_orders_used=outcome.used)),
+                    outcome.results, phase_map)
+        changes = (*part.map_changes, *outcome.changes)
         # the phase's working board has carried the changes out already
         changed = adopt(game_map, changes, outcome.board)
         new_map = _with_canals(changed, state.phase.year)
@@ -63,8 +72,8 @@ class DiplomapRules(Rules):
             now = outcome.pieces.get(centre, (centre,))
             holder = next((c for c in now if new_map.provinces[c].centre is not None), now[0])
             owners.append((holder, power))
-        state = state.evolve(map_orders_used=outcome.used, map_changes=changes,
-                             owners=tuple(sorted(owners)))
+        state = state.evolve(owners=tuple(sorted(owners))).with_part(
+            DiplomapState(changes, outcome.used))
         moved = replace(moved, units=after.units, dislodged=after.dislodged,
                         contested=after.contested)
         return moved, state, outcome.results, new_map
@@ -92,7 +101,9 @@ class DiplomapRules(Rules):
                     scores: Mapping[str, int]) -> GameState:
         """§II.C: the year's Draws and Erases come back for the next year."""
         state = super().end_of_year(game_map, state, scores)
-        return state.evolve(map_orders_used=frozenset()) if state.map_orders_used else state
+        part = of(state)
+        return state.with_part(replace(part, map_orders_used=frozenset())) \
+            if part.map_orders_used else state
 
     def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
                       scores: Mapping[str, int], board: Sequence[Unit]) -> str:

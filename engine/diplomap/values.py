@@ -3,7 +3,7 @@ the changes they make to the board, and their results.
 
 Diplomap (rule text ru12 by Michael Harvath, CC BY-SA 4.0) lets players
 redraw the borders of the board during play. A game's board is the base
-map of its variant plus the changes so far (``VariantState.map_changes``),
+map of its variant plus the changes so far (``DiplomapState.map_changes``, state.py),
 so every phase carries the board it was played on.
 
 Borders are named as the rule text names them: ``Gal/War`` is the border

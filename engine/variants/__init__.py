@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import pkgutil
 
 from engine.map import GameMap
 from engine.rules import STANDARD, Rules
+from engine.state_parts import StatePart, part_named
 
 _LOADED: dict[str, Rules] = {"standard": STANDARD}
 
@@ -40,3 +42,18 @@ def _variant_rules(game_map: GameMap) -> Rules:
             raise TypeError(f"engine.variants.{name}.RULES is not a Rules object")
         _LOADED[name] = rules
     return rules
+
+
+def state_part_named(key: str) -> type[StatePart]:
+    """The type of a variant's part of a position, by the key a snapshot
+    writes it under; every shipped rules package (and Diplomap's layer) is
+    imported to find it. KeyError for a key none of them declares."""
+    kind = part_named(key)
+    if kind is None:
+        import engine.diplomap.rules  # noqa: F401  (declares Diplomap's part)
+        for module in pkgutil.iter_modules(__path__):
+            importlib.import_module(f"{__name__}.{module.name}")
+        kind = part_named(key)
+    if kind is None:
+        raise KeyError(f"no variant keeps a part of the position called {key!r}")
+    return kind

@@ -15,6 +15,7 @@ from dataclasses import replace
 from sqlmodel import select
 
 from engine.diplomap.in_force import rename
+from engine.diplomap.state import DiplomapState, map_changes, of
 from engine.state import GameState
 from engine.units import Unit
 from engine.variant_file import load_variant
@@ -45,7 +46,8 @@ def do_rename(ctx: Context, command: c.RenameProvince) -> str:
         raise GameError(str(exc)) from None
     renamed = renamed_state(state, code, change.new_code)
     games.replace_position(ctx.session, game,
-                           renamed.evolve(map_changes=(*state.map_changes, change)))
+                           renamed.with_part(DiplomapState((*map_changes(state), change),
+                                                           of(state).map_orders_used)))
     _rename_on_file(ctx, game, code, change.new_code)
     said = f"{code} is now called {change.name} ({change.new_code})"
     _notice(ctx, game, "province renamed",

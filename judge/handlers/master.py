@@ -280,12 +280,15 @@ def do_silence(ctx: Context, command: c.Silence) -> str:
     game_map = games.map_of(game)
     power = power_named(game_map, command.power)
     state = games.current_state(ctx.session, game)
-    if power is None or power not in state.exiles:
-        raise GameError(f"{command.power} is no player in exile in {game.name}: only "
-                        "an eliminated player who still bids can be silenced")
-    if power in state.silenced:
+    if power is None:
+        raise GameError(f"{command.power} is no power of {game.name}")
+    try:
+        silenced = rules_for(game_map).silence(game_map, state, power)
+    except ValueError as exc:
+        raise GameError(f"{exc} ({game.name})") from None
+    if silenced == state:
         return f"{power} was already silenced."
-    games.replace_position(ctx.session, game, state.evolve(silenced=state.silenced | {power}))
+    games.replace_position(ctx.session, game, silenced)
     games.file_bids(ctx.session, game, power, [])
     _notice(ctx, game, "silenced", f"The player in exile of {power} no longer bids in "
                                    f"{game.name}.")

@@ -10,6 +10,7 @@ import logging
 
 import cairosvg
 
+from engine.diplomap.state import map_changes
 from engine.map import GameMap
 from engine.variants import rules_for
 from judge.maps.hexboard import hexboard_svg
@@ -29,7 +30,7 @@ def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
     """The map as a PNG (what mail clients show) and as SVG."""
     drawn = render_svg(game_map, scene, static=False)  # drawn once for both
     stem = file_stem(scene)
-    changes = scene.position.map_changes  # Diplomap's board, if it has changed
+    changes = map_changes(scene.position)  # Diplomap's board, if it has changed
     whole = with_board(game_map, drawn, changes)
     return ((f"{stem}.png", "image/png", phase_png(game_map, drawn, changes)),
             (f"{stem}.svg", "image/svg+xml", whole.encode("utf-8")))

@@ -1,7 +1,7 @@
 """Drawing a Diplomap board: the variant's board with the borders the
 players drew and erased (Diplomap, rule text ru12 by Michael Harvath,
 CC BY-SA 4.0; the changes are engine/diplomap/values.py's Split, Merge and
-Rename records, in ``GameState.map_changes``).
+Rename records, in Diplomap's part of the position, engine/diplomap/state.py).
 
 The base board's picture is drawn once per process (render.py); a changed
 board is that picture with a *patch* laid over it, under the owners'

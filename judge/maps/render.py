@@ -28,6 +28,7 @@ from cairosvg.surface import PNGSurface
 from markupsafe import Markup
 
 from engine.adjustments import centre_counts
+from engine.diplomap.state import map_changes
 from engine.diplomap.values import MapChange
 from engine.map import GameMap, Point
 from engine.phase import Phase
@@ -138,13 +139,13 @@ def render_svg(game_map: GameMap, scene: Scene, *, static: bool = True) -> str:
     change (sea, land, borders, names) are left out, for laying over a
     picture of them made once (:func:`render_png`)."""
     drawn = _render_phase(game_map, scene)
-    return with_board(game_map, drawn, scene.position.map_changes) if static else drawn
+    return with_board(game_map, drawn, map_changes(scene.position)) if static else drawn
 
 
 def with_board(game_map: GameMap, drawn: str, changes: tuple[MapChange, ...] = ()) -> str:
     """A phase's drawing (``render_svg(..., static=False)``) with the board
     put under it: the whole map. ``changes``: the position's Diplomap
-    changes (``GameState.map_changes``): the board is then the variant's
+    changes (Diplomap's part of the position): the board is then the variant's
     without the names of provinces that are gone, with the changes drawn
     over it (judge/maps/redrawn.py)."""
     svg = _prepared(game_map).svg
@@ -202,7 +203,8 @@ def _scored(state: GameState, redrawn: Redrawn) -> GameState:
 
 def _render_phase(game_map: GameMap, scene: Scene) -> str:
     state = scene.position
-    redrawn = changed_board(game_map, state.map_changes) if state.map_changes else None
+    changes = map_changes(state)
+    redrawn = changed_board(game_map, changes) if changes else None
     board = redrawn.board if redrawn is not None else board_for(game_map)
     centre_base = redrawn.centre_base if redrawn is not None else {}
     geo = Geometry(game_map, board, redrawn.former if redrawn is not None else None)
@@ -261,7 +263,7 @@ def render_png(game_map: GameMap, scene: Scene) -> bytes:
     ``svg_to_png(render_svg(...))`` at about half the cost, which counts
     when hundreds of games reach their deadline together."""
     return phase_png(game_map, render_svg(game_map, scene, static=False),
-                     scene.position.map_changes)
+                     map_changes(scene.position))
 
 
 def phase_png(game_map: GameMap, phase_svg: str,

@@ -19,11 +19,15 @@ from engine.movement import retreat_options
 from engine.orders import Build, Order, Waive
 from engine.outcomes import Reason
 from engine.phase import Phase
-from engine.state import Dislodged, GameState, Seat, VariantState
+from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
 from engine.variants.dissolution.favor_board import favor_board
+from engine.variants.dissolution.state import DissolutionState, favor_of
+from engine.variants.dissolution.state import of as dissolution
+from engine.variants.intercontinental.state import IntercontinentalState
+from engine.variants.intercontinental.state import of as intercontinental
 from parser import OrderError, parse_order
 from parser.bids import parse_bid
 
@@ -56,9 +60,8 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
             [(c, p) for c, p in opening.owners if p not in centres
              and c not in {x for cs in centres.values() for x in cs}]
             + [(c, p) for p, cs in centres.items() for c in cs]))
-    favor = dict(((p, n), v) for p, n, v in opening.favor)
-    for power, values in case.get("favor", {}).items():
-        favor.update(((power, n), v) for n, v in values.items())
+    favor = {(power, n): v for power, values in case.get("favor", {}).items()
+             for n, v in values.items()}
     state = GameState(
         variant=game_map.name,
         phase=phase,
@@ -67,16 +70,14 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
         cd_distance=case.get("cd_distance", "owned"),
         victory=game_map.victory,
         seats=opening.seats,
-        extra=VariantState(
-            favor=tuple(sorted((p, n, v) for (p, n), v in favor.items())),
-            embassies=_embassies(game_map, case, opening),
-            built=tuple((b.split()[0], b.split()[1]) for b in case.get("built", [])),
-            exiles=frozenset(case.get("exiles", [])),
-            silenced=frozenset(case.get("silenced", [])),
-            additional_homes=tuple(sorted(
-                (h.split()[0], h.split()[1]) for h in case.get("additional_homes", []))),
-        ),
-    )
+    ).with_part(DissolutionState(
+        favor=tuple(sorted((p, n, v) for (p, n), v in favor.items())),
+        embassies=_embassies(game_map, case, opening),
+        built=tuple((b.split()[0], b.split()[1]) for b in case.get("built", [])),
+        exiles=frozenset(case.get("exiles", [])),
+        silenced=frozenset(case.get("silenced", [])),
+    )).with_part(IntercontinentalState(tuple(sorted(
+        (h.split()[0], h.split()[1]) for h in case.get("additional_homes", [])))))
     if "seats" in case:  # players of several powers (Intercontinental's colour groups)
         state = state.evolve(seats=tuple(Seat(player, tuple(powers))
                                          for player, powers in case["seats"].items()))
@@ -138,7 +139,7 @@ def _embassies(game_map: GameMap, case: dict[str, Any],
     none when the case gives Favor values instead (`favor`)."""
     if "favor" in case and "embassies" not in case:
         return ()
-    where = {(p, n): s for p, n, s in opening.embassies}
+    where = {(p, n): s for p, n, s in dissolution(opening).embassies}
     if "embassies" in case:
         board = favor_board(game_map)
         for power, spaces in case["embassies"].items():
@@ -273,23 +274,24 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
         got_kicks = [f"{k.power} {k.origin}-{k.to}" for k in resolution.kicks]
         assert got_kicks == expect["kicks"]
     if "embassies" in expect:
-        where = {(p, s[0]): s for p, _, s in following.embassies}
+        where = {(p, s[0]): s for p, _, s in dissolution(following).embassies}
         for power, spaces in expect["embassies"].items():
             assert [where.get((power, s[0])) for s in spaces] == spaces, power
             if not spaces:  # none left: an eliminated player's (§4.1)
-                assert all(p != power for p, _, _ in following.embassies), power
+                assert all(p != power for p, _, _ in dissolution(following).embassies), power
     if "favor" in expect:
         for power, values in expect["favor"].items():
-            assert {n: following.favor_of(power, n) for n in values} == values, power
+            assert {n: favor_of(game_map, following, power, n) for n in values} == values, power
     if "built" in expect:
-        assert sorted(f"{p} {c}" for p, c in following.built) == sorted(expect["built"])
+        built = dissolution(following).built
+        assert sorted(f"{p} {c}" for p, c in built) == sorted(expect["built"])
     if "additional_homes" in expect:
-        assert sorted(f"{p} {c}" for p, c in following.additional_homes) \
+        assert sorted(f"{p} {c}" for p, c in intercontinental(following).additional_homes) \
             == sorted(expect["additional_homes"])
     if "drawn" in expect:
         assert sorted(following.drawn) == sorted(expect["drawn"])
     if "exiles" in expect:
-        assert following.exiles == frozenset(expect["exiles"])
+        assert dissolution(following).exiles == frozenset(expect["exiles"])
     if "phase" in expect:
         assert str(following.phase) == expect["phase"]
     return following

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.judge.json_match import matches
+
 DATA = tomllib.loads((Path(__file__).parent / "data" / "adjudicate.toml").read_text())
 
 
@@ -19,25 +21,12 @@ def run(args: list[str], stdin: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60, check=False)
 
 
-def _matches(got: Any, want: Any) -> bool:
-    """Every key of want is in got with a matching value; lists compare as sets of
-    matches for result rows and as sorted lists of strings otherwise."""
-    if isinstance(want, dict):
-        return isinstance(got, dict) and all(k in got and _matches(got[k], v)
-                                             for k, v in want.items())
-    if isinstance(want, list) and want and isinstance(want[0], dict):
-        return all(any(_matches(g, w) for g in got) for w in want)
-    if isinstance(want, list):
-        return sorted(got) == sorted(want)
-    return bool(got == want)
-
-
 @pytest.mark.parametrize("case", DATA["case"], ids=lambda c: c["name"])
 def test_adjudicate(case: dict[str, Any]) -> None:
     done = run(["adjudicate"], json.dumps(case["input"]))
     assert done.returncode == 0, done.stdout + done.stderr
     out = json.loads(done.stdout)
-    assert _matches(out, case["expect"]), json.dumps(out, indent=1)
+    assert matches(out, case["expect"]), json.dumps(out, indent=1)
 
 
 @pytest.mark.parametrize("case", DATA["error"], ids=lambda c: c["name"])

@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -17,6 +18,7 @@ from sqlmodel import Session, select
 from engine.phase import Phase
 from engine.variant_file import load_variant
 from engine.variants import rules_for
+from engine.variants.dissolution.state import of as dissolution
 from judge import games, order_entry, turns
 from judge.config import Config
 from judge.db import transaction
@@ -181,14 +183,15 @@ def test_the_gm_silences_a_player_in_exile(db: Engine) -> None:
     config = Config(address="judge@judge.test")
     with _playing(db) as (session, game):
         state = games.current_state(session, game)
-        games.replace_position(session, game, state.evolve(exiles=frozenset({"ROMANIA"})))
+        games.replace_position(session, game, state.with_part(
+            replace(dissolution(state), exiles=frozenset({"ROMANIA"}))))
         games.file_bids(session, game, "ROMANIA", ["1: A Mol H"])
         ctx = Context(session=session, config=config, sender="gm@x.test", now=START,
                       game=game, master=True)
         with pytest.raises(GameError, match="no player in exile"):
             do_silence(ctx, Silence("POLAND"))
         assert do_silence(ctx, Silence("romania")).startswith("ROMANIA no longer bids")
-        assert games.current_state(session, game).silenced == frozenset({"ROMANIA"})
+        assert dissolution(games.current_state(session, game)).silenced == frozenset({"ROMANIA"})
         assert games.bids_on_file(session, game) == {}
         assert any("no longer bids" in m.body for m in ctx.mails)  # everyone is told
         points, _ = rules_for(games.map_of(game)).bid_allowance(
@@ -221,9 +224,9 @@ def test_the_gm_publishes_another_favor_setup(db: Engine) -> None:
         with pytest.raises(GameError, match="already assigned"):
             do_set_favor(ctx, SetFavor("ROMANIA", ("N1r", "U1q", "I2o", "B2m", "R0z")))
         state = games.start(session, game, START)
-    assert state.embassy_of("KAZAKHSTAN", "ISRAEL") == "I1p"
-    assert state.embassy_of("YUGOSLAVIA", "ISRAEL") == "I1s"
-    assert state.embassy_of("EGYPT", "NATO") == "N2n"  # the default elsewhere
+    assert dissolution(state).embassy_of("KAZAKHSTAN", "ISRAEL") == "I1p"
+    assert dissolution(state).embassy_of("YUGOSLAVIA", "ISRAEL") == "I1s"
+    assert dissolution(state).embassy_of("EGYPT", "NATO") == "N2n"  # the default elsewhere
 
 
 def test_the_favor_map_is_drawn_with_every_embassy() -> None:
@@ -243,7 +246,7 @@ def test_the_favor_map_is_drawn_with_every_embassy() -> None:
         game_map, Scene("dissol", state))
     assert png_name == "dissol-S1992M-favor-map.png" and svg_name.endswith(".svg")
     text = svg.decode("utf-8")
-    assert text.count('data-power="') == len([e for e in state.embassies
+    assert text.count('data-power="') == len([e for e in dissolution(state).embassies
                                               if not e[2].endswith("0z")])
     assert 'data-space="B3i"' in text and "Perimeter I0z: IR, PA, SA" in text
     assert Image.open(io.BytesIO(png)).size[0] == 1000

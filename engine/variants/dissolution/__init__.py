@@ -20,6 +20,7 @@ their traits (stationary, invulnerable, bids, Favor) are data in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from engine.bids import Bid
 from engine.boards import HexBoard, HexCell
@@ -41,6 +42,7 @@ from engine.variants.dissolution.favor_board import (
 )
 from engine.variants.dissolution.kicks import apply_kicks
 from engine.variants.dissolution.neutral import bidders, budget, neutral_orders
+from engine.variants.dissolution.state import DissolutionState, favor_of, of
 from engine.variants.dissolution.violations import find_violations
 
 WING_MINIMUM_VP = 12  # §4.4
@@ -51,6 +53,7 @@ class DissolutionRules(Rules):
     binding_paths = True  # §3.10.1
     paradox = ParadoxRule.CRISS_CROSS  # §3.11
     always_winter = True  # §2.2: Winter is a season of its own
+    state_parts = (DissolutionState,)
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
         """The [favor] table: the Favor map's layout and setups (§11.1, §11.2)."""
@@ -79,7 +82,7 @@ class DissolutionRules(Rules):
         board = favor_board(game_map)
         pieces: dict[str, str] = {}
         pools: dict[str, list[str]] = {letter: [] for letter in board.slices}
-        for power, _, space in state.embassies:
+        for power, _, space in of(state).embassies:
             if space.endswith("0z"):
                 pools[space[0]].append(power)
             else:
@@ -109,6 +112,19 @@ class DissolutionRules(Rules):
                   for p, spaces in _over_default(board, setup).items()}
         return place_embassies(game_map, state, labels)
 
+    def other_board_units(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:
+        """The Embassies, each a unit on its space of the Favor map (§11.5)."""
+        return tuple(Unit(power, UnitKind.EMBASSY, space)
+                     for power, _, space in of(state).embassies)
+
+    def silence(self, game_map: GameMap, state: GameState, power: str) -> GameState:
+        """§5.3: a player in exile bids at the GM's pleasure."""
+        part = of(state)
+        if power not in part.exiles:
+            raise ValueError(f"{power} is no player in exile: only an eliminated player "
+                             "who still bids can be silenced")
+        return state.with_part(replace(part, silenced=part.silenced | {power}))
+
     def board_spaces(self, game_map: GameMap) -> Mapping[str, str]:
         """The Favor map's spaces, for Embassy orders (§11.5)."""
         return {label.lower(): label for label in favor_board(game_map).spaces}
@@ -121,7 +137,7 @@ class DissolutionRules(Rules):
 
     def winter_orderers(self, game_map: GameMap, state: GameState) -> frozenset[str]:
         """Every player with Embassies orders them in Winter (§11.5)."""
-        return frozenset(p for p, _, _ in state.embassies)
+        return frozenset(p for p, _, _ in of(state).embassies)
 
     def bid_allowance(self, game_map: GameMap, state: GameState,
                       power: str) -> tuple[int, dict[str, int]]:
@@ -141,7 +157,7 @@ class DissolutionRules(Rules):
         hit = {(unit.power, nuclear) for unit in destroyed
                for nuclear in zero_favor(game_map, state, unit.power)
                if unit.province in game_map.powers[nuclear].territory}
-        return state.evolve(retaliated=state.retaliated | hit)
+        return state.with_part(replace(of(state), retaliated=of(state).retaliated | hit))
 
     def retreat_barred(self, game_map: GameMap, state: GameState, unit: Unit) -> frozenset[str]:
         """§11.4.2: no retreat into a nuclear power's territory at zero Favor."""
@@ -177,7 +193,7 @@ class DissolutionRules(Rules):
                scores: Mapping[str, int]) -> str | None:
         """§1.5: at least 27 points and strictly more than any other player."""
         tallies = sorted(((scores.get(p, 0), p) for p in played(game_map)
-                          if p not in state.exiles), reverse=True)
+                          if p not in of(state).exiles), reverse=True)
         if not tallies or tallies[0][0] < state.victory:
             return None
         if len(tallies) > 1 and tallies[1][0] == tallies[0][0]:
@@ -191,12 +207,14 @@ class DissolutionRules(Rules):
         (zero points, some centres) is not (§4.6.2)."""
         owning = {power for _, power in state.owners}
         out = frozenset(p for p in played(game_map) if p not in owning)
-        if out <= state.exiles:
+        part = of(state)
+        if out <= part.exiles:
             return state
         # §4.1: an eliminated player's Embassies leave the Favor map
-        return state.evolve(exiles=state.exiles | out,
-                            favor=tuple(f for f in state.favor if f[0] not in out),
-                            embassies=tuple(e for e in state.embassies if e[0] not in out))
+        return state.with_part(replace(
+            part, exiles=part.exiles | out,
+            favor=tuple(f for f in part.favor if f[0] not in out),
+            embassies=tuple(e for e in part.embassies if e[0] not in out)))
 
     # -- adjustments ----------------------------------------------------------------
 
@@ -214,7 +232,7 @@ class DissolutionRules(Rules):
         near = game_map.province_graph
         centres = game_map.supply_centres
         home = set(game_map.powers[power].home)
-        built = {c for p, c in state.built if p == power}
+        built = {c for p, c in of(state).built if p == power}
         sites = set(home)
         for origin in home | built:
             sites.update(c for c in near.get(origin, ()) if c in centres)
@@ -251,11 +269,12 @@ class DissolutionRules(Rules):
         """Remember where players built, for the emergent build sites."""
         new = {(u.power, u.province) for u in built
                if not game_map.powers[u.power].ordered_by_bids}
-        if new - set(state.built):
-            state = state.evolve(built=tuple(sorted(set(state.built) | new)))
-        if state.kicked or state.retaliated:  # the year is over (§11.5.3)
-            state = state.evolve(kicked=frozenset(), retaliated=frozenset())
-        return state
+        part = of(state)
+        if new - set(part.built):
+            part = replace(part, built=tuple(sorted(set(part.built) | new)))
+        if part.kicked or part.retaliated:  # the year is over (§11.5.3)
+            part = replace(part, kicked=frozenset(), retaliated=frozenset())
+        return state.with_part(part)
 
 
 def place_embassies(game_map: GameMap, state: GameState,
@@ -265,7 +284,7 @@ def place_embassies(game_map: GameMap, state: GameState,
     embassies = tuple(sorted(
         (power, board.slices[board.spaces[space].slice], space)
         for power, spaces in setup.items() for space in spaces))
-    return state.evolve(embassies=embassies)
+    return state.with_part(replace(of(state), embassies=embassies))
 
 
 def _over_default(board: FavorBoard, setup: Mapping[str, Sequence[str]]
@@ -277,7 +296,8 @@ def _over_default(board: FavorBoard, setup: Mapping[str, Sequence[str]]
 def favor_caps(game_map: GameMap, state: GameState, power: str) -> dict[str, int]:
     """§11.4.1: the most a player may bid on each nuclear power's units, its
     Favor with that power."""
-    return {n: state.favor_of(power, n) for n, p in game_map.powers.items() if p.is_nuclear}
+    return {n: favor_of(game_map, state, power, n)
+            for n, p in game_map.powers.items() if p.is_nuclear}
 
 
 def shut_out(game_map: GameMap, state: GameState, power: str) -> frozenset[str]:
@@ -298,7 +318,7 @@ def zero_favor(game_map: GameMap, state: GameState, power: str) -> list[str]:
     if power not in game_map.powers or game_map.powers[power].ordered_by_bids:
         return []
     return [n for n, p in game_map.powers.items()
-            if p.is_nuclear and state.favor_of(power, n) == 0]
+            if p.is_nuclear and favor_of(game_map, state, power, n) == 0]
 
 
 RULES = DissolutionRules()

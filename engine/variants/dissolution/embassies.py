@@ -20,7 +20,7 @@ a time in alphabetical order of their spaces.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.map import GameMap, UnitKind
 from engine.movement import judge_order
@@ -30,6 +30,7 @@ from engine.resolver import MovementResolver
 from engine.state import GameState
 from engine.units import Unit
 from engine.variants.dissolution.favor_board import FavorBoard, closest, parse_label, perimeter
+from engine.variants.dissolution.state import of
 
 MOVES_ALLOWED = 3  # §11.5.4
 MOVES_AFTER_A_KICK = 2
@@ -71,7 +72,7 @@ def winter_orders(game_map: GameMap, board: FavorBoard, state: GameState,
                 given.append((power, order))
             else:
                 rest.setdefault(power, []).append(order)
-    embassies = [_Embassy(p, n, s) for p, n, s in state.embassies]
+    embassies = [_Embassy(p, n, s) for p, n, s in of(state).embassies]
     if not embassies:
         return tuple(OrderResult(p, o, Outcome.ILLEGAL, illegal("there are no Embassies"))
                      for p, o in given), state, rest
@@ -114,7 +115,7 @@ def winter_orders(game_map: GameMap, board: FavorBoard, state: GameState,
             embassy.power, Retreat(UnitRef(embassy.space, UnitKind.EMBASSY), to),
             Outcome.SUCCEEDS, Reason(Why.RETREATED, detail=f"dislodged: to {to} (§11.7.3)")))
     moved = tuple(sorted((e.power, e.nuclear, where[e.key]) for e in embassies))
-    return tuple(rows), state.evolve(embassies=moved), rest
+    return tuple(rows), state.with_part(replace(of(state), embassies=moved)), rest
 
 
 def _space(key: str) -> str:
@@ -165,7 +166,7 @@ def _check(game_map: GameMap, board: FavorBoard, state: GameState,
             continue
         why = _fault(game_map, board, state, embassy, order, in_perimeter)
         if not why and isinstance(order, Move):
-            limit = MOVES_AFTER_A_KICK if any(p == power for p, _ in state.kicked) \
+            limit = MOVES_AFTER_A_KICK if any(p == power for p, _ in of(state).kicked) \
                 else MOVES_ALLOWED
             if moves_made.get(power, 0) >= limit:
                 why = (f"{power} may move at most {limit} Embassies this Winter (§11.5.4"
@@ -216,12 +217,12 @@ def _unnamed(order: EmbassyOrder) -> str:
 
 def _must_hold(game_map: GameMap, state: GameState, embassy: _Embassy) -> str:
     """§11.5.3: why this Embassy must hold this Winter, or ''."""
-    if (embassy.power, embassy.nuclear) in state.kicked:
+    if (embassy.power, embassy.nuclear) in of(state).kicked:
         return f"kicked by {embassy.nuclear} this year"
     territory = game_map.powers[embassy.nuclear].territory
     if any(u.power == embassy.power and u.province in territory for u in state.units):
         return f"{embassy.power} has units in {embassy.nuclear}'s territory"
-    if (embassy.power, embassy.nuclear) in state.retaliated:
+    if (embassy.power, embassy.nuclear) in of(state).retaliated:
         return f"{embassy.nuclear} retaliated against {embassy.power} this year"
     return ""
 

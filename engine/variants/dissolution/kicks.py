@@ -15,17 +15,20 @@ the space its first kick left it on.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from engine.rules import Kick, Violation
 from engine.state import GameState
 from engine.variants.dissolution.favor_board import FavorBoard, closest, perimeter
+from engine.variants.dissolution.state import of
 
 
 def apply_kicks(board: FavorBoard, state: GameState,
                 violations: tuple[Violation, ...]) -> tuple[GameState, tuple[Kick, ...]]:
-    if not violations or not state.embassies:
+    part = of(state)
+    if not violations or not part.embassies:
         return state, ()
-    where = {(power, nuclear): space for power, nuclear, space in state.embassies}
+    where = {(power, nuclear): space for power, nuclear, space in part.embassies}
     pending = Counter((v.power, v.nuclear) for v in violations
                       if (v.power, v.nuclear) in where)
     kicks: list[Kick] = []
@@ -41,8 +44,8 @@ def apply_kicks(board: FavorBoard, state: GameState,
             if queue[power] == 0:
                 del queue[power]
     embassies = tuple(sorted((p, n, s) for (p, n), s in where.items()))
-    kicked = state.kicked | {(k.power, k.nuclear) for k in kicks}
-    return state.evolve(embassies=embassies, kicked=kicked), tuple(kicks)
+    kicked = part.kicked | {(k.power, k.nuclear) for k in kicks}
+    return state.with_part(replace(part, embassies=embassies, kicked=kicked)), tuple(kicks)
 
 
 def _kicked_to(board: FavorBoard, letter: str, origin: str,

@@ -35,6 +35,7 @@ from engine.orders import Convoy, Hold, Move, MovementOrder, SupportHold, Suppor
 from engine.rules import NeutralOrders
 from engine.state import GameState
 from engine.units import Unit
+from engine.variants.dissolution.state import favor_of, of
 
 if TYPE_CHECKING:
     from engine.variants.dissolution import DissolutionRules
@@ -46,7 +47,7 @@ OIL = "oil"  # the centre flag of an oil supply centre (§5.2.2)
 def budget(game_map: GameMap, state: GameState, power: str) -> int:
     """§5.2: a point per unit, at most four; one more with any oil centre;
     never less than one. A player in exile has one (§5.3)."""
-    if power in state.exiles:
+    if power in of(state).exiles:
         return 1
     units = sum(1 for u in state.units if u.power == power)
     oil = any(p == power and _is_oil(game_map, c) for c, p in state.owners)
@@ -62,7 +63,7 @@ def bidders(game_map: GameMap, state: GameState) -> list[str]:
     """Powers whose players may bid: every played power, and exiles the GM
     has not silenced."""
     return [name for name, power in game_map.powers.items()
-            if not power.ordered_by_bids and name not in state.silenced]
+            if not power.ordered_by_bids and name not in of(state).silenced]
 
 
 def neutral_orders(rules: DissolutionRules, game_map: GameMap, state: GameState,
@@ -162,8 +163,8 @@ def _prejudice(game_map: GameMap, state: GameState, board: Board, unit: Unit,
     if defender is None or defender == attacker.power or \
             game_map.powers[defender].ordered_by_bids:
         return ""
-    mine = state.favor_of(attacker.power, unit.power)
-    theirs = state.favor_of(defender, unit.power)
+    mine = favor_of(game_map, state, attacker.power, unit.power)
+    theirs = favor_of(game_map, state, defender, unit.power)
     if mine > theirs:
         return ""
     what = "unit" if occupant is not None else "empty supply centre"

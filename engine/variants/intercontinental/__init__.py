@@ -46,10 +46,12 @@ from engine.variants.intercontinental import (
     suez,
     victory,
 )
+from engine.variants.intercontinental.state import IntercontinentalState
 
 
 class IntercontinentalRules(Rules):
     name = "intercontinental"
+    state_parts = (IntercontinentalState,)
     # Winter comes every year, adjustments or not: minors and affiliates
     # rebuild then (§9.2) and Suez's fleets shift at the end of the Winter
     # before the canal opens (§5.2), neither of which gives a player an order.

@@ -11,7 +11,7 @@ An additional home centre must be (§9.1):
    that began as a minor's or an affiliate's are ever eligible.
 
 Once named it is an ordinary home centre of the power's (later builds there
-name nothing). The names are kept in the state (``additional_homes``).
+name nothing). The names are kept in Intercontinental's part of the position (state.py).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from engine.map import GameMap
 from engine.state import GameState
 from engine.units import Unit
+from engine.variants.intercontinental.state import IntercontinentalState, of
 
 
 def majors(game_map: GameMap) -> list[str]:
@@ -29,7 +30,7 @@ def majors(game_map: GameMap) -> list[str]:
 
 
 def additional_home(state: GameState, power: str) -> str | None:
-    for who, centre in state.additional_homes:
+    for who, centre in of(state).additional_homes:
         if who == power:
             return centre
     return None
@@ -38,7 +39,7 @@ def additional_home(state: GameState, power: str) -> str | None:
 def taken_homes(game_map: GameMap, state: GameState) -> frozenset[str]:
     """Every centre that is or was a major power's home (rule 3)."""
     original = {c for p in majors(game_map) for c in game_map.powers[p].home}
-    return frozenset(original | {c for _, c in state.additional_homes})
+    return frozenset(original | {c for _, c in of(state).additional_homes})
 
 
 def candidates(game_map: GameMap, state: GameState, power: str) -> frozenset[str]:
@@ -80,7 +81,8 @@ def named(game_map: GameMap, state: GameState, built: Sequence[Unit]) -> GameSta
            and additional_home(state, u.power) is None]
     if not new:
         return state
-    return state.evolve(additional_homes=tuple(sorted((*state.additional_homes, *new))))
+    return state.with_part(IntercontinentalState(
+        tuple(sorted((*of(state).additional_homes, *new)))))
 
 
 def neutral_builds(game_map: GameMap, state: GameState) -> tuple[Unit, ...]:

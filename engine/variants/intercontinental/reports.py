@@ -7,12 +7,13 @@ from __future__ import annotations
 from engine.map import GameMap
 from engine.state import GameState
 from engine.variants.intercontinental import suez
+from engine.variants.intercontinental.state import of
 
 
 def phase_notes(game_map: GameMap, before: GameState, after: GameState) -> tuple[str, ...]:
     notes = [f"{power} names {centre} as its additional home centre (§9.1)"
-             for power, centre in sorted(set(after.additional_homes)
-                                         - set(before.additional_homes))]
+             for power, centre in sorted(set(of(after).additional_homes)
+                                         - set(of(before).additional_homes))]
     if not suez.is_open(game_map, before) and suez.is_open(game_map, after):
         canal = suez.canal(game_map)
         notes.append(f"The Suez canal opens from Spring {canal.opens} (§5.2): "

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from engine.diplomap.in_force import apply_changes, with_diplomap
+from engine.diplomap.state import DiplomapState
+from engine.diplomap.state import of as diplomap
 from engine.diplomap.values import Draw, Erase, MapOrder, Side
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap
@@ -52,7 +54,8 @@ def position(game_map: GameMap, case: dict[str, Any]) -> GameState:
     state = GameState.initial(game_map).evolve(units=units,
                                                phase=Phase.parse(case.get("phase", "S1901M")))
     if "used" in case:  # map orders used earlier this year (§II.C)
-        state = state.evolve(map_orders_used=frozenset((p, k) for p, k in case["used"]))
+        state = state.with_part(DiplomapState(
+            map_orders_used=frozenset((p, k) for p, k in case["used"])))
     if "centres" in case:
         state = state.evolve(owners=GameState.make_owners(case["centres"]))
     return state
@@ -81,4 +84,4 @@ def run(case: dict[str, Any]) -> tuple[GameMap, Resolution, list[tuple[str, MapO
 
 
 def board_after(game_map: GameMap, resolution: Resolution) -> GameMap:
-    return apply_changes(game_map, resolution.next.map_changes)
+    return apply_changes(game_map, diplomap(resolution.next).map_changes)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engine.diplomap.in_force import apply_changes
+from engine.diplomap.state import of as diplomap
 from engine.diplomap.values import Erase
 from engine.game import Resolution, adjudicate
 from engine.map import Canal, GameMap, Terrain, UnitKind
@@ -39,7 +40,7 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
         assert result.succeeded == (raw["result"] == "succeeds"), result
         assert result.section == raw.get("section", ""), result
     if not any(r.succeeded for r in resolution.map_results):
-        assert resolution.next.map_changes == ()
+        assert diplomap(resolution.next).map_changes == ()
     after = case.get("after", {})
     board = board_after(game_map, resolution)
     if "units" in after:
@@ -102,7 +103,7 @@ def test_example_l_on_a_board_whose_canals_open() -> None:
     assert [r.succeeded for r in fall.map_results] == [True]
     winter = fall.next
     assert winter.phase == Phase.parse("W1901A")
-    board = apply_changes(game_map, winter.map_changes)
+    board = apply_changes(game_map, diplomap(winter).map_changes)
     merged = "MOS+LVN"
     assert board.provinces[merged].terrain is Terrain.COASTAL
     assert merged in board.powers["RUSSIA"].home

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from engine.diplomap.in_force import apply_changes, rename, with_diplomap
+from engine.diplomap.state import of as diplomap
 from engine.diplomap.values import Anchor, Split
 from engine.variant_file import load_variant, normalise_name
 from engine.variants import rules_for
@@ -19,7 +20,7 @@ def _two_lines_in_burgundy() -> tuple:
         {"power": "GERMANY", "draw": [["BUR", "PIC"], ["BUR", "GAS"]]},
         {"power": "FRANCE", "draw": [["BUR", "PIC"], ["BUR", "RUH"]]}]}
     game_map, resolution, _ = run(case)
-    return game_map, resolution.next.map_changes
+    return game_map, diplomap(resolution.next).map_changes
 
 
 def test_parts_are_named_from_the_original_province_and_their_side() -> None:

@@ -5,6 +5,7 @@ map orders (§II.C), centres and snapshots on the changed board."""
 from __future__ import annotations
 
 from engine.diplomap.in_force import apply_changes
+from engine.diplomap.state import of as diplomap
 from engine.diplomap.values import Draw, Erase, Split
 from engine.game import adjudicate
 from engine.map import UnitKind
@@ -33,8 +34,8 @@ def test_a_split_and_a_merge_then_the_retreats_on_the_new_board() -> None:
     assert all(r.succeeded for r in spring.map_results)
     state = spring.next
     assert state.phase == Phase.parse("S1901R")
-    assert state.map_orders_used == {("FRANCE", "draw"), ("RUSSIA", "erase")}
-    board = apply_changes(game_map, state.map_changes)
+    assert diplomap(state).map_orders_used == {("FRANCE", "draw"), ("RUSSIA", "erase")}
+    board = apply_changes(game_map, diplomap(state).map_changes)
     assert {"BUR-NE", "BUR-SW", "GAL+RUM"} <= set(board.provinces)
     by_unit = {str(d.unit): d for d in state.dislodged}
     assert by_unit["A BUR"].displaced and set(by_unit["A BUR"].retreats) == {"BUR-NE", "BUR-SW"}
@@ -46,7 +47,7 @@ def test_a_split_and_a_merge_then_the_retreats_on_the_new_board() -> None:
     assert "A BUR-SW" in units
     assert not any(u.province == "GAL+RUM" and u.power == "AUSTRIA" for u in after.next.units)
     assert after.next.phase == Phase.parse("F1901M")
-    assert after.next.map_changes == state.map_changes
+    assert diplomap(after.next).map_changes == diplomap(state).map_changes
 
 
 def test_a_displaced_unit_without_an_order_goes_to_a_default_part() -> None:
@@ -64,17 +65,17 @@ def test_a_displaced_unit_without_an_order_goes_to_a_default_part() -> None:
 def test_used_orders_last_the_year_and_centres_follow_the_board() -> None:
     game_map, spring = _spring()
     fall = adjudicate(game_map, spring.next, {}).next
-    assert fall.map_orders_used == {("FRANCE", "draw"), ("RUSSIA", "erase")}
+    assert diplomap(fall).map_orders_used == {("FRANCE", "draw"), ("RUSSIA", "erase")}
     again = adjudicate(game_map, fall, {}, map_orders={
         "FRANCE": [Draw(("PIC", "BEL"), ("PIC", "PAR"))],
         "RUSSIA": [Draw(("SEV", "UKR"), ("SEV", "ARM"))]})  # coastal part by default
     fates = {r.power: r for r in again.map_results}
     assert not fates["FRANCE"].succeeded and fates["FRANCE"].section == "II.C"
     assert fates["RUSSIA"].succeeded
-    assert again.next.map_orders_used == frozenset()  # the year is over: all back
+    assert diplomap(again.next).map_orders_used == frozenset()  # the year is over: all back
     owners = dict(again.next.owners)
     assert owners.get("GAL+RUM") == "RUSSIA"  # the fleet in merged Rumania took it
-    board = apply_changes(game_map, again.next.map_changes)
+    board = apply_changes(game_map, diplomap(again.next).map_changes)
     sev = [c for c in owners if c.startswith("SEV-")]
     assert "SEV" not in owners and len(sev) == 1 and owners[sev[0]] == "RUSSIA"
     assert board.provinces[sev[0]].is_centre and board.is_coastal(sev[0])
@@ -97,8 +98,8 @@ def test_an_erase_that_would_make_an_island_fails() -> None:
     spring = adjudicate(game_map, state, {}, map_orders={
         "TURKEY": [Draw(("SYR", "ARM"), ("SYR", "EDGE"))]})
     assert [r.succeeded for r in spring.map_results] == [True]
-    board = apply_changes(game_map, spring.next.map_changes)
-    (split,) = spring.next.map_changes
+    board = apply_changes(game_map, diplomap(spring.next).map_changes)
+    (split,) = diplomap(spring.next).map_changes
     assert isinstance(split, Split)
     corner, rest = split.parts
     assert sorted(board.rings[corner]) == sorted(["ARM", "EDGE", rest])

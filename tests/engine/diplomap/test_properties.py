@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.board import Board
 from engine.diplomap.in_force import adopt, apply_changes, apply_one, board_of
+from engine.diplomap.state import of as diplomap
 from engine.diplomap.values import EDGE, Draw, Erase, MapChange, MapOrder, Side
 from engine.game import adjudicate
 from engine.map import GameMap, Terrain, province_of
@@ -128,7 +129,7 @@ def test_units_stand_on_the_new_board(steps: list[list[tuple[bool, int, int, int
         board = rules_for(game_map).map_for(game_map, state)
         orders = {power: [_order(board, one)] for power, one in zip(POWERS, step, strict=False)}
         state = adjudicate(game_map, state, {}, map_orders=orders).next
-        after = apply_changes(game_map, state.map_changes)
+        after = apply_changes(game_map, diplomap(state).map_changes)
         for unit in state.units:
             assert after.can_stand(unit.kind, unit.location), unit
         for gone in state.dislodged:

@@ -26,6 +26,7 @@ from PIL import Image
 from shapely import LineString, Point, Polygon, affinity, unary_union
 from shapely.geometry.base import BaseGeometry
 
+from engine.diplomap.state import DiplomapState
 from engine.diplomap.values import Anchor, MapChange, Merge, Rename, Split
 from engine.map import Drawing, GameMap, UnitKind
 from engine.state import Dislodged, GameState
@@ -82,7 +83,7 @@ def position(case: dict[str, Any], game_map: GameMap) -> GameState:
     units = tuple(Unit(power, UnitKind(kind), location) for power, kind, location in case["units"])
     return dataclasses.replace(
         opening, units=units, owners=tuple(sorted(owners.items())),
-        extra=dataclasses.replace(opening.extra, map_changes=changes_of(case)))
+    ).with_part(DiplomapState(changes_of(case)))
 
 
 def drawn(case: dict[str, Any], game_map: GameMap | None = None
@@ -372,7 +373,7 @@ def test_any_changes_draw_with_every_province_named_and_placed_in_its_own_shape(
     owners = tuple(sorted((board.centre_base.get(c, c), p) for c, p in opening.owners))
     assert len(owners) == len(opening.owners)
     scene = Scene("tester", dataclasses.replace(
-        opening, units=(), extra=dataclasses.replace(opening.extra, map_changes=changes)))
+        opening, units=()).with_part(DiplomapState(changes)))
     assert attachments(game_map, scene)[0][2].startswith(b"\x89PNG")
 
 

@@ -39,6 +39,7 @@ from engine.state import GameState
 from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
+from engine.variants.dissolution.state import DissolutionState
 
 MAP = load_variant("dissolution")
 RULES = rules_for(MAP)
@@ -133,7 +134,8 @@ def random_position(rng: random.Random) -> GameState:
             unit = Unit(unit.power, UnitKind.WING, unit.location)  # a player's wing
         out.append(unit)
     rng.shuffle(out)
-    favor = list(state.favor)
+    favor = sorted((p.name, nuclear, value) for p in MAP.powers.values()
+                   for nuclear, value in p.favor.items())  # the starting values
     if rng.random() < 0.6:
         favor = [(p, n, rng.choice([0, 0, 1, 2, 3]) if rng.random() < 0.3 else v)
                  for p, n, v in favor]
@@ -148,9 +150,8 @@ def random_position(rng: random.Random) -> GameState:
         exiles = frozenset(rng.sample(PLAYED, rng.randint(1, 2)))
         if rng.random() < 0.5:
             silenced = frozenset([min(exiles)])
-    return state.evolve(units=tuple(out), favor=tuple(sorted(favor)),
-                        owners=tuple(sorted(owners.items())), exiles=exiles,
-                        silenced=silenced)
+    return state.evolve(units=tuple(out), owners=tuple(sorted(owners.items()))).with_part(
+        DissolutionState(favor=tuple(sorted(favor)), exiles=exiles, silenced=silenced))
 
 
 # -- drawing orders and bids ---------------------------------------------------------

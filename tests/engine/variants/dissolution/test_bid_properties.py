@@ -23,6 +23,8 @@ from engine.outcomes import OrderResult, Why
 from engine.state import GameState
 from engine.units import Unit
 from engine.variants.dissolution.neutral import budget
+from engine.variants.dissolution.state import favor_of
+from engine.variants.dissolution.state import of as dissolution
 from engine.variants.dissolution.violations import DISABLED, FROM_TERRITORY, NO_PERMISSION
 from tests.engine.variants.dissolution.random_phases import (
     MAP,
@@ -66,7 +68,7 @@ def _expected_winner(unit: Unit, counted: Sequence[BidResult], units: Mapping[st
 
 def _budget(state: GameState, power: str) -> int:
     """§5.2, §5.3: a point a unit up to four, one for oil, at least one; an exile one."""
-    if power in state.exiles:
+    if power in dissolution(state).exiles:
         return 1
     units = len(state.units_of(power))
     oil = any(state.owner_of.get(c) == power for c in OIL)
@@ -86,7 +88,7 @@ def check_bids(drawn: Drawn) -> None:
     on_nuclear: Counter[tuple[str, str]] = Counter()
     per_unit: dict[str, list[BidResult]] = {}
     for r in counted:
-        assert r.bidder in PLAYED and r.bidder not in state.silenced, r
+        assert r.bidder in PLAYED and r.bidder not in dissolution(state).silenced, r
         assert r.bid.points >= 1
         assert r.order is not None
         prov = province_of(r.order.unit.location)
@@ -102,7 +104,7 @@ def check_bids(drawn: Drawn) -> None:
     for bidder, points in spent.items():
         assert points <= budget(MAP, state, bidder) == _budget(state, bidder), bidder
     for (bidder, nuclear), points in on_nuclear.items():  # §11.4.1
-        assert points <= state.favor_of(bidder, nuclear), (bidder, nuclear, points)
+        assert points <= favor_of(MAP, state, bidder, nuclear), (bidder, nuclear, points)
     # every neutral unit obeys a legal order: the bids' winner or its default
     for prov, unit in units.items():
         if unit.power not in NEUTRAL:
@@ -138,8 +140,8 @@ def check_limits(drawn: Drawn, r: BidResult, unit: Unit, units: Mapping[str, Uni
             elif target in MAP.supply_centres:
                 defender = state.owner_of.get(target)
             if defender in PLAYED and defender != attacker.power:
-                assert state.favor_of(attacker.power, unit.power) > \
-                    state.favor_of(defender, unit.power), f"prejudice broken (§9.3): {r}"
+                assert favor_of(MAP, state, attacker.power, unit.power) > \
+                    favor_of(MAP, state, defender, unit.power), f"prejudice broken (§9.3): {r}"
     if MAP.powers[unit.power].stationary:  # §9.1: not the US Navy
         for prov, result in results.items():
             if units[prov].power != r.bidder:
@@ -175,9 +177,9 @@ def check_ignored(drawn: Drawn) -> None:
         elif why.startswith("over the cap"):
             assert nuclear is not None, r
             assert capped[r.bidder, nuclear] + r.bid.points > \
-                state.favor_of(r.bidder, nuclear), r
+                favor_of(MAP, state, r.bidder, nuclear), r
         elif why.endswith("may not bid"):
-            assert r.bidder not in PLAYED or r.bidder in state.silenced, r
+            assert r.bidder not in PLAYED or r.bidder in dissolution(state).silenced, r
         elif why.startswith("a bid is at least"):
             assert r.bid.points < 1, r
         elif why.startswith("no unit in"):
@@ -202,8 +204,8 @@ def check_ignored(drawn: Drawn) -> None:
                 defender = victim.power if victim is not None else state.owner_of[target]
                 assert attacker.power in PLAYED and defender in PLAYED, r
                 assert defender != attacker.power, r
-                assert state.favor_of(attacker.power, nuclear) <= \
-                    state.favor_of(defender, nuclear), r
+                assert favor_of(MAP, state, attacker.power, nuclear) <= \
+                    favor_of(MAP, state, defender, nuclear), r
             elif why.startswith("deception"):  # §9.1
                 assert MAP.powers[unit.power].stationary, r
                 assert any(units[p].power == r.bidder and (aimed := _target(res.order))

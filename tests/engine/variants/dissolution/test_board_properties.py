@@ -35,6 +35,8 @@ from engine.phase import Phase, PhaseKind, Season
 from engine.state import GameState
 from engine.units import Unit
 from engine.variant_file import load_variant
+from engine.variants.dissolution.state import favor_of
+from engine.variants.dissolution.state import of as dissolution
 from tests.engine.test_properties import random_orders as standard_random_orders
 from tests.engine.variants.dissolution.random_phases import (
     MAP,
@@ -195,7 +197,7 @@ def check_board(drawn: Drawn) -> None:
     # retreats: never into occupied, contested, zero-Favor territory (§11.4.2), nor back
     # at the attacker unless it came by convoy
     for d in after.dislodged:
-        barred = {p for n in NUCLEAR if state.favor_of(d.unit.power, n) == 0
+        barred = {p for n in NUCLEAR if favor_of(MAP, state, d.unit.power, n) == 0
                   for p in MAP.powers[n].territory}
         for loc in d.retreats:
             prov = province_of(loc)
@@ -218,7 +220,7 @@ def check_end_of_season(before: GameState, resolution: Resolution) -> None:
         if unit.power in PLAYED:
             for n in NUCLEAR:
                 if unit.province in MAP.powers[n].territory:
-                    assert before.favor_of(unit.power, n) > 0, \
+                    assert favor_of(MAP, before, unit.power, n) > 0, \
                         f"{unit} survives in {n}'s territory at zero Favor (§11.4.2)"
     if before.phase.season is Season.SPRING:
         assert after.phase == Phase(before.phase.year, Season.FALL, PhaseKind.MOVEMENT)
@@ -238,7 +240,7 @@ def check_end_of_season(before: GameState, resolution: Resolution) -> None:
     owning = {p for _, p in after.owners}
     for power in PLAYED:
         if power not in owning:
-            assert power in after.exiles, f"{power} owns nothing and is not in exile"
+            assert power in dissolution(after).exiles, f"{power} owns nothing and is not in exile"
 
 
 def _random_retreats(rng: random.Random, state: GameState) -> dict[str, list[Order]]:

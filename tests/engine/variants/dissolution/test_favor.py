@@ -5,6 +5,7 @@ and kicks (data/favor/kicks.toml)."""
 from __future__ import annotations
 
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ from engine.variant_file import load_variant
 from engine.variants.dissolution import place_embassies
 from engine.variants.dissolution.favor_board import favor_board, read_setup
 from engine.variants.dissolution.kicks import apply_kicks
+from engine.variants.dissolution.state import favor_of
+from engine.variants.dissolution.state import of as dissolution
 from parser import parse_order
 from tests.engine.case_runner import read_orders
 
@@ -99,16 +102,16 @@ VALUES = tomllib.loads((DATA / "values.toml").read_text(encoding="utf-8"))["case
 @pytest.mark.parametrize("case", VALUES, ids=lambda c: c["id"])
 def test_favor_is_the_value_of_the_embassys_space(case: dict[str, Any]) -> None:
     state = place_embassies(MAP, GameState.initial(MAP), BOARD.setups["default"])
-    assert sorted(s for p, _, s in state.embassies if p == case["power"]) \
+    assert sorted(s for p, _, s in dissolution(state).embassies if p == case["power"]) \
         == sorted(case["spaces"])
-    assert {n: state.favor_of(case["power"], n) for n in case["favor"]} == case["favor"]
+    assert {n: favor_of(MAP, state, case["power"], n) for n in case["favor"]} == case["favor"]
 
 
 def test_the_default_setup_gives_every_player_its_starting_favor() -> None:
     state = place_embassies(MAP, GameState.initial(MAP), BOARD.setups["default"])
     for name, player in MAP.powers.items():
         for nuclear, value in player.favor.items():
-            assert state.favor_of(name, nuclear) == value, (name, nuclear)
+            assert favor_of(MAP, state, name, nuclear) == value, (name, nuclear)
 
 
 @pytest.mark.parametrize("case", KICKS, ids=lambda c: c["id"])
@@ -121,9 +124,9 @@ def test_kicks(case: dict[str, Any]) -> None:
     after, kicks = apply_kicks(BOARD, state, violations)
     assert [f"{k.power} {k.origin}-{k.to}" for k in kicks] == case["kicks"]
     for power, values in case.get("favor", {}).items():
-        assert {n: after.favor_of(power, n) for n in values} == values
-    assert {(k.power, k.nuclear) for k in kicks} <= after.kicked
-    spaces = [s for _, _, s in after.embassies if not s.endswith("0z")]
+        assert {n: favor_of(MAP, after, power, n) for n in values} == values
+    assert {(k.power, k.nuclear) for k in kicks} <= dissolution(after).kicked
+    spaces = [s for _, _, s in dissolution(after).embassies if not s.endswith("0z")]
     assert len(spaces) == len(set(spaces))  # one Embassy a hex, always
 
 
@@ -135,10 +138,12 @@ def test_winter_orders(case: dict[str, Any]) -> None:
     setup = BOARD.setups["default"] if case["setup"] == "default" else {
         p: tuple(s) for p, s in SETUPS[case["setup"]].items()}
     state = place_embassies(MAP, GameState.initial(MAP), setup)
+    state = state.with_part(replace(
+        dissolution(state),
+        kicked=frozenset(tuple(k.split()) for k in case.get("kicked", [])),
+        retaliated=frozenset(tuple(k.split()) for k in case.get("retaliated", []))))
     state = state.evolve(
         phase=Phase.parse("W1992A"),
-        kicked=frozenset(tuple(k.split()) for k in case.get("kicked", [])),
-        retaliated=frozenset(tuple(k.split()) for k in case.get("retaliated", [])),
         units=tuple(u for u in state.units if u.power not in case.get("units", {}))
         + tuple(Unit.parse(p, text) for p, texts in case.get("units", {}).items()
                 for text in texts))
@@ -157,10 +162,11 @@ def test_winter_orders(case: dict[str, Any]) -> None:
     retreats = [f"{r.power} {r.order.unit.location}-{r.order.dest}"
                 for r in resolution.results if isinstance(r.order, Retreat)]
     assert retreats == case.get("retreats", [])
-    where = {(p, s[0]): s for p, _, s in resolution.next.embassies}
+    where = {(p, s[0]): s for p, _, s in dissolution(resolution.next).embassies}
     for power, spaces in case.get("embassies", {}).items():
         assert [where[power, s[0]] for s in spaces] == spaces, power
-    spaces = [s for _, _, s in resolution.next.embassies if not s.endswith("0z")]
+    spaces = [s for _, _, s in dissolution(resolution.next).embassies if not s.endswith("0z")]
     assert len(spaces) == len(set(spaces))
     assert str(resolution.next.phase) == "S1993M"
-    assert not resolution.next.kicked and not resolution.next.retaliated  # a new year
+    part = dissolution(resolution.next)
+    assert not part.kicked and not part.retaliated  # a new year

@@ -13,6 +13,7 @@ from engine.phase import Phase
 from engine.state import GameState
 from engine.variant_file import load_variant
 from engine.variants import rules_for
+from engine.variants.intercontinental.state import IntercontinentalState
 
 CASES = tomllib.loads((Path(__file__).parent / "data" / "reports.toml").read_text())["case"]
 
@@ -26,8 +27,8 @@ def test_phase_notes(case: dict[str, Any]) -> None:
     start = GameState.initial(game_map)
 
     def at(phase: str, homes: dict[str, str]) -> GameState:
-        return start.evolve(phase=Phase.parse(phase),
-                            additional_homes=tuple(sorted(homes.items())))
+        return start.evolve(phase=Phase.parse(phase)).with_part(
+            IntercontinentalState(tuple(sorted(homes.items()))))
 
     before = at(case["before"], case.get("homes_before", {}))
     after = at(case["after"], case.get("homes_after", {}))

@@ -1,0 +1,210 @@
+"""Dissolution's part of a position: Favor and the Embassies on the Favor
+map, where players have built, exiles, and this year's kicks and
+retaliations; with its keys in a phase's JSON (`judge adjudicate`, see
+docs/cli.md). Rule text by W. Alex Ronke (CC BY-SA 4.0)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.state_parts import PartInputError, StatePart
+from engine.variant_file import normalise_name, power_named
+
+if TYPE_CHECKING:
+    from engine.map import GameMap
+    from engine.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class DissolutionState(StatePart):
+    key: ClassVar[str] = "dissolution"
+    # Favor of a played power with a nuclear power, where no Embassy says it
+    # (a phase's JSON may give values alone): (power, nuclear, value).
+    favor: tuple[tuple[str, str, int], ...] = ()
+    # Where each power has built before: (power, centre), for emergent build sites (§7.3).
+    built: tuple[tuple[str, str], ...] = ()
+    # Eliminated powers whose players play on in exile (bidding only, §5.3).
+    exiles: frozenset[str] = frozenset()
+    # Exiles the GM has stripped of their right to bid.
+    silenced: frozenset[str] = frozenset()
+    # Where each played power's Embassy stands on the Favor map, per nuclear
+    # power: (power, nuclear, space). When present, Favor is read from them.
+    embassies: tuple[tuple[str, str, str], ...] = ()
+    # This year's kicked Embassies and nuclear retaliations: (power, nuclear).
+    kicked: frozenset[tuple[str, str]] = frozenset()
+    retaliated: frozenset[tuple[str, str]] = frozenset()
+
+    # -- a phase's JSON --------------------------------------------------------
+
+    @classmethod
+    def read_phase(cls, game_map: GameMap, data: Mapping[str, Any],
+                   opening: GameState) -> DissolutionState:
+        start = of(opening)
+        return cls(
+            favor=_read_favor(game_map, data),
+            embassies=_read_embassies(game_map, data, start),
+            built=tuple(sorted((_power(game_map, name, "built"),
+                                _centre(game_map, str(c), f"built.{name}"))
+                               for name, cs in _table(data, "built").items() for c in cs)),
+            kicked=_read_pairs(game_map, data, "kicked"),
+            retaliated=_read_pairs(game_map, data, "retaliated"),
+            exiles=frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles")),
+            silenced=frozenset(_power(game_map, p, "silenced") for p in _list(data, "silenced")),
+        )
+
+    def write_phase(self, game_map: GameMap) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        favor = {power.name: {nuclear: self.favor_of(game_map, power.name, nuclear)
+                              for nuclear in power.favor}
+                 for power in game_map.powers.values()
+                 if power.favor and power.name not in self.exiles}
+        if favor:  # each played power's, read from its Embassies where they stand
+            out["favor"] = favor
+        if self.built:
+            out["built"] = _by_power(self.built)
+        if self.embassies:
+            out["embassies"] = _by_power((power, space) for power, _, space in self.embassies)
+        for key, pairs in (("kicked", self.kicked), ("retaliated", self.retaliated)):
+            if pairs:
+                out[key] = _by_power(sorted(pairs))
+        if self.exiles:
+            out["exiles"] = sorted(self.exiles)
+        if self.silenced:
+            out["silenced"] = sorted(self.silenced)
+        return out
+
+    # -- questions -------------------------------------------------------------
+
+    def favor_of(self, game_map: GameMap, power: str, nuclear: str) -> int:
+        """A power's Favor with a nuclear power: the value of its Embassy's
+        space (its second character), else the value given, else the
+        variant's starting value; an exile counts as 1 (§5.3)."""
+        if power in self.exiles:
+            return 1
+        for who, whom, space in self.embassies:
+            if who == power and whom == nuclear:
+                return int(space[1])
+        for who, whom, value in self.favor:
+            if who == power and whom == nuclear:
+                return value
+        played = game_map.powers.get(power)
+        return played.favor.get(nuclear, 1) if played is not None else 1
+
+    def embassy_of(self, power: str, nuclear: str) -> str | None:
+        for who, whom, space in self.embassies:
+            if who == power and whom == nuclear:
+                return space
+        return None
+
+
+def of(state: GameState) -> DissolutionState:
+    """Dissolution's part of a position."""
+    return state.part(DissolutionState)
+
+
+def favor_of(game_map: GameMap, state: GameState, power: str, nuclear: str) -> int:
+    return of(state).favor_of(game_map, power, nuclear)
+
+
+# -- reading a phase's JSON ------------------------------------------------------
+
+
+def _power(game_map: GameMap, name: Any, key: str) -> str:
+    power = power_named(game_map, str(name))
+    if power is None:
+        raise PartInputError(f"{key}: unknown power {name!r}")
+    return power
+
+
+def _centre(game_map: GameMap, text: str, key: str) -> str:
+    code = game_map.aliases.get(normalise_name(text), text.upper())
+    if code not in game_map.provinces:
+        raise PartInputError(f"{key}: unknown place {text!r}")
+    return code
+
+
+def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise PartInputError(f"{key} must be an object")
+    return value
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise PartInputError(f"{key} must be a list")
+    return value
+
+
+def _nuclear(game_map: GameMap, name: Any, key: str) -> str:
+    nuclear = _power(game_map, name, key)
+    if not game_map.powers[nuclear].is_nuclear:
+        raise PartInputError(f"{key}: {nuclear} is not a nuclear power")
+    return nuclear
+
+
+def _read_pairs(game_map: GameMap, data: Mapping[str, Any],
+                key: str) -> frozenset[tuple[str, str]]:
+    """{POWER: [NUCLEAR, ...]}: this year's kicks or retaliations (§11.5.3)."""
+    pairs: set[tuple[str, str]] = set()
+    for name, nuclears in _table(data, key).items():
+        power = _power(game_map, name, key)
+        if not isinstance(nuclears, list):
+            raise PartInputError(f"{key}.{power} must be a list of nuclear powers")
+        pairs.update((power, _nuclear(game_map, n, f"{key}.{power}")) for n in nuclears)
+    return frozenset(pairs)
+
+
+def _read_embassies(game_map: GameMap, data: Mapping[str, Any],
+                    opening: DissolutionState) -> tuple[tuple[str, str, str], ...]:
+    """Embassies on the Favor map: the opening's, moved where "embassies"
+    says; none when "favor" gives the values instead."""
+    if "favor" in data and "embassies" not in data:
+        return ()
+    where = {(p, n): s for p, n, s in opening.embassies}
+    slices = {s[0]: n for (_, n), s in where.items()}
+    for name, spaces in _table(data, "embassies").items():
+        power = _power(game_map, name, "embassies")
+        if not isinstance(spaces, list):
+            raise PartInputError(f"embassies.{power} must be a list of spaces")
+        for text in spaces:
+            label = str(text).strip()
+            label = label[:1].upper() + label[1:2] + label[2:].lower()
+            nuclear = slices.get(label[:1])
+            if nuclear is None or len(label) != 3 or not (
+                    label[1:] == "0z" or (label[1] in "12345" and label[2].isalpha())):
+                raise PartInputError(f"embassies.{power}: {text!r} is not a Favor map space")
+            where[power, nuclear] = label
+    taken: dict[str, str] = {}
+    for (power, _), space in where.items():
+        if not space.endswith("0z") and space in taken:
+            raise PartInputError(f"embassies: {space} holds {taken[space]}'s and {power}'s")
+        taken[space] = power
+    return tuple(sorted((p, n, s) for (p, n), s in where.items()))
+
+
+def _read_favor(game_map: GameMap, data: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
+    """Favor values given per played power and nuclear power (the variant's
+    starting values stand for the rest)."""
+    favor = {}
+    for name, values in _table(data, "favor").items():
+        power = _power(game_map, name, "favor")
+        if not isinstance(values, dict):
+            raise PartInputError(f"favor.{power} must be an object: NUCLEAR: value")
+        for nuclear_name, value in values.items():
+            nuclear = _nuclear(game_map, nuclear_name, f"favor.{power}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 5:
+                raise PartInputError(f"favor.{power}.{nuclear}: a Favor value is 0 to 5")
+            favor[power, nuclear] = value
+    return tuple(sorted((p, n, v) for (p, n), v in favor.items()))
+
+
+def _by_power(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """(power, thing) rows as {power: [thing, ...]}, in the rows' order."""
+    table: dict[str, list[str]] = {}
+    for power, thing in rows:
+        table.setdefault(power, []).append(thing)
+    return table

@@ -1,0 +1,37 @@
+"""Phases adjudicated one after another through `judge adjudicate`'s JSON,
+in process: what a phase's `next` says is all the next phase knows, so a
+variant's state that the JSON forgets is lost (issue 22, bugs 1 and 2)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.phase_json import PhaseInputError, adjudicate_json
+from tests.judge.json_match import matches
+
+DATA = Path(__file__).parent / "data"
+CHAINS = tomllib.loads((DATA / "phase_chains.toml").read_text(encoding="utf-8"))["chain"]
+
+
+@pytest.mark.parametrize("chain", CHAINS, ids=[c["name"] for c in CHAINS])
+def test_chain(chain: dict[str, Any]) -> None:
+    phase: dict[str, Any] = {}
+    for n, step in enumerate(chain["step"]):
+        given = {key: value for key, value in phase.items()
+                 if key not in ("orders", "bids", "map_orders")}
+        got = adjudicate_json({**given, **step["input"]})
+        assert matches(got, step.get("expect", {})), (n, got)
+        for key in step.get("absent", {}).get("next", []):
+            assert key not in got["next"], (n, key, got["next"][key])
+        phase = got["next"]
+
+
+def test_a_retreat_the_rules_forbid_is_refused_by_name() -> None:
+    with pytest.raises(PhaseInputError, match=r"dislodged\.ITALY\.A VEN\.retreats.*TYR"):
+        adjudicate_json({"phase": "F1901R", "units": {"AUSTRIA": ["A VEN"]},
+                         "dislodged": {"ITALY": {"A VEN": {"attacker": "TYR",
+                                                           "retreats": ["TYR"]}}}})
