@@ -54,11 +54,6 @@ def kind_traits(problem: Problem, path: tuple[str, ...], letter: str,
         return None
     for key in sorted(set(entry) - _KEYS):
         problem(path, key, f"unknown key {key!r}; a kind has {', '.join(sorted(_KEYS))}")
-    written = entry.get("follows")
-    follows = _FOLLOWS.get(written) if isinstance(written, str) else None
-    if follows is None:
-        problem(path, "follows", f"follows is one of {', '.join(_FOLLOWS)}")
-        return None
     stands_on = _terrains(problem, path, entry, "stands_on")
     convoys_from = _terrains(problem, path, entry, "convoys_from")
     flags: dict[str, bool] = {}
@@ -68,6 +63,11 @@ def kind_traits(problem: Problem, path: tuple[str, ...], letter: str,
             problem(path, key, f"{key} is true or false")
             value = False
         flags[key] = value
+    written = entry.get("follows")
+    follows = _FOLLOWS.get(written) if isinstance(written, str) else None
+    if follows is None:
+        problem(path, "follows", f"follows is one of {', '.join(_FOLLOWS)}")
+        return None
     if follows is Reach.NONE:
         if stands_on or convoys_from or flags["convoyable"]:
             problem(path, "follows", "a kind that follows no adjacency is not on the "
@@ -75,7 +75,7 @@ def kind_traits(problem: Problem, path: tuple[str, ...], letter: str,
     elif not stands_on:
         problem(path, "stands_on", "stands_on lists where its units stand: land, coastal, "
                 "water")
-    if stands_on - _LISTED[follows]:
+    elif stands_on - _LISTED[follows]:
         problem(path, "stands_on", f"the {written} lists go nowhere in "
                 f"{', '.join(sorted(t.value for t in stands_on - _LISTED[follows]))}")
     if convoys_from - stands_on:
