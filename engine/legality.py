@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from itertools import pairwise
 from typing import Any
 
-from engine.map import KIND_TRAITS, GameMap, Reach, Terrain, UnitKind, coast_of, province_of
+from engine.map import GameMap, Reach, Terrain, UnitKind, coast_of, province_of
 from engine.orders import (
     Convoy,
     Disband,
@@ -89,7 +89,7 @@ class Board:
             return False
         carriers = [u for p, u in self.units.items()
                     if p not in (src, dst, without)
-                    and self.map.provinces[p].terrain in u.kind.traits.convoys_from]
+                    and self.map.provinces[p].terrain in self.map.traits(u.kind).convoys_from]
         queue = [c for c in carriers
                  if self.map.reaches_province(c.kind, c.location, src)]
         seen = {c.province for c in queue}
@@ -177,7 +177,7 @@ class Board:
         if target in self.closed or target in self.barred.get(unit.power, ()):
             return None, f"{game_map.provinces[target].name} may not be entered"
         terrain = game_map.provinces[target].terrain
-        if KIND_TRAITS[unit.kind].reach is Reach.ANY:  # a wing: every neighbour, coasts ignored
+        if game_map.traits(unit.kind).follows is Reach.ANY:  # a wing: any neighbour, no coasts
             if fleet_convoyed:
                 return None, "only armies can be convoyed"
             if game_map.reaches_province(unit.kind, unit.location, target):
@@ -256,13 +256,13 @@ def _check_binding_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> C
         if target is not None and not order.via_convoy:
             return (order if me is order.unit and target == order.dest
                     else Move(me, target)), None
-        if not unit.kind.traits.convoyable:
+        if not board.map.traits(unit.kind).convoyable:
             return None, illegal(why or f"a {unit.kind.noun} cannot be convoyed")
         if why:
             return None, illegal(why)
         return None, illegal(f"a convoyed move must name its convoy path, every convoying "
                              f"unit in order: {unit} - X - ... - {province_of(order.dest)}")
-    if not unit.kind.traits.convoyable:
+    if not board.map.traits(unit.kind).convoyable:
         return None, illegal(f"a {unit.kind.noun} cannot be convoyed")
     dest = province_of(order.dest)
     why = convoy_path_fault(board, unit, order.path, dest)
@@ -294,7 +294,7 @@ def convoy_path_fault(board: Board, army: Unit, path: tuple[str, ...], dest: str
         if carrier is None:
             return f"no unit in {place} to convoy"
         terrain = game_map.provinces[place].terrain
-        if terrain not in carrier.kind.traits.convoys_from:
+        if terrain not in game_map.traits(carrier.kind).convoys_from:
             return f"the {carrier.kind.noun} in {place} cannot convoy"
         carriers.append(carrier)
 
@@ -317,7 +317,7 @@ def convoy_path_fault(board: Board, army: Unit, path: tuple[str, ...], dest: str
 def _linked(game_map: GameMap, a: Unit, b: Unit) -> bool:
     """Can two convoying units pass an army between them? A wing reaches
     every other wing (§3.3); otherwise one must reach the other's province."""
-    if a.kind is b.kind and a.kind.traits.convoy_jump:
+    if a.kind is b.kind and game_map.traits(a.kind).convoy_relay:
         return True
     return (game_map.reaches_province(a.kind, a.location, b.province)
             or game_map.reaches_province(b.kind, b.location, a.province))
@@ -385,8 +385,8 @@ def _check_support_move(board: Board, unit: Unit, me: UnitRef,
 
 
 def _check_convoy(board: Board, unit: Unit, me: UnitRef, order: Convoy) -> CheckedMovement:
-    if board.map.provinces[unit.province].terrain not in KIND_TRAITS[unit.kind].convoys_from:
-        kinds = [k for k in board.map.kinds if k.traits.convoys_from]
+    if board.map.provinces[unit.province].terrain not in board.map.traits(unit.kind).convoys_from:
+        kinds = [k for k in board.map.kinds if board.map.traits(k).convoys_from]
         if kinds == [UnitKind.FLEET]:
             return None, illegal("only a fleet at sea can convoy")
         return None, illegal(f"a {unit.kind.noun} in {unit.province} cannot convoy")
@@ -394,7 +394,7 @@ def _check_convoy(board: Board, unit: Unit, me: UnitRef, order: Convoy) -> Check
     if isinstance(found, Reason):
         return None, found
     target_unit, target = found
-    if not KIND_TRAITS[target_unit.kind].convoyable:
+    if not board.map.traits(target_unit.kind).convoyable:
         return None, illegal("only armies can be convoyed")
     dest_prov = province_of(order.dest)
     if not board.map.is_location(dest_prov):

@@ -17,18 +17,25 @@ from typing import Any
 
 
 class UnitKind(StrEnum):
+    """The kinds of unit the engine knows, by the letter orders write.
+
+    What each kind may do (where it stands, which adjacency it follows,
+    convoys...) is not here: every variant file describes the kinds it uses
+    (``[kinds.X]``, engine/variant_file.py) and the map answers for them
+    (``GameMap.traits``)."""
+
     ARMY = "A"
     FLEET = "F"
-    WING = "W"  # an air base: stationary, reaches every neighbour, convoys anywhere
-    EMBASSY = "E"  # a unit of the Favor map, never on the geographic board
+    WING = "W"  # Dissolution's air base
+    EMBASSY = "E"  # Dissolution's unit of the Favor map, orders of its own (parser/embassy.py)
 
     @property
     def noun(self) -> str:
-        return KIND_TRAITS[self].noun
+        return _NOUNS[self]
 
-    @property
-    def traits(self) -> KindTraits:
-        return KIND_TRAITS[self]
+
+_NOUNS = {UnitKind.ARMY: "army", UnitKind.FLEET: "fleet", UnitKind.WING: "wing",
+          UnitKind.EMBASSY: "embassy"}
 
 
 class Terrain(StrEnum):
@@ -49,32 +56,15 @@ class Reach(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class KindTraits:
-    """What a kind of unit may do, as data: every rule about unit kinds
-    reads this table instead of naming armies and fleets."""
+    """What a kind of unit may do, as the variant file says (``[kinds.X]``):
+    every rule about unit kinds reads this instead of naming armies and fleets."""
 
-    kind: UnitKind
-    noun: str
-    stands_on: frozenset[Terrain]
-    reach: Reach
-    convoys_from: frozenset[Terrain]  # where a unit of this kind can convoy from
-    convoyable: bool  # may be carried by a convoy
-    stationary: bool  # its moves always bounce (a sortie)
-    convoy_jump: bool = False  # adjacent to every other unit of its kind for convoys
-
-
-_GROUND = frozenset({Terrain.LAND, Terrain.COASTAL})
-KIND_TRAITS: dict[UnitKind, KindTraits] = {
-    UnitKind.ARMY: KindTraits(UnitKind.ARMY, "army", _GROUND, Reach.ARMY, frozenset(),
-                              convoyable=True, stationary=False),
-    UnitKind.FLEET: KindTraits(UnitKind.FLEET, "fleet",
-                               frozenset({Terrain.WATER, Terrain.COASTAL}), Reach.FLEET,
-                               frozenset({Terrain.WATER}), convoyable=False, stationary=False),
-    UnitKind.WING: KindTraits(UnitKind.WING, "wing", _GROUND, Reach.ANY,
-                              frozenset({Terrain.LAND, Terrain.COASTAL}), convoyable=False,
-                              stationary=True, convoy_jump=True),
-    UnitKind.EMBASSY: KindTraits(UnitKind.EMBASSY, "embassy", frozenset(), Reach.NONE,
-                                 frozenset(), convoyable=False, stationary=False),
-}
+    stands_on: frozenset[Terrain]  # empty: never on the geographic board
+    follows: Reach  # which adjacency its moves follow
+    convoys_from: frozenset[Terrain] = frozenset()  # where a unit of this kind can convoy from
+    convoyable: bool = False  # may be carried by a convoy
+    stationary: bool = False  # its moves always bounce (a sortie)
+    convoy_relay: bool = False  # reaches every other unit of its kind for convoys
 
 
 def province_of(location: str) -> str:
@@ -206,11 +196,18 @@ class GameMap:
     # [favor] board), as TOML gave them; the rules module checks them on loading.
     tables: Mapping[str, Any] = field(default_factory=dict)
     kinds: tuple[UnitKind, ...] = (UnitKind.ARMY, UnitKind.FLEET)  # kinds of unit on the board
+    # what each kind described by the file may do, those on the board and the
+    # others (Dissolution's Embassies): [kinds.X], or the standard game's
+    kind_traits: Mapping[UnitKind, KindTraits] = field(default_factory=dict)
     # What each province's border touches, clockwise ([rings], engine/rings.py);
     # empty for a variant without rings. Diplomap splits provinces by it.
     rings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     # -- places -----------------------------------------------------------
+
+    def traits(self, kind: UnitKind) -> KindTraits:
+        """What a unit of this kind may do on this map."""
+        return self.kind_traits[kind]
 
     def province(self, location: str) -> Province:
         return self.provinces[province_of(location)]
@@ -245,7 +242,7 @@ class GameMap:
     @cached_property
     def has_special_units(self) -> bool:
         """Are some units stationary or invulnerable (by kind or by power)?"""
-        return any(KIND_TRAITS[k].stationary for k in self.kinds) or any(
+        return any(self.traits(k).stationary for k in self.kinds) or any(
             p.stationary or p.invulnerable for p in self.powers.values())
 
     @cached_property
@@ -257,10 +254,10 @@ class GameMap:
         if not self.is_location(location):
             return False
         prov = self.province(location)
-        traits = KIND_TRAITS[kind]
+        traits = self.traits(kind)
         if prov.terrain not in traits.stands_on:
             return False
-        if traits.reach is not Reach.FLEET or prov.terrain is Terrain.WATER:
+        if traits.follows is not Reach.FLEET or prov.terrain is Terrain.WATER:
             return coast_of(location) is None
         # a fleet on a two-coast province must name its coast
         return (coast_of(location) is None) == (not prov.coasts)
@@ -269,23 +266,17 @@ class GameMap:
 
     def adjacent(self, kind: UnitKind, src: str, dst: str) -> bool:
         """Can a unit of this kind move from location src to location dst?"""
-        if kind is UnitKind.ARMY:
-            return province_of(dst) in self.army_moves.get(province_of(src), frozenset())
-        if kind is UnitKind.FLEET:
+        if self.traits(kind).follows is Reach.FLEET:  # coast to coast
             return dst in self.fleet_moves.get(src, frozenset())
         return province_of(dst) in self.province_neighbours(kind, src)
 
     def reaches_province(self, kind: UnitKind, src: str, province: str) -> bool:
         """Can the unit reach some location of ``province`` (coast ignored)?"""
-        if kind is UnitKind.ARMY:
-            return province in self.army_moves.get(province_of(src), frozenset())
-        if kind is UnitKind.FLEET:
-            return province in self._fleet_reach.get(src, frozenset())
         return province in self.province_neighbours(kind, src)
 
     def province_neighbours(self, kind: UnitKind, src: str) -> frozenset[str]:
         """The provinces a unit of this kind at src can reach, coasts ignored."""
-        reach = KIND_TRAITS[kind].reach
+        reach = self.traits(kind).follows
         if reach is Reach.ARMY:
             return self.army_moves.get(province_of(src), frozenset())
         if reach is Reach.FLEET:
@@ -306,7 +297,7 @@ class GameMap:
 
     def neighbours(self, kind: UnitKind, src: str) -> frozenset[str]:
         """The locations a unit of this kind at src can move to."""
-        if kind is UnitKind.FLEET:
+        if self.traits(kind).follows is Reach.FLEET:
             return self.fleet_moves.get(src, frozenset())
         return self.province_neighbours(kind, src)
 
@@ -393,6 +384,7 @@ class GameMap:
             ways_to_play=self.ways_to_play,
             rules=self.rules,
             kinds=self.kinds,
+            kind_traits=self.kind_traits,
             tables=self.tables,
         )
 

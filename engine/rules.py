@@ -200,7 +200,7 @@ class Rules:
 
     def stationary(self, game_map: GameMap, unit: Unit) -> bool:
         power = game_map.powers.get(unit.power)
-        return unit.kind.traits.stationary or (power is not None and power.stationary)
+        return game_map.traits(unit.kind).stationary or (power is not None and power.stationary)
 
     def invulnerable(self, game_map: GameMap, unit: Unit) -> bool:
         power = game_map.powers.get(unit.power)

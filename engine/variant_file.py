@@ -19,10 +19,12 @@ from typing import Any
 
 from engine import rings as ring_checks
 from engine import variant_checks
+from engine.kinds import kind_traits, standard_kinds
 from engine.map import (
     Canal,
     Drawing,
     GameMap,
+    KindTraits,
     Power,
     Province,
     Reach,
@@ -139,14 +141,15 @@ class _Builder:
             self.problem(("variant",), "rules",
                          f"rules {rules!r}: no such rules module in engine/variants/")
             rules = "standard"
-        kinds = self._kinds(header)
+        kind_traits = self._kind_traits()
+        kinds = self._kinds(header, kind_traits)
 
         provinces, army, fleet, borders = self._provinces()
         aliases = self._aliases(provinces)
         canals = self._canals(provinces, fleet)
         variant_checks.check_adjacency(self.problem, provinces, army, fleet)
         variant_checks.check_split_coasts(self.problem, provinces, fleet)
-        powers = self._powers(provinces, army, fleet, kinds)
+        powers = self._powers(provinces, army, fleet, kinds, kind_traits)
         power_aliases = self._power_aliases(powers, aliases)
         seats = self._seats(powers)
         ways_to_play = self._ways_to_play(powers)
@@ -178,6 +181,7 @@ class _Builder:
             ways_to_play=ways_to_play,
             rules=rules,
             kinds=kinds,
+            kind_traits=kind_traits,
             rings=rings,
             tables={k: v for k, v in self.data.items() if k not in _KNOWN_TABLES},
         )
@@ -188,16 +192,34 @@ class _Builder:
             raise VariantError(name or "variant", self.problems)
         return game_map
 
-    def _kinds(self, header: Mapping[str, Any]) -> tuple[UnitKind, ...]:
-        """The kinds of unit on the board: ``kinds = ["A", "F", "W"]``."""
+    def _kinds(self, header: Mapping[str, Any],
+               traits: Mapping[UnitKind, KindTraits]) -> tuple[UnitKind, ...]:
+        """The kinds of unit on the board: ``kinds = ["A", "F", "W"]``, each
+        described by a [kinds.X] table or by the standard game."""
         raw = header.get("kinds", ["A", "F"])
-        letters = {k.value: k for k in UnitKind if k.traits.reach is not Reach.NONE}
+        letters = {k.value: k for k, t in traits.items() if t.follows is not Reach.NONE}
         if not isinstance(raw, list) or not raw or not all(
                 isinstance(k, str) and k.upper() in letters for k in raw):
-            self.problem(("variant",), "kinds",
-                         f"kinds lists unit letters among {', '.join(sorted(letters))}")
+            self.problem(("variant",), "kinds", "kinds lists unit letters among "
+                         f"{', '.join(sorted(letters))} (a kind on the board needs a "
+                         "[kinds.X] table that follows some adjacency)")
             return (UnitKind.ARMY, UnitKind.FLEET)
         return tuple(dict.fromkeys(letters[k.upper()] for k in raw))
+
+    def _kind_traits(self) -> dict[UnitKind, KindTraits]:
+        """What each kind of unit may do: the file's [kinds.X] tables, and
+        the standard game's army and fleet where the file has none."""
+        raw = self.data.get("kinds", {})
+        if not isinstance(raw, dict):
+            self.problem(("kinds",), None, "kinds must be tables: [kinds.A], [kinds.F]...")
+            raw = {}
+        traits = {k: t for k, t in standard_kinds().items()
+                  if k.value not in raw}
+        for letter, entry in raw.items():
+            read = kind_traits(self.problem, ("kinds", letter), letter, entry)
+            if read is not None:
+                traits[read[0]] = read[1]
+        return traits
 
     def _provinces(
         self,
@@ -358,6 +380,7 @@ class _Builder:
         army: Mapping[str, set[str]],
         fleet: Mapping[str, set[str]],
         kinds: tuple[UnitKind, ...],
+        kind_traits: Mapping[UnitKind, KindTraits],
     ) -> dict[str, Power]:
         raw = self.data.get("powers", {})
         powers: dict[str, Power] = {}
@@ -385,7 +408,7 @@ class _Builder:
                 if code in taken and taken[code] != name:
                     self.problem(path, "centres", f"{code} is also owned by {taken[code]}")
                 taken[code] = name
-            units = self._units(path, entry, provinces, army, fleet, kinds)
+            units = self._units(path, entry, provinces, fleet, kinds, kind_traits)
             letter = str(entry.get("letter", name[:1]))
             if not re.match(r"^[A-Za-z]{1,3}$", letter):
                 self.problem(path, "letter", "a power's letter is 1 to 3 letters")
@@ -424,12 +447,13 @@ class _Builder:
         return powers
 
     def _units(self, path: tuple[str, ...], entry: Mapping[str, Any],
-               provinces: Mapping[str, Province], army: Mapping[str, set[str]],
-               fleet: Mapping[str, set[str]], kinds: tuple[UnitKind, ...]
+               provinces: Mapping[str, Province], fleet: Mapping[str, set[str]],
+               kinds: tuple[UnitKind, ...], kind_traits: Mapping[UnitKind, KindTraits]
                ) -> list[tuple[UnitKind, str]]:
         letters = {k.value: k for k in kinds}
-        shape = " or ".join(f"'{k.value} {'STP/SC' if k is UnitKind.FLEET else 'PAR'}'"
-                            for k in kinds)
+        shape = " or ".join(
+            f"'{k.value} {'STP/SC' if kind_traits[k].follows is Reach.FLEET else 'PAR'}'"
+            for k in kinds)
         units: list[tuple[UnitKind, str]] = []
         for text in entry.get("units", []):
             parts = str(text).upper().split()
@@ -441,10 +465,11 @@ class _Builder:
                 self.problem(path, "units", f"unit {text!r}: unknown province")
                 continue
             prov = provinces[province_of(loc)]
-            if kind.traits.reach is Reach.FLEET:
-                standable = loc in fleet
+            traits = kind_traits[kind]
+            if traits.follows is Reach.FLEET:
+                standable = loc in fleet and prov.terrain in traits.stands_on
             else:
-                standable = "/" not in loc and prov.terrain in kind.traits.stands_on
+                standable = "/" not in loc and prov.terrain in traits.stands_on
             if not standable:
                 self.problem(path, "units", f"a {kind.noun} cannot stand on {loc}")
             units.append((kind, loc))
@@ -662,7 +687,8 @@ class _Builder:
         return result
 
 _KNOWN_TABLES = frozenset(
-    {"variant", "powers", "provinces", "canals", "seats", "map", "ways_to_play", "rings"})
+    {"variant", "kinds", "powers", "provinces", "canals", "seats", "map", "ways_to_play",
+     "rings"})
 
 
 def _rules_problems(game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:

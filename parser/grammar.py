@@ -61,9 +61,10 @@ from engine.orders import (
 from parser.actions import on_tokens
 from parser.names import COAST_WORDS, NameMatch, Places, Powers
 
-# the words for every kind of unit on the geographic board; a map reads those of its kinds
+# the words for every kind of unit on the geographic board; a map reads those
+# of its kinds. An Embassy's orders have a reader of their own (parser/embassy.py).
 _ALL_KIND_WORDS = {
-    word: kind for kind in UnitKind if kind.traits.stands_on
+    word: kind for kind in UnitKind if kind is not UnitKind.EMBASSY
     for word in (kind.value.lower(), kind.noun)
 }
 _KIND_WORDS = {w: k for w, k in _ALL_KIND_WORDS.items() if k in (UnitKind.ARMY, UnitKind.FLEET)}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game import Resolution
-from engine.map import GameMap
+from engine.map import GameMap, UnitKind
 from engine.orders import Order, UnitRef
 from engine.outcomes import Outcome
 from engine.state import GameState
@@ -52,8 +52,8 @@ def drawn_orders(results: Iterable[tuple[str, Order, str]]) -> tuple[DrawnOrder,
 
 def _off_the_board(order: Order) -> bool:
     unit = getattr(order, "unit", None)
-    return isinstance(unit, UnitRef) and unit.kind is not None \
-        and not unit.kind.traits.stands_on
+    # an Embassy's orders are of the Favor map: its kind names its board
+    return isinstance(unit, UnitRef) and unit.kind is UnitKind.EMBASSY
 
 
 def scene_after(game: str, resolution: Resolution) -> Scene:

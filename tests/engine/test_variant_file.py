@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from engine.map import UnitKind
 from engine.state import GameState
 from engine.variant_file import VariantError, load_variant, parse_variant
 from judge.cli import main
@@ -87,6 +88,48 @@ def test_variant_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert f"{bad}:line 21: powers.BRAVIA.letter: letter A is also ARDEN's" in out
 
     assert main(["variant", "check", str(tmp_path / "missing.toml")]) == 2
+
+
+def _kind_cases() -> list[Any]:
+    data = tomllib.loads((DATA / "variant_kinds.toml").read_text(encoding="utf-8"))
+    return [pytest.param(c, id=c["name"]) for c in data["case"]]
+
+
+@pytest.mark.parametrize("case", _kind_cases())
+def test_kinds_are_read_from_the_file(case: dict[str, Any]) -> None:
+    if "variant" in case:
+        game_map = load_variant(case["variant"])
+    else:
+        text = example_variant()
+        for old, new in case["edits"]:
+            assert old in text, f"edit {old!r} no longer applies to the example"
+            text = text.replace(old, new, 1)
+        game_map = parse_variant(text, "kinds.toml")
+    assert [k.value for k in game_map.kinds] == case["kinds"]
+    assert sorted(k.value for k in game_map.kind_traits) == sorted(case["traits"])
+    for letter, want in case["traits"].items():
+        traits = game_map.traits(UnitKind(letter))
+        assert {
+            "stands_on": sorted(t.value for t in traits.stands_on),
+            "follows": traits.follows.value,
+            "convoys_from": sorted(t.value for t in traits.convoys_from),
+            "convoyable": traits.convoyable,
+            "stationary": traits.stationary,
+            "convoy_relay": traits.convoy_relay,
+        } == {"stands_on": [], "convoys_from": [], "convoyable": False, "stationary": False,
+              "convoy_relay": False, **want}, letter
+    assert game_map.has_special_units == case.get("special_units", False)
+
+
+def test_variant_check_names_a_bad_trait_by_its_key(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(example_variant().replace(
+        "[variant]\n", '[kinds.W]\nstands_on = ["land"]\nfollows = "any"\nstationary = 1\n\n'
+        "[variant]\n", 1), encoding="utf-8")
+    assert main(["variant", "check", str(bad)]) == 1
+    assert f"{bad}:line 7: kinds.W.stationary: stationary is true or false" \
+        in capsys.readouterr().out
 
 
 def test_seats_group_powers_under_players() -> None:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import Engine
@@ -26,6 +28,7 @@ from judge.games import GameError
 from judge.models import BidRecord, Game
 from judge.passwords import hash_password
 from judge.settings import GameSettings
+from parser import parse_order
 
 START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 PLAYED = ["EGYPT", "ETHIOPIA", "IRAN", "KAZAKHSTAN", "PAKISTAN", "POLAND", "ROMANIA",
@@ -156,6 +159,62 @@ def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
         state = games.current_state(session, game)
         # every player with Embassies has orders to give in Winter
         assert games.powers_to_order(load_variant("dissolution"), state) == PLAYED
+
+
+# the Winter orders of tests/engine/variants/dissolution/data/favor/winter.toml
+WINTER_CASES = {case["id"]: case for case in tomllib.loads(
+    (Path(__file__).parents[1] / "engine" / "variants" / "dissolution" / "data" / "favor"
+     / "winter.toml").read_text(encoding="utf-8"))["case"]}
+
+
+def _in_winter(session: Session, game: Game) -> None:
+    """The game's current phase made W1992A, its Embassies where the opening put them."""
+    from judge import snapshots
+    state = games.current_state(session, game)
+    record = games.phase_record(session, game)
+    assert record is not None
+    record.state = snapshots.dumps(state.evolve(phase=Phase.parse("W1992A")))
+    record.phase = game.phase = "W1992A"
+    session.add(record)
+    session.flush()
+    games._forget(session, games._POSITION)
+
+
+def test_a_void_embassy_support_is_listed_once_in_results_and_history(db: Engine) -> None:
+    """A void Embassy order is the Embassy's one line, in the results mail
+    and in HISTORY: the hold it falls back on is not listed beside it."""
+    from judge.handlers import Context
+    from judge.handlers.info import do_history
+    from parser.commands import History
+
+    case = WINTER_CASES["11.5.2 own: a void support is listed once, its example names the "
+                        "Embassy there"]
+    assert case["setup"] == "default"  # the opening's Embassies, as a started game has them
+    config = Config(address="judge@judge.test")
+    with _playing(db) as (session, game):
+        _in_winter(session, game)
+        wanted: list[list[str]] = []  # order | outcome | words of the reason
+        for power, lines in case["orders"].items():
+            rows = [[part.strip() for part in line.split("|")] for line in lines]
+            games.file_orders(session, game, power, [row[0] for row in rows])
+            wanted.extend(rows)
+        mails = turns.process(session, game, config, START)
+        assert game.phase == "S1993M"
+        body = next(m for m in mails if m.kind == "results").body
+        ctx = Context(session=session, config=config, sender="x@x.test", now=START)
+        history = do_history(ctx, History("dissol", "W1992A", "W1992A"))
+    game_map = load_variant("dissolution")
+    for text, outcome, why in wanted:
+        order = str(parse_order(text, game_map))
+        for shown in (body, history):
+            lines = [line for line in shown.splitlines() if order in line]
+            assert len(lines) == 1 and f" {outcome}: " in lines[0], (order, lines)
+            assert " ".join(why.split()) in " ".join(shown.split())  # wrapped in the mail
+    for line in case["unlisted"]:
+        power, _, text = line.partition(" ")
+        order = re.escape(str(parse_order(text, game_map)))
+        assert not re.search(rf"^\s+{order}\s", body, re.MULTILINE), line
+        assert not re.search(rf"^\s+{power}\s+{order}\s", history, re.MULTILINE), line
 
 
 def test_the_bids_are_told_when_the_game_ends(db: Engine) -> None:

@@ -91,6 +91,10 @@ def winter_orders(game_map: GameMap, board: FavorBoard, state: GameState,
             reason = illegal(verdict.why) if verdict.outcome is Outcome.ILLEGAL else Reason(
                 Why.NOT_MATCHED, detail=verdict.why)
             rows.append(OrderResult(power, verdict.order, verdict.outcome, reason))
+            if verdict.outcome is Outcome.VOID:
+                # a void order is its Embassy's line, as a void support is
+                # on the board: the hold it falls back on is not a second one
+                answered.add(key)
         elif chosen[key] is not verdict:
             rows.append(OrderResult(power, verdict, Outcome.VOID, Reason(
                 Why.NOT_MATCHED, detail="another order for this Embassy replaces it")))
@@ -160,9 +164,9 @@ def _check(game_map: GameMap, board: FavorBoard, state: GameState,
             continue
         unnamed = _unnamed(order)
         if unnamed:
-            checked.append((power, _Illegal(order, (
-                f"say whose Embassy in {unnamed} is supported: S PA {unnamed} ... (§11.5.2)"),
-                Outcome.VOID), embassy.key))
+            checked.append((power, _Illegal(order, _say_whose(
+                game_map, power, order, in_perimeter.get(unnamed, [])), Outcome.VOID),
+                embassy.key))
             continue
         why = _fault(game_map, board, state, embassy, order, in_perimeter)
         if not why and isinstance(order, Move):
@@ -213,6 +217,33 @@ def _unnamed(order: EmbassyOrder) -> str:
         return ""
     target = parse_label(order.target.location)
     return target.label if target is not None and target.is_perimeter else ""
+
+
+def _say_whose(game_map: GameMap, power: str, order: EmbassyOrder,
+               there: Sequence[_Embassy]) -> str:
+    """Why a support of an Embassy in a Perimeter that names no power is
+    void, with the powers whose Embassies are there and the order written
+    for one of them: the player's own if it is there (most often the one
+    meant), else the first; the player's own when the Perimeter is empty."""
+    assert isinstance(order, (SupportHold, SupportMove))  # only a support names a unit
+    owners = sorted({_abbreviation(game_map, e.power) for e in there})
+    mine = _abbreviation(game_map, power)
+    example = mine if mine in owners or not owners else owners[0]
+    named = replace(order, target=UnitRef(order.target.location, None, example))
+    if len(owners) > 1:
+        who = f" ({', '.join(owners[:-1])} or {owners[-1]})"
+    elif not owners:
+        who = " (none is there now)"
+    else:
+        who = ""
+    return f"say whose Embassy in {order.target.location} is supported{who}: {named} (§11.5.2)"
+
+
+def _abbreviation(game_map: GameMap, power: str) -> str:
+    """How an order names a power, as the rules' examples do (§11.5.2: "PA"):
+    its shortest spelling, upper case."""
+    spellings = [s for s, p in game_map.power_aliases.items() if p == power and s.isalpha()]
+    return min(spellings, key=lambda s: (len(s), s)).upper() if spellings else power
 
 
 def _must_hold(game_map: GameMap, state: GameState, embassy: _Embassy) -> str:

@@ -166,7 +166,7 @@ def _linked(a: Unit, b: Unit) -> bool:
 
 
 def _carrier(unit: Unit) -> bool:
-    return MAP.provinces[unit.province].terrain in unit.kind.traits.convoys_from
+    return MAP.provinces[unit.province].terrain in MAP.traits(unit.kind).convoys_from
 
 
 def _convoy_path(rng: random.Random, army: Unit, units: Mapping[str, Unit]

@@ -159,6 +159,10 @@ def test_winter_orders(case: dict[str, Any]) -> None:
         said = row.reason.describe() if row.reason else ""
         assert row.outcome.value == outcome, (power, text, said)
         assert why in said, (power, text, said)
+    for line in case.get("unlisted", []):  # every order is listed once, with one outcome
+        power, _, text = line.partition(" ")
+        order = parse_order(text, MAP)
+        assert not [r for r in resolution.results if r.power == power and r.order == order], line
     retreats = [f"{r.power} {r.order.unit.location}-{r.order.dest}"
                 for r in resolution.results if isinstance(r.order, Retreat)]
     assert retreats == case.get("retreats", [])
