@@ -64,8 +64,6 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
         assert not set(facts.get("not_army", [])) & army
         fleet = {d for loc in board.locations_of(code) for d in board.fleet_moves.get(loc, ())}
         assert set(facts.get("fleet", [])) <= fleet
-    if "adjustments" in case:
-        check_adjustments(game_map, board, resolution, case["adjustments"])
         assert not set(facts.get("not_fleet", [])) & fleet
         if "coasts" in facts:
             assert list(prov.coasts) == facts["coasts"]
@@ -73,6 +71,8 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
             assert set(dsts) <= board.fleet_moves[loc], loc
         for loc, dsts in facts.get("not_fleet_from", {}).items():
             assert not set(dsts) & board.fleet_moves[loc], loc
+    if "adjustments" in case:
+        check_adjustments(game_map, board, resolution, case["adjustments"])
 
 
 def check_adjustments(game_map: GameMap, board: GameMap, resolution: Resolution,
