@@ -84,7 +84,6 @@ def after_changes(before: GameMap, board: Board, pieces: Mapping[str, tuple[str,
     out: list[Dislodged] = []
     placed_in: set[str] = set()
     split = {code for code, now in pieces.items() if len(now) > 1}
-    keys = {d.unit.province for d in dislodged}
     for unit in units:
         now = pieces.get(unit.province, (unit.province,))
         if unit.province not in split:
@@ -96,10 +95,8 @@ def after_changes(before: GameMap, board: Board, pieces: Mapping[str, tuple[str,
         choices = part_choices(before, board, unit, now)
         if not choices:
             continue  # nowhere to stand: the unit is lost (cannot happen on a valid board)
-        if len(choices) == 1 or unit.province in keys:
-            # one choice, or its province's key is taken by a unit it dislodged:
-            # it goes to the default part at once
-            where = _default(board, choices)
+        if len(choices) == 1:  # nothing to choose: it goes there at once (example F)
+            where = choices[0]
             standing.append(Unit(unit.power, unit.kind, where))
             placed_in.add(province_of(where))
             continue
@@ -108,14 +105,6 @@ def after_changes(before: GameMap, board: Board, pieces: Mapping[str, tuple[str,
     for d in dislodged:
         out.append(_carried(before, board, pieces, d, placed_in, new_contested))
     return Moved(tuple(standing), tuple(out), new_contested)
-
-
-def _default(board: Board, choices: Sequence[str]) -> str:
-    """A displaced unit's part when it says none: the one with the centre, else the first."""
-    for loc in choices:
-        if board.provinces[province_of(loc)].centre is not None:
-            return loc
-    return choices[0]
 
 
 def default_part(game_map: GameMap, choices: Sequence[str]) -> str:
