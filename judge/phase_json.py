@@ -104,7 +104,8 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         power = _power(game_map, name, "dislodged")
         for text, info in entries.items():
             key = f"dislodged.{power}.{text}"
-            if info.get("displaced"):
+            if info.get("displaced") or (changes and not board.is_location(
+                    _location_code(str(text).split(None, 1)[-1]))):
                 dislodged.append(_displaced(game_map, board, phase, changes, power, text, info,
                                             key))
                 continue
@@ -145,7 +146,9 @@ def _displaced(game_map: GameMap, board: GameMap, phase: Phase,
                changes: tuple[MapChange, ...], power: str, text: str,
                info: Mapping[str, Any], key: str) -> Dislodged:
     """A unit displaced by a Draw (Diplomap §III.B): it stands in the
-    province that was split, and its retreats are the parts it may choose."""
+    province that was split, and its retreats are the parts it may choose.
+    Also a unit dislodged in a province split since: its retreats were
+    judged on the board before the split, so they are taken as written."""
     location = str(text).split(None, 1)[-1]
     before = on_the_map.displaced_board(game_map, board, phase, changes,
                                         [_location_code(location)])
@@ -156,9 +159,10 @@ def _displaced(game_map: GameMap, board: GameMap, phase: Phase,
     if not isinstance(retreats, list):
         raise PhaseInputError(f"{key}.retreats: a displaced unit needs its retreats "
                               "(the phase before's next.dislodged gives them)")
-    return Dislodged(unit, str(info.get("attacker", unit.province)), False,
+    return Dislodged(unit, str(info.get("attacker", unit.province)),
+                     bool(info.get("by_convoy", False)),
                      tuple(_location(board, str(r), f"{key}.retreats") for r in retreats),
-                     displaced=True)
+                     displaced=bool(info.get("displaced")))
 
 
 def _location_code(text: str) -> str:
@@ -386,7 +390,8 @@ def write_resolution(
 def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
     game_map, state = read_state(data)
     board = on_the_map.board_for(game_map, state.phase, state.map_changes)
-    displaced = [d.unit.location for d in state.dislodged if d.displaced]
+    displaced = [d.unit.location for d in state.dislodged
+                 if d.displaced or not board.is_location(d.unit.location)]
     if displaced:  # Diplomap: orders name the split provinces (§III.B)
         board = on_the_map.displaced_board(game_map, board, state.phase, state.map_changes,
                                            displaced) or board
