@@ -23,17 +23,22 @@ class OrderSet(Generic[UnitOrder]):
         self,
         orders: Mapping[str, Sequence[Order]],
         check: Callable[[str, Order], tuple[UnitOrder, None] | tuple[None, Reason]],
+        key: Callable[[str, UnitOrder], str] | None = None,
     ) -> None:
-        # (power, order as given, checked order, why illegal, the unit's province)
+        """``key(power, checked order)`` names the unit an order is for: its
+        province, unless two units may share one (a retreat phase of Diplomap,
+        where a displaced unit shares its old province with the unit it
+        dislodged)."""
+        # (power, order as given, checked order, why illegal, the unit's key)
         self.given: list[tuple[str, Order, UnitOrder | None, Reason | None, str]] = []
-        self.chosen: dict[str, UnitOrder] = {}  # province -> the order the unit obeys
+        self.chosen: dict[str, UnitOrder] = {}  # unit's key -> the order the unit obeys
         for power, power_orders in orders.items():
             for order in power_orders:
                 checked, reason = check(power, order)
                 if checked is None:
                     self.given.append((power, order, None, reason, ""))
                     continue
-                prov = province_of(checked.unit.location)
+                prov = key(power, checked) if key else province_of(checked.unit.location)
                 self.given.append((power, order, checked, reason, prov))
                 self.chosen[prov] = checked  # last wins
 

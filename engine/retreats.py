@@ -10,7 +10,7 @@ from engine.map import GameMap, province_of
 from engine.order_sets import OrderSet
 from engine.orders import Disband, Order, Retreat, UnitRef
 from engine.outcomes import OrderResult, Outcome, Reason, Why
-from engine.state import GameState
+from engine.state import Dislodged, GameState
 from engine.units import Unit
 
 
@@ -23,13 +23,17 @@ class RetreatResult:
 def resolve_retreats(
     game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]]
 ) -> RetreatResult:
-    dislodged = {d.unit.province: d.unit for d in state.dislodged}
-    options = {d.unit.province: d.retreats for d in state.dislodged}
+    keys = RetreatKeys(state.dislodged)
+    dislodged = {keys.of(d.unit.power, d.unit.province): d.unit for d in state.dislodged}
 
     def check(power: str, order: Order) -> CheckedRetreat:
-        return check_retreat(dislodged, options, power, order, game_map)
+        units, options = keys.seen_by(power)
+        return check_retreat(units, options, power, order, game_map)
 
-    order_set: OrderSet[Retreat | Disband] = OrderSet(orders, check)
+    def key(power: str, order: Retreat | Disband) -> str:
+        return keys.of(power, province_of(order.unit.location))
+
+    order_set: OrderSet[Retreat | Disband] = OrderSet(orders, check, key)
     chosen = order_set.chosen
 
     # two or more retreats to one province: all of them disband
@@ -41,7 +45,8 @@ def resolve_retreats(
 
     def judge(power: str, prov: str, order: Retreat | Disband) -> OrderResult:
         if prov in clashes and isinstance(order, Retreat):
-            rivals = tuple(p for p in arrivals[province_of(order.dest)] if p != prov)
+            rivals = tuple(dislodged[p].province for p in arrivals[province_of(order.dest)]
+                           if p != prov)
             return OrderResult(power, order, Outcome.FAILS, Reason(Why.RETREAT_CLASH, rivals))
         return OrderResult(power, order, Outcome.SUCCEEDS)
 
@@ -55,3 +60,35 @@ def resolve_retreats(
         if isinstance(final, Retreat) and prov not in clashes:
             board.append(Unit(unit.power, unit.kind, final.dest))
     return RetreatResult(tuple(results), tuple(board))
+
+
+class RetreatKeys:
+    """Which retreating unit an order names. Usually one per province, so
+    the province is the key; in Diplomap a unit displaced from a split
+    province (§III.B) may share it with the unit it dislodged there, always
+    another power's, so the province and the power tell them apart."""
+
+    def __init__(self, dislodged: Sequence[Dislodged]) -> None:
+        self.dislodged = tuple(dislodged)
+        seen: set[str] = set()
+        self.shared: set[str] = set()
+        for d in dislodged:
+            (self.shared if d.unit.province in seen else seen).add(d.unit.province)
+        self._views: dict[str, tuple[dict[str, Unit], dict[str, tuple[str, ...]]]] = {}
+
+    def of(self, power: str, province: str) -> str:
+        return f"{province} {power}" if province in self.shared else province
+
+    def seen_by(self, power: str) -> tuple[dict[str, Unit], dict[str, tuple[str, ...]]]:
+        """The retreating units by province as ``power``'s orders read them:
+        its own where a province holds two."""
+        view = self._views.get(power)
+        if view is None:
+            units: dict[str, Unit] = {}
+            options: dict[str, tuple[str, ...]] = {}
+            for d in self.dislodged:
+                prov = d.unit.province
+                if prov not in units or d.unit.power == power:
+                    units[prov], options[prov] = d.unit, d.retreats
+            view = self._views[power] = (units, options)
+        return view

@@ -125,7 +125,8 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
         power = _power(game_map, name, "dislodged")
         for text, info in entries.items():
             key = f"dislodged.{power}.{text}"
-            if info.get("displaced"):
+            if info.get("displaced") or not board.is_location(
+                    _location_code(str(text).split(None, 1)[-1])):
                 dislodged.append(_displaced(game_map, board, state, power, text, info, key))
                 continue
             unit = _unit(board, power, text, f"dislodged.{power}")
@@ -153,19 +154,24 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
 def _displaced(game_map: GameMap, board: GameMap, state: GameState, power: str, text: str,
                info: Mapping[str, Any], key: str) -> Dislodged:
     """A unit displaced by a Draw (Diplomap §III.B): it stands in the
-    province that was split, and its retreats are the parts it may choose."""
+    province that was split, and its retreats are the parts it may choose.
+    Also a unit dislodged in a province split since: its retreats were
+    judged on the board before the split, so they are taken as written."""
     location = str(text).split(None, 1)[-1]
     before = on_the_map.displaced_board(game_map, board, state, [_location_code(location)])
     if before is None:
-        raise PhaseInputError(f"{key}: no board before the changes has {location!r}")
+        if info.get("displaced"):
+            raise PhaseInputError(f"{key}: no board before the changes has {location!r}")
+        raise PhaseInputError(f"dislodged.{power}: unknown place {location!r}")
     unit = _unit(before, power, text, key)
     retreats = info.get("retreats")
     if not isinstance(retreats, list):
         raise PhaseInputError(f"{key}.retreats: a displaced unit needs its retreats "
                               "(the phase before's next.dislodged gives them)")
-    return Dislodged(unit, str(info.get("attacker", unit.province)), False,
+    return Dislodged(unit, str(info.get("attacker", unit.province)),
+                     bool(info.get("by_convoy", False)),
                      tuple(_location(board, str(r), f"{key}.retreats") for r in retreats),
-                     displaced=True)
+                     displaced=bool(info.get("displaced")))
 
 
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:
@@ -311,7 +317,8 @@ def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
     game_map, state = read_state(data)
     rules = rules_for(game_map)
     board = rules.map_for(game_map, state)
-    displaced = [d.unit.location for d in state.dislodged if d.displaced]
+    displaced = [d.unit.location for d in state.dislodged
+                 if d.displaced or not board.is_location(d.unit.location)]
     if displaced:  # Diplomap: orders name the split provinces (§III.B)
         board = on_the_map.displaced_board(game_map, board, state, displaced) or board
     orders, unreadable = read_orders(game_map, data, board)

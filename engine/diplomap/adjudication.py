@@ -22,6 +22,7 @@ from engine.diplomap.validity import (
     border_key,
     check_draw,
     check_erase,
+    check_merge,
     side_part,
 )
 from engine.diplomap.values import Draw, MapChange, MapOrder, MapOrderResult, Merge, Split
@@ -78,10 +79,9 @@ def adjudicate_map_orders(
             elif isinstance(order, Draw):
                 verdicts[(power, order)] = check_draw(board, order, occupied)
             else:
-                verdicts[(power, order)] = check_erase(board, order, occupied)
+                verdicts[(power, order)] = check_erase(board, order)
             used.add((power, kind))
     _conflicts(verdicts)
-    _chains(board, verdicts, occupied)
     if all(isinstance(v, Verdict) for v in verdicts.values()):  # nothing to carry out
         return Outcome(tuple(MapOrderResult(p, o, False, v.reason, v.section)
                              for (p, o), v in verdicts.items() if isinstance(v, Verdict)),
@@ -97,6 +97,7 @@ def adjudicate_map_orders(
                                         "II.G.8")
             else:
                 changes.append(change)
+    _judge_erases(work, verdicts, pieces, occupied)
     for key, verdict in verdicts.items():
         if isinstance(verdict, ErasePlan):
             merge = _carry_out_erase(work, verdict, pieces)
@@ -156,11 +157,50 @@ def _crossing(a: int, b: int, c: int, d: int) -> bool:
     return inside(c) != inside(d)
 
 
-def _chains(board: Board, verdicts: dict[tuple[str, MapOrder], Verdict | DrawPlan | ErasePlan],
-            occupied: Collection[str]) -> None:
+def _judge_erases(work: Board,
+                  verdicts: dict[tuple[str, MapOrder], Verdict | DrawPlan | ErasePlan],
+                  pieces: Mapping[str, list[str]], occupied: Collection[str]) -> None:
+    """The Erases' centres, units and neighbours, on the board after the
+    turn's Draws (Draws before Erases, example J): each Erase on its own,
+    then the Erases that join into one province together."""
+    # a unit in a split province counts in every part, since it may choose any
+    # (example D); each part knows whose unit it is, so it is counted once
+    here = {part: code for code in occupied for part in _now(pieces, code)}
+    joined: dict[tuple[str, MapOrder], tuple[str, str]] = {}
+    for key, plan in verdicts.items():
+        if not isinstance(plan, ErasePlan):
+            continue
+        pair = _meeting(work, plan, pieces)
+        verdict = pair if isinstance(pair, Verdict) else check_merge(work, pair, here)
+        if verdict is not None:
+            verdicts[key] = verdict
+        else:
+            assert not isinstance(pair, Verdict)
+            joined[key] = pair
+    _chains(work, verdicts, joined, here)
+
+
+def _meeting(work: Board, plan: ErasePlan, pieces: Mapping[str, list[str]]
+             ) -> tuple[str, str] | Verdict:
+    """The two provinces an Erase joins after the Draws: the part of a split
+    province that holds the whole border."""
+    one, two = plan.provinces
+    pairs = [(a, b) for a in _now(pieces, one) for b in _now(pieces, two)
+             if b in work.rings.get(a, ())]
+    if not pairs:
+        return Verdict(False, "the border no longer exists", "II.G.8")
+    if len(pairs) > 1:
+        return Verdict(False, "the border was cut by a Draw", "II.G.8")
+    return pairs[0]
+
+
+def _chains(work: Board, verdicts: dict[tuple[str, MapOrder], Verdict | DrawPlan | ErasePlan],
+            joined: Mapping[tuple[str, MapOrder], tuple[str, str]],
+            occupied: Mapping[str, str]) -> None:
     """§II.G.3 and §II.G.4 over several Erases: provinces joined by valid
     Erases into one must not hold two centres or two units, else every
-    Erase of that province fails."""
+    Erase of that province fails. ``occupied``: a province holding a unit
+    -> where the unit stood before the Draws."""
     parent: dict[str, str] = {}
 
     def root(code: str) -> str:
@@ -168,21 +208,20 @@ def _chains(board: Board, verdicts: dict[tuple[str, MapOrder], Verdict | DrawPla
             code = parent[code]
         return code
 
-    erases = [(k, v) for k, v in verdicts.items() if isinstance(v, ErasePlan)]
-    for _, plan in erases:
-        one, two = (root(c) for c in plan.provinces)
-        if one != two:
-            parent[one] = two
+    for one, two in joined.values():
+        top, other = root(one), root(two)
+        if top != other:
+            parent[top] = other
     groups: dict[str, set[str]] = {}
-    for _, plan in erases:
-        for code in plan.provinces:
+    for pair in joined.values():
+        for code in pair:
             groups.setdefault(root(code), set()).add(code)
-    for key, plan in erases:
-        group = groups[root(plan.provinces[0])]
+    for key, pair in joined.items():
+        group = groups[root(pair[0])]
         if len(group) < 3:
             continue  # a single Erase was checked on its own
-        centres = sum(board.provinces[c].centre is not None for c in group)
-        units = sum(c in occupied for c in group)
+        centres = sum(work.provinces[c].centre is not None for c in group)
+        units = len({occupied[c] for c in group if c in occupied})
         if centres > 1:
             verdicts[key] = Verdict(False, "these Erases together combine two supply centres",
                                     "II.G.3")

@@ -107,6 +107,7 @@ def split(board: Board, code: str, i: int, j: int, parts: tuple[str, str],
                  **{k: two for k in _indices(n, j, i)}}
     old = board.provinces[code]
     old_fleet = {loc: set(board.fleet.get(loc, set())) for loc in board.locations(code)}
+    shore = shores(board, code)
     old_army = set(board.army.get(code, set()))
     point = board.labels.get(code)
     unit_points = {loc: board.unit_points.get(loc) for loc in board.locations(code)}
@@ -125,7 +126,7 @@ def split(board: Board, code: str, i: int, j: int, parts: tuple[str, str],
                 board.link_army(part, other)
     if old.terrain is not Terrain.WATER:
         board.link_army(one, two)
-    _fleet_links(board, old, ring, owner, cut_owner, old_fleet, parts, (i, j))
+    _fleet_links(board, old, ring, owner, cut_owner, old_fleet, shore, parts, (i, j))
     for part in parts:
         for loc in board.locations(part):
             source = loc.replace(part, code, 1)
@@ -158,15 +159,69 @@ def _terrain(board: Board, old: Province, ring: list[str]) -> Terrain:
     return Terrain.COASTAL if any(board.is_water(n) for n in ring) else Terrain.LAND
 
 
+def shores(board: Board, code: str) -> dict[int, frozenset[str]]:
+    """Whose shore each of a province's sea borders is: ring position ->
+    the locations (coasts) a fleet stands on there.
+
+    A coast is a stretch of shoreline: a run of sea borders between two land
+    borders. A province with two coasts may reach one sea from both (Spain
+    and the Mid-Atlantic), so a run goes to the coast reaching most of its
+    seas and of the land at its two ends (a tie: to each tied coast)."""
+    ring = board.rings[code]
+    locations = board.locations(code)
+    n = len(ring)
+    water = [board.is_water(name) for name in ring]
+    if len(locations) < 2:
+        return {k: frozenset(locations) for k in range(n) if water[k]}
+    reach = {loc: {province_of(d) for d in board.fleet.get(loc, ())} for loc in locations}
+    found: dict[int, frozenset[str]] = {}
+    for run in _water_runs(water):
+        ends = set() if len(run) == n else {ring[run[0] - 1], ring[(run[-1] + 1) % n]}
+        touched = [ring[k] for k in run] + sorted(ends)
+        score = {loc: sum(name in reach[loc] for name in touched) for loc in locations}
+        best = max(score.values())
+        coast = frozenset(loc for loc in locations if best and score[loc] == best)
+        found.update((k, coast) for k in run)
+    return found
+
+
+def _water_runs(water: list[bool]) -> list[list[int]]:
+    """The runs of consecutive sea borders round a ring (cyclic)."""
+    n = len(water)
+    if all(water):
+        return [list(range(n))]
+    start = next(k for k in range(n) if not water[k])  # a run never wraps past here
+    runs: list[list[int]] = []
+    for step in range(1, n + 1):
+        k = (start + step) % n
+        if not water[k]:
+            continue
+        if runs and runs[-1][-1] == (k - 1) % n:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    return runs
+
+
 def _fleet_links(board: Board, old: Province, ring: list[str], owner: dict[int, str],
                  cut_owner: dict[tuple[int, str], str], old_fleet: dict[str, set[str]],
-                 parts: tuple[str, str], ends: tuple[int, int]) -> None:
+                 shore: dict[int, frozenset[str]], parts: tuple[str, str],
+                 ends: tuple[int, int]) -> None:
     """Share out the old province's fleet links between the parts.
 
-    A water neighbour stays linked to every part bordering it. A land
-    neighbour was linked along the coast: the link stays with the part
-    holding the end of that neighbour's stretch that touches water."""
+    A water neighbour stays linked to every part holding a piece of that
+    sea's border on the fleet's shore (of a two-coast province: its coast's
+    own stretch, not the other coast's). A land neighbour was linked along
+    the coast: the link stays with the part holding the end of that
+    neighbour's stretch that touches the coast's shore."""
     n = len(ring)
+
+    def holding(k: int) -> set[str]:
+        return set(parts) if k in ends else {owner[k]}  # a cut border is in both parts
+
+    def on_shore(k: int, loc: str) -> bool:
+        return loc in shore.get(k % n, frozenset())
+
     links: dict[str, dict[str, set[str]]] = {p: {} for p in parts}
     for loc, dsts in old_fleet.items():
         for dst in dsts:
@@ -175,12 +230,16 @@ def _fleet_links(board: Board, old: Province, ring: list[str], owner: dict[int, 
             for k, name in enumerate(ring):
                 if name != neighbour:
                     continue
-                if board.is_water(neighbour) or old.terrain is Terrain.WATER:
-                    holders.update(p for p in parts if neighbour in board.rings[p])
+                if old.terrain is Terrain.WATER:
+                    holders.update(holding(k))
                     continue
-                if board.is_water(ring[k - 1]):
+                if board.is_water(neighbour):
+                    if on_shore(k, loc):
+                        holders.update(holding(k))
+                    continue
+                if on_shore(k - 1, loc):
                     holders.add(cut_owner.get((k, "start"), owner[k]))
-                if board.is_water(ring[(k + 1) % n]):
+                if on_shore(k + 1, loc):
                     holders.add(cut_owner.get((k, "end"), owner[k]))
             if not holders:  # no water beside it in the ring: every coastal part bordering it
                 holders = {p for p in parts if neighbour in board.rings[p]
@@ -204,11 +263,11 @@ def _fleet_links(board: Board, old: Province, ring: list[str], owner: dict[int, 
     i, j = ends
     one, two = parts
     for k in {i, j}:
-        shore = ring[k]
-        if shore == EDGE or (not board.is_water(shore) and old.terrain is not Terrain.WATER):
+        sea = ring[k]
+        if sea == EDGE or (not board.is_water(sea) and old.terrain is not Terrain.WATER):
             continue
-        here = _location_on(board, one, shore)
-        there = _location_on(board, two, shore)
+        here = _location_on(board, one, sea)
+        there = _location_on(board, two, sea)
         if here and there:
             board.link_fleet(here, there)
     if old.terrain is Terrain.WATER:

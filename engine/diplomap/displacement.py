@@ -8,10 +8,12 @@ Rule text ru12 by Michael Harvath (CC BY-SA 4.0).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.diplomap.board import Board
+from engine.diplomap import changes as do
+from engine.diplomap.board import Board, Seg
+from engine.diplomap.in_force import board_of
 from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
 from engine.state import Dislodged
 from engine.units import Unit
@@ -38,33 +40,41 @@ def part_choices(before: GameMap, board: Board, unit: Unit,
                  parts: Sequence[str]) -> tuple[str, ...]:
     """Where a unit in a split province may go (§III.B): any part, but a
     fleet never inland (B.1) and a fleet on a coast only into parts along
-    that coast (B.2): parts reaching a sea its location reached."""
+    that coast (B.2): parts holding a piece of its coast's shore."""
     if unit.kind is not UnitKind.FLEET:
         return tuple(p for p in parts if board.provinces[p].terrain is not Terrain.WATER)
-    seas = {province_of(d) for d in before.fleet_moves.get(unit.location, frozenset())
-            if before.is_water(province_of(d))}
+    along = _along_coast(board_of(before), board, unit.location)
     found = []
     for part in parts:
         prov = board.provinces[part]
-        if prov.terrain is Terrain.LAND:
+        if prov.terrain is Terrain.LAND or (along is not None and not along(part)):
             continue
-        if prov.terrain is Terrain.WATER:
-            found.append(part)
-            continue
-        same_coast_first = sorted(board.locations(part),
-                                  key=lambda loc: coast_of(loc) != coast_of(unit.location))
-        for loc in same_coast_first:
-            reach = {province_of(d) for d in board.fleet.get(loc, set())}
-            if not seas or any(_descends(board, r, s) for r in reach for s in seas):
-                found.append(located(board, part, unit.location)
-                             if coast_of(loc) is None else loc)
-                break
+        found.append(located(board, part, unit.location))
     return tuple(found)
 
 
-def _descends(board: Board, now: str, then: str) -> bool:
-    return now == then or (board.origin.get(now) == board.origin.get(then, then) and (
-        then not in board.provinces))
+def _along_coast(before: Board, board: Board, location: str) -> Callable[[str], bool] | None:
+    """For a fleet on one coast of a province: whether a part of the board
+    after holds a piece of that coast's shore (the sea borders it stood on,
+    engine.diplomap.changes.shores), found by the base borders' pieces.
+    None for a fleet that is not on a coast: every coastal part is along it."""
+    if coast_of(location) is None:
+        return None
+    code = province_of(location)
+    shore = [piece for k, coast in do.shores(before, code).items() if location in coast
+             for piece in before.segs[code][k]]
+
+    def holds(part: str) -> bool:
+        return any(_overlap(mine, theirs) for entry in board.segs[part] for mine in entry
+                   for theirs in shore)
+
+    return holds
+
+
+def _overlap(one: Seg, two: Seg) -> bool:
+    """Two pieces of base border share a stretch of some length."""
+    same = (one.base, one.border, one.stretch) == (two.base, two.border, two.stretch)
+    return same and min(one.hi, two.hi) - max(one.lo, two.lo) > 1e-9
 
 
 def after_changes(before: GameMap, board: Board, pieces: Mapping[str, tuple[str, ...]],
@@ -74,7 +84,6 @@ def after_changes(before: GameMap, board: Board, pieces: Mapping[str, tuple[str,
     out: list[Dislodged] = []
     placed_in: set[str] = set()
     split = {code for code, now in pieces.items() if len(now) > 1}
-    keys = {d.unit.province for d in dislodged}
     for unit in units:
         now = pieces.get(unit.province, (unit.province,))
         if unit.province not in split:
@@ -86,10 +95,8 @@ def after_changes(before: GameMap, board: Board, pieces: Mapping[str, tuple[str,
         choices = part_choices(before, board, unit, now)
         if not choices:
             continue  # nowhere to stand: the unit is lost (cannot happen on a valid board)
-        if len(choices) == 1 or unit.province in keys:
-            # one choice, or its province's key is taken by a unit it dislodged:
-            # it goes to the default part at once
-            where = _default(board, choices)
+        if len(choices) == 1:  # nothing to choose: it goes there at once (example F)
+            where = choices[0]
             standing.append(Unit(unit.power, unit.kind, where))
             placed_in.add(province_of(where))
             continue
@@ -98,14 +105,6 @@ def after_changes(before: GameMap, board: Board, pieces: Mapping[str, tuple[str,
     for d in dislodged:
         out.append(_carried(before, board, pieces, d, placed_in, new_contested))
     return Moved(tuple(standing), tuple(out), new_contested)
-
-
-def _default(board: Board, choices: Sequence[str]) -> str:
-    """A displaced unit's part when it says none: the one with the centre, else the first."""
-    for loc in choices:
-        if board.provinces[province_of(loc)].centre is not None:
-            return loc
-    return choices[0]
 
 
 def default_part(game_map: GameMap, choices: Sequence[str]) -> str:

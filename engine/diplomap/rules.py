@@ -26,6 +26,7 @@ from engine.map import GameMap, UnitKind, province_of
 from engine.movement import MovementResult
 from engine.orders import Order, Retreat, UnitRef
 from engine.phase import Season
+from engine.retreats import RetreatKeys
 from engine.rules import Rules
 from engine.state import GameState
 from engine.state_parts import StatePart
@@ -82,17 +83,17 @@ class DiplomapRules(Rules):
                        orders: Mapping[str, Sequence[Order]]) -> Mapping[str, Sequence[Order]]:
         """A displaced unit without a legal order goes to its default part
         (the one with the centre, else the first) instead of disbanding."""
-        units = {d.unit.province: d.unit for d in state.dislodged}
-        options = {d.unit.province: d.retreats for d in state.dislodged}
+        keys = RetreatKeys(state.dislodged)  # a displaced unit may share its province
         obeyed = set()
         for power, given in orders.items():
+            units, options = keys.seen_by(power)
             for order in given:
                 checked, _ = check_retreat(units, options, power, order, game_map)
                 if checked is not None:
-                    obeyed.add(province_of(checked.unit.location))
+                    obeyed.add((power, province_of(checked.unit.location)))
         extra: dict[str, list[Order]] = {p: list(o) for p, o in orders.items()}
         for d in state.dislodged:
-            if d.displaced and d.retreats and d.unit.province not in obeyed:
+            if d.displaced and d.retreats and (d.unit.power, d.unit.province) not in obeyed:
                 extra.setdefault(d.unit.power, []).append(Retreat(
                     UnitRef(d.unit.location, d.unit.kind), default_part(game_map, d.retreats)))
         return extra

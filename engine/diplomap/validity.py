@@ -187,7 +187,11 @@ def side_part(board: Board, plan: Plan, side: Side) -> int | None:
     return 0 if scores[0] > scores[1] else 1
 
 
-def check_erase(board: Board, erase: Erase, occupied: Collection[str]) -> Verdict | ErasePlan:
+def check_erase(board: Board, erase: Erase) -> Verdict | ErasePlan:
+    """An Erase on its own, on the board before the turn's Draws: what no
+    Draw can change (the border, the terrain, Switzerland). What a Draw can
+    change is :func:`check_merge`'s, after the Draws (§II.F order: Draws
+    before Erases)."""
     one, two = (province_of(c).upper() for c in erase.border)
     for code in (one, two):
         if code not in board.provinces:
@@ -201,7 +205,16 @@ def check_erase(board: Board, erase: Erase, occupied: Collection[str]) -> Verdic
         return fail("land may only be merged with land, sea with sea", "II.D")
     if board.rings[one].count(two) > 1 or board.rings[two].count(one) > 1:
         return fail(f"{one} and {two} meet in two places", "II.A.2")
-    if a.centre is not None and b.centre is not None:
+    return ErasePlan((one, two))
+
+
+def check_merge(board: Board, pair: tuple[str, str],
+                occupied: Collection[str]) -> Verdict | None:
+    """Whether the two provinces an Erase joins, as they stand after the
+    turn's Draws, may be merged: None if so. A Draw may have moved a centre
+    away from the border (§II.G.3) or changed a neighbour's borders (§II.G.5)."""
+    one, two = pair
+    if board.provinces[one].centre is not None and board.provinces[two].centre is not None:
         return fail("two supply centres would be combined", "II.G.3")
     if one in occupied and two in occupied:
         return fail("two provinces holding units would be combined", "II.G.4")
@@ -215,4 +228,4 @@ def check_erase(board: Board, erase: Erase, occupied: Collection[str]) -> Verdic
         if len(left) < 2:
             return fail(f"{neighbour} would border fewer than two accessible spaces",
                         "II.G.5")
-    return ErasePlan((one, two))
+    return None

@@ -6,6 +6,8 @@ retreats (data/examples.toml, data/validity.toml, data/board.toml)."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -19,6 +21,7 @@ from engine.map import Canal, GameMap, Terrain, UnitKind
 from engine.orders import Build
 from engine.outcomes import Outcome
 from engine.phase import Phase, PhaseKind
+from engine.state import Dislodged
 from tests.engine.diplomap.runner import (
     board_after,
     diplomap_standard,
@@ -47,12 +50,13 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
         assert sorted(str(u) for u in resolution.next.units) == sorted(after["units"])
     for code in after.get("gone", []):
         assert code not in board.provinces
+    named = _names(resolution.next.dislodged)
     if "retreats" in after:
-        found = {str(d.unit): sorted(d.retreats) for d in resolution.next.dislodged}
+        found = {named[d]: sorted(d.retreats) for d in resolution.next.dislodged}
         assert found == {u: sorted(r) for u, r in after["retreats"].items()}
         wanted = resolution.next.phase.kind is PhaseKind.RETREAT
         assert wanted == bool(after["retreats"])
-    displaced = {str(d.unit) for d in resolution.next.dislodged if d.displaced}
+    displaced = {named[d] for d in resolution.next.dislodged if d.displaced}
     assert displaced == set(after.get("displaced", []))
     for code, facts in after.get("provinces", {}).items():
         prov = board.provinces[code]
@@ -65,8 +69,6 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
         assert not set(facts.get("not_army", [])) & army
         fleet = {d for loc in board.locations_of(code) for d in board.fleet_moves.get(loc, ())}
         assert set(facts.get("fleet", [])) <= fleet
-    if "adjustments" in case:
-        check_adjustments(game_map, board, resolution, case["adjustments"])
         assert not set(facts.get("not_fleet", [])) & fleet
         if "coasts" in facts:
             assert list(prov.coasts) == facts["coasts"]
@@ -74,6 +76,16 @@ def test_map_orders_case(case: dict[str, Any]) -> None:
             assert set(dsts) <= board.fleet_moves[loc], loc
         for loc, dsts in facts.get("not_fleet_from", {}).items():
             assert not set(dsts) & board.fleet_moves[loc], loc
+    if "adjustments" in case:
+        check_adjustments(game_map, board, resolution, case["adjustments"])
+
+
+def _names(dislodged: Sequence[Dislodged]) -> dict[Dislodged, str]:
+    """How a case names a retreating unit: ``A BUR``, or ``GERMANY A BUR``
+    where two share a province (a displaced unit and the one it dislodged)."""
+    shared = Counter(str(d.unit) for d in dislodged)
+    return {d: str(d.unit) if shared[str(d.unit)] == 1 else f"{d.unit.power} {d.unit}"
+            for d in dislodged}
 
 
 def check_adjustments(game_map: GameMap, board: GameMap, resolution: Resolution,

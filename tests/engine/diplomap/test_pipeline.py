@@ -109,3 +109,37 @@ def test_an_erase_that_would_make_an_island_fails() -> None:
     elsewhere = adjudicate(game_map, spring.next, {},
                            map_orders={"RUSSIA": [Erase(("SMY", rest))]})
     assert [r.succeeded for r in elsewhere.map_results] == [True]
+
+
+def _moved_in() -> tuple:
+    """§III.B: A Mun - Bur, supported, dislodges A Bur while Burgundy is cut
+    from Picardy to Gascony: both armies retreat from Burgundy, the German
+    one displaced (it chooses its part), the French one dislodged."""
+    game_map = diplomap_standard()
+    state = position(game_map, {"units": {"FRANCE": ["A BUR"], "GERMANY": ["A MUN", "A RUH"]}})
+    orders = orders_of(game_map, {"GERMANY": ["A MUN - BUR", "A RUH S A MUN - BUR"]})
+    spring = adjudicate(game_map, state, orders,
+                        map_orders={"FRANCE": [Draw(("BUR", "PIC"), ("BUR", "GAS"))]})
+    return game_map, spring.next
+
+
+def test_a_unit_that_moved_in_chooses_its_part_beside_the_unit_it_dislodged() -> None:
+    game_map, state = _moved_in()
+    retreats = {"GERMANY": [Retreat(UnitRef("BUR", UnitKind.ARMY), "BUR-W")],
+                "FRANCE": [Retreat(UnitRef("BUR", UnitKind.ARMY), "PIC")]}
+    after = adjudicate(game_map, state, retreats)
+    assert [r.outcome.value for r in after.results] == ["succeeds", "succeeds"]
+    assert {str(u) for u in after.next.units} == {"A RUH", "A BUR-W", "A PIC"}
+
+
+def test_a_unit_that_moved_in_without_an_order_goes_to_the_default_part() -> None:
+    """Without orders the displaced army takes the first part (no centre) and
+    the dislodged one disbands; another power's order for it is not its."""
+    game_map, state = _moved_in()
+    after = adjudicate(game_map, state, {})
+    assert {str(u) for u in after.next.units} == {"A RUH", "A BUR-E"}
+    wrong = adjudicate(game_map, state, {"ITALY": [Retreat(UnitRef("BUR", UnitKind.ARMY),
+                                                           "PAR")]})
+    assert [r.outcome.value for r in wrong.results if r.power == "ITALY"] == ["illegal"]
+    disband = adjudicate(game_map, state, {"GERMANY": [Disband(UnitRef("BUR"))]})
+    assert {str(u) for u in disband.next.units} == {"A RUH"}
