@@ -29,8 +29,7 @@ from engine.map import GameMap, Power
 from engine.orders import MovementOrder, Order
 from engine.outcomes import OrderResult
 from engine.resolver import Combat, MovementResolver, ParadoxRule
-from engine.state import GameState
-from engine.state_parts import StatePart
+from engine.state import GameState, StatePart
 from engine.units import Unit
 
 if TYPE_CHECKING:

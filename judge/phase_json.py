@@ -16,8 +16,7 @@ from engine.map import GameMap
 from engine.movement import retreat_options
 from engine.orders import Order
 from engine.phase import Phase
-from engine.state import Dislodged, GameState
-from engine.state_parts import PartInputError
+from engine.state import Dislodged, GameState, PartInputError
 from engine.units import Unit
 from engine.variant_file import load_variant, normalise_name, power_named
 from engine.variants import rules_for

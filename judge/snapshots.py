@@ -14,8 +14,7 @@ import json
 from typing import Any
 
 from engine.plain import field_hints, from_plain, to_plain
-from engine.state import GameState
-from engine.state_parts import StatePart
+from engine.state import GameState, StatePart
 from engine.variants import state_part_named
 from judge import snapshot_versions
 

@@ -28,8 +28,7 @@ from engine.orders import Order, Retreat, UnitRef
 from engine.phase import Season
 from engine.retreats import RetreatKeys
 from engine.rules import Rules
-from engine.state import GameState
-from engine.state_parts import StatePart
+from engine.state import GameState, StatePart
 from engine.units import Unit
 
 

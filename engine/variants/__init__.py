@@ -13,7 +13,7 @@ import pkgutil
 
 from engine.map import GameMap
 from engine.rules import STANDARD, Rules
-from engine.state_parts import StatePart, part_named
+from engine.state import StatePart, part_named
 
 _LOADED: dict[str, Rules] = {"standard": STANDARD}
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.state_parts import PartInputError, StatePart
+from engine.state import PartInputError, StatePart
 from engine.variant_file import normalise_name, power_named
 
 if TYPE_CHECKING:
