@@ -12,13 +12,13 @@ from typing import Any, TypeVar
 from engine.bids import Bid
 from engine.diplomap.values import MapOrder
 from engine.game import Resolution, adjudicate
-from engine.map import GameMap
+from engine.map import GameMap, normalise_name, power_named
 from engine.movement import retreat_options
 from engine.orders import Order
 from engine.phase import Phase
 from engine.state import Dislodged, GameState, PartInputError
 from engine.units import Unit
-from engine.variant_file import load_variant, normalise_name, power_named
+from engine.variant_file import load_variant
 from engine.variants import rules_for
 from judge import phase_json_map as on_the_map
 from parser import OrderError, parse_order
