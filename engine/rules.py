@@ -172,6 +172,13 @@ class Rules:
         """The map's colours for this position, if not the variant file's."""
         return None
 
+    def marked_territories(self, game_map: GameMap) -> Mapping[str, tuple[str, ...]]:
+        """Powers whose territory the map marks whoever stands in it, each
+        with its provinces (perhaps none): powers the rules set apart from
+        the other neutrals, so the legend gives each a line of its own.
+        Read by judge/maps; the standard game marks none."""
+        return {}
+
     # -- the map in force ---------------------------------------------------
 
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:

@@ -33,6 +33,7 @@ from engine.diplomap.values import MapChange
 from engine.map import GameMap, Point
 from engine.phase import Phase
 from engine.state import GameState
+from engine.variants import rules_for
 from judge.mail import TEMPLATES
 from judge.maps.board import Board, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
@@ -78,7 +79,10 @@ def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
     unit_word = "point" if any((p.centre.value if p.centre else 1) > 1
                                for p in game_map.provinces.values()) else "centre"
     texts = {}
-    minors = [p for p in game_map.bid_powers if not game_map.powers[p].is_nuclear]
+    # the neutrals the rules set apart (Dissolution's nuclear powers) have
+    # lines of their own; the rest are minor powers
+    marked = rules_for(game_map).marked_territories(game_map)
+    minors = [p for p in game_map.bid_powers if p not in marked]
     for power in game_map.powers:
         if power in minors:
             continue  # the many neutral minor powers share one line

@@ -14,6 +14,7 @@ import zlib
 import numpy as np
 
 from engine.map import GameMap, Point, Terrain, province_of
+from engine.variants import rules_for
 from judge.maps.board import BORDER, LAND, SEA, Board, number
 
 MARGIN = 30.0  # map units around the outermost discs
@@ -158,9 +159,11 @@ def schematic_board(game_map: GameMap) -> Board:
                      f'{dash}{faint}/>')
     outlines = []
     areas: dict[str, str] = {}
-    # a nuclear power's territory keeps its colour whoever stands there (Dissolution §6.1)
-    territory = {prov: power.colour or BORDER for power in game_map.powers.values()
-                 if power.is_nuclear for prov in power.territory}
+    # a territory the rules mark (Dissolution's nuclear powers') is ringed in
+    # its power's colour whoever stands there
+    territory = {prov: game_map.powers[power].colour or BORDER
+                 for power, provinces in rules_for(game_map).marked_territories(game_map).items()
+                 for prov in provinces}
     for code in codes:
         x, y = places[code]
         terrain = game_map.provinces[code].terrain

@@ -112,6 +112,13 @@ class DissolutionRules(Rules):
                   for p, spaces in _over_default(board, setup).items()}
         return place_embassies(game_map, state, labels)
 
+    def marked_territories(self, game_map: GameMap) -> Mapping[str, tuple[str, ...]]:
+        """The nuclear powers' territories (§8): a player's unit there may
+        offend the power, and zero Favor shuts a player out (§11.4.2). The
+        US Navy has none, but is a nuclear power all the same."""
+        return {name: power.territory for name, power in game_map.powers.items()
+                if power.is_nuclear}
+
     def other_board_units(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:
         """The Embassies, each a unit on its space of the Favor map (§11.5)."""
         return tuple(Unit(power, UnitKind.EMBASSY, space)
