@@ -78,6 +78,7 @@ from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.units import Unit
 from engine.variant_file import load_variant
+from engine.variants.dissolution.nuclear import nuclear_powers
 from parser import OrderError, parse_order
 
 if TYPE_CHECKING:  # Dissolution's modules are imported where used: --standard-only
@@ -610,7 +611,7 @@ def coverage(game_map: GameMap, phases: Sequence[Phase]) -> dict[str, Any]:
         counts["violations"] += len(resolution.violations)
         for b in resolution.bids:
             owner = phase.state.unit_in(b.bid.order.unit.location.partition("/")[0])
-            nuclear = owner is not None and game_map.powers[owner.power].is_nuclear
+            nuclear = owner is not None and nuclear_powers(game_map).is_nuclear(owner.power)
             bids_on["nuclear" if nuclear else "minor"] += 1
             if b.counted:
                 reasons["counted"] += 1

@@ -64,6 +64,7 @@ from engine.units import Unit  # noqa: E402
 from engine.variant_file import load_variant  # noqa: E402
 from engine.variants import rules_for  # noqa: E402
 from engine.variants.dissolution.favor_board import FavorBoard, favor_board  # noqa: E402
+from engine.variants.dissolution.nuclear import nuclear_powers  # noqa: E402
 from engine.variants.dissolution.state import of as dissolution  # noqa: E402
 
 TARGET_MS = 2.0
@@ -80,7 +81,8 @@ class KickingPlanner(bd.Planner):
 
     def __init__(self, game_map: GameMap, state: GameState, rng: random.Random) -> None:
         super().__init__(game_map, state, rng, bidding=True)
-        territory = {t for p in game_map.powers.values() if p.is_nuclear for t in p.territory}
+        self.nuclear = nuclear_powers(game_map)
+        territory = set(self.nuclear.territory(game_map))
         near = territory | {n for t in territory for n in game_map.province_graph.get(t, ())}
         self.sensitive = {p for p in near if game_map.provinces[p].terrain is not Terrain.WATER}
 
@@ -93,7 +95,7 @@ class KickingPlanner(bd.Planner):
                 other = self.units.get(dest.partition("/")[0])
                 if other is None or other.power == unit.power:
                     continue
-                if self.map.powers[other.power].is_nuclear:
+                if self.nuclear.is_nuclear(other.power):
                     nuclear.append(dest)
                 elif other.province in self.sensitive:
                     exposed.append(dest)

@@ -126,14 +126,7 @@ class Power:
     captures: bool = True  # its units take supply centres they stand on
     barred: frozenset[str] = frozenset()  # provinces its units may not enter
     friends: tuple[str, ...] = ()  # powers it never attacks (nor helps attack)
-    partner: str | None = None  # a nuclear power whose offences and permissions it shares
-    favor_slice: str | None = None  # a nuclear power: its slice of the Favor map
-    favor: Mapping[str, int] = field(default_factory=dict)  # starting Favor per nuclear power
     default_order: str = "hold"  # a bid-ordered unit's order when no bid wins
-
-    @property
-    def is_nuclear(self) -> bool:
-        return self.favor_slice is not None
 
 
 @dataclass(frozen=True, slots=True)

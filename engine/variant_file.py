@@ -486,47 +486,20 @@ class _Builder:
             self.problem(path, "friends", "friends is a list of power names")
             friends = []
         traits["friends"] = tuple(friends)
-        partner = entry.get("partner")
-        if partner is not None and not isinstance(partner, str):
-            self.problem(path, "partner", "partner is a power's name")
-            partner = None
-        traits["partner"] = partner
-        favor_slice = entry.get("slice")
-        if favor_slice is not None and not (isinstance(favor_slice, str)
-                                            and re.match(r"^[A-Z]$", favor_slice)):
-            self.problem(path, "slice", "a Favor slice is one upper-case letter")
-            favor_slice = None
-        traits["favor_slice"] = favor_slice
-        favor = entry.get("favor", {})
-        if not isinstance(favor, dict) or not all(
-                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 5
-                for v in favor.values()):
-            self.problem(path, "favor", "favor is a table NUCLEAR_POWER = 0..5")
-            favor = {}
-        traits["favor"] = dict(favor)
         default_order = entry.get("default_order", "hold")
         if default_order not in ("hold", "support-partner"):
             self.problem(path, "default_order", "default_order is 'hold' or 'support-partner'")
             default_order = "hold"
         traits["default_order"] = default_order
-        if traits["ordered_by_bids"] and favor:
-            self.problem(path, "favor", "only powers that players play have Favor")
         return traits
 
     def _check_relations(self, powers: Mapping[str, Power]) -> None:
-        """Names of other powers in friends, partner and favor must exist;
-        favor is given for exactly the nuclear powers."""
-        nuclear = {p.name for p in powers.values() if p.is_nuclear}
+        """Names of other powers in friends must exist."""
         for power in powers.values():
             path = ("powers", power.name)
-            for other in (*power.friends, *([power.partner] if power.partner else [])):
+            for other in power.friends:
                 if other not in powers:
                     self.problem(path, None, f"unknown power {other!r}")
-            if not power.ordered_by_bids and nuclear and set(power.favor) != nuclear:
-                self.problem(path, "favor",
-                             f"favor must give a value for each of {', '.join(sorted(nuclear))}")
-            if power.is_nuclear and not power.ordered_by_bids:
-                self.problem(path, "slice", "a nuclear power is ordered by bids")
             if power.default_order == "support-partner" and len(power.units) != 2:
                 self.problem(path, "default_order", "support-partner needs exactly two units")
 

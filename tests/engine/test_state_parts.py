@@ -39,6 +39,7 @@ def _dissolution(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> Diss
     board = favor_board(game_map)
     played = _played(game_map)
     nuclear = sorted(board.slice_of)
+    start = game_map.tables["favor"]["start"]  # the file's starting Favor
     exiles = draw(st.frozensets(st.sampled_from(played), max_size=3))
     where = {(p, n): s for p, n, s in opening.part(DissolutionState).embassies
              if p not in exiles}
@@ -53,7 +54,7 @@ def _dissolution(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> Diss
             st.tuples(st.sampled_from(played), st.sampled_from(nuclear)),
             st.integers(0, 5), max_size=10))
         favor = tuple(sorted((p, n, v) for (p, n), v in values.items()
-                             if p not in exiles and game_map.powers[p].favor.get(n, 1) != v))
+                             if p not in exiles and start[p][n] != v))
         embassies = ()
     else:
         favor = ()

@@ -42,6 +42,7 @@ from engine.variants.dissolution.favor_board import (
 )
 from engine.variants.dissolution.kicks import apply_kicks
 from engine.variants.dissolution.neutral import bidders, budget, neutral_orders
+from engine.variants.dissolution.nuclear import nuclear_powers, read_nuclear
 from engine.variants.dissolution.state import DissolutionState, favor_of, of
 from engine.variants.dissolution.violations import find_violations
 
@@ -56,8 +57,13 @@ class DissolutionRules(Rules):
     state_parts = (DissolutionState,)
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
-        """The [favor] table: the Favor map's layout and setups (§11.1, §11.2)."""
-        return read_board(game_map)[1]
+        """The [favor] table: the nuclear powers, their partners and the
+        starting Favor (§7, §8, §11.6.4), then the Favor map's layout and
+        setups (§11.1, §11.2)."""
+        nuclear, problems = read_nuclear(game_map)
+        if problems and problems[0][0] == ("favor",):
+            return problems  # no [favor] table: nothing more to say
+        return problems + read_board(game_map, nuclear)[1]
 
     # -- the neutral-orders stage and what follows movement --------------------
 
@@ -116,8 +122,9 @@ class DissolutionRules(Rules):
         """The nuclear powers' territories (§8): a player's unit there may
         offend the power, and zero Favor shuts a player out (§11.4.2). The
         US Navy has none, but is a nuclear power all the same."""
+        nuclear = nuclear_powers(game_map)
         return {name: power.territory for name, power in game_map.powers.items()
-                if power.is_nuclear}
+                if nuclear.is_nuclear(name)}
 
     def other_board_units(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:
         """The Embassies, each a unit on its space of the Favor map (§11.5)."""
@@ -262,9 +269,10 @@ class DissolutionRules(Rules):
         empty and that no player owns; nuclear powers never build."""
         owner = state.owner_of
         occupied = {u.province for u in state.units}
+        nuclear = nuclear_powers(game_map)
         out = []
         for power in game_map.powers.values():
-            if not power.ordered_by_bids or power.is_nuclear:
+            if not power.ordered_by_bids or nuclear.is_nuclear(power.name):
                 continue
             for centre in power.home:
                 if centre not in occupied and owner.get(centre, power.name) == power.name:
@@ -303,8 +311,9 @@ def _over_default(board: FavorBoard, setup: Mapping[str, Sequence[str]]
 def favor_caps(game_map: GameMap, state: GameState, power: str) -> dict[str, int]:
     """§11.4.1: the most a player may bid on each nuclear power's units, its
     Favor with that power."""
+    nuclear = nuclear_powers(game_map)
     return {n: favor_of(game_map, state, power, n)
-            for n, p in game_map.powers.items() if p.is_nuclear}
+            for n in game_map.powers if nuclear.is_nuclear(n)}
 
 
 def shut_out(game_map: GameMap, state: GameState, power: str) -> frozenset[str]:
@@ -324,8 +333,9 @@ def zero_favor(game_map: GameMap, state: GameState, power: str) -> list[str]:
     """The nuclear powers with which a played power has zero Favor."""
     if power not in game_map.powers or game_map.powers[power].ordered_by_bids:
         return []
-    return [n for n, p in game_map.powers.items()
-            if p.is_nuclear and favor_of(game_map, state, power, n) == 0]
+    nuclear = nuclear_powers(game_map)
+    return [n for n in game_map.powers
+            if nuclear.is_nuclear(n) and favor_of(game_map, state, power, n) == 0]
 
 
 RULES = DissolutionRules()

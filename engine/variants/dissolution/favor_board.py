@@ -9,8 +9,8 @@ number of Embassies. Hexes touch where their honeycomb cells touch, across
 slice borders too (Embassies support across them, never move).
 
 The board is data, the ``[favor]`` table of the variant file: each hex's
-axial coordinates on the honeycomb, the slices' nuclear powers and the
-default setup. The layout there is a reconstruction (the rule text has only
+axial coordinates on the honeycomb and the default setup; the slices'
+nuclear powers are nuclear.py's. The layout there is a reconstruction (the rule text has only
 pictures); ``check`` validates any layout a GM puts in its place.
 """
 
@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.map import GameMap
 from engine.map_cache import per_map
+from engine.variants.dissolution.nuclear import NuclearPowers, nuclear_powers, read_nuclear
 
 PERIMETER_LETTER = "z"
 VALUES = range(1, 6)
@@ -144,43 +145,28 @@ def favor_board(game_map: GameMap) -> FavorBoard:
     return board
 
 
-def read_board(game_map: GameMap) -> tuple[FavorBoard, list[tuple[tuple[str, ...], str]]]:
-    """The board in the map's ``[favor]`` table, and every problem found in it."""
+def read_board(game_map: GameMap, nuclear: NuclearPowers | None = None
+               ) -> tuple[FavorBoard, list[tuple[tuple[str, ...], str]]]:
+    """The board in the map's ``[favor]`` table, and every problem found in
+    its hexes and setups (those of the nuclear powers themselves are
+    nuclear.py's to report)."""
     problems: list[tuple[tuple[str, ...], str]] = []
     raw = game_map.tables.get("favor")
     if not isinstance(raw, dict):
         return FavorBoard({}, {}), [(("favor",), "a [favor] table is needed")]
-    slices = _slices(game_map, raw.get("slices"), problems)
+    if nuclear is None:
+        nuclear = read_nuclear(game_map)[0]
+    slices = {letter: power for power, letter in nuclear.slices.items()}
     cells = _cells(raw.get("hexes"), slices, problems)
     board = FavorBoard(slices, cells)
     setups = {}
     for name, setup in (raw.get("setups") or {}).items():
-        positions = read_setup(game_map, board, setup, ("favor", "setups", name), problems)
+        positions = read_setup(game_map, board, setup, ("favor", "setups", name), problems,
+                               nuclear=nuclear)
         setups[name] = positions
     if "default" not in setups:
         problems.append((("favor", "setups"), "a [favor.setups.default] table is needed"))
     return FavorBoard(slices, cells, setups), problems
-
-
-def _slices(game_map: GameMap, raw: Any, problems: list[tuple[tuple[str, ...], str]]
-            ) -> dict[str, str]:
-    nuclear = {p.name: p.favor_slice for p in game_map.powers.values() if p.is_nuclear}
-    if not isinstance(raw, dict):
-        problems.append((("favor", "slices"), "slices: a table LETTER = NUCLEAR_POWER"))
-        return {}
-    slices: dict[str, str] = {}
-    for letter, power in raw.items():
-        if power not in nuclear:
-            problems.append((("favor", "slices", letter), f"{power!r} is not a nuclear power"))
-        elif nuclear[power] != letter:
-            problems.append((("favor", "slices", letter),
-                             f"{power}'s slice is {nuclear[power]} in [powers.{power}]"))
-        else:
-            slices[letter] = str(power)
-    for power, letter in nuclear.items():
-        if letter not in slices and power not in slices.values():
-            problems.append((("favor", "slices"), f"no slice for {power}"))
-    return slices
 
 
 def _cells(raw: Any, slices: Mapping[str, str],
@@ -220,9 +206,11 @@ def _cells(raw: Any, slices: Mapping[str, str],
 
 def read_setup(game_map: GameMap, board: FavorBoard, raw: Any, path: tuple[str, ...],
                problems: list[tuple[tuple[str, ...], str]],
-               check_values: bool = True) -> dict[str, tuple[str, ...]]:
+               check_values: bool = True, nuclear: NuclearPowers | None = None
+               ) -> dict[str, tuple[str, ...]]:
     """A setup: each played power's Embassy spaces, one per slice, on hexes
     of the power's starting Favor values (§11.2); no two on one hex."""
+    start = (nuclear or nuclear_powers(game_map)).start
     played = [n for n, p in game_map.powers.items() if not p.ordered_by_bids]
     if not isinstance(raw, dict):
         problems.append((path, "a setup is a table POWER = [space, ...]"))
@@ -246,11 +234,11 @@ def read_setup(game_map: GameMap, board: FavorBoard, raw: Any, path: tuple[str, 
             continue
         for label in labels:
             space = board.spaces[label]
-            nuclear = board.slices[space.slice]
-            wanted = game_map.powers[power].favor.get(nuclear)
+            with_power = board.slices[space.slice]
+            wanted = start.get(power, {}).get(with_power)
             if check_values and wanted is not None and space.value != wanted:
                 problems.append(((*path, power), f"{label} is worth {space.value}; {power} "
-                                                 f"starts with Favor {wanted} with {nuclear}"))
+                                                 f"starts with Favor {wanted} with {with_power}"))
             if not space.is_perimeter:
                 if label in taken:
                     problems.append(((*path, power), f"{label} is also {taken[label]}'s"))

@@ -35,6 +35,7 @@ from engine.orders import Convoy, Hold, Move, MovementOrder, SupportHold, Suppor
 from engine.rules import NeutralOrders
 from engine.state import GameState
 from engine.units import Unit
+from engine.variants.dissolution.nuclear import nuclear_powers
 from engine.variants.dissolution.state import favor_of, of
 
 if TYPE_CHECKING:
@@ -72,8 +73,9 @@ def neutral_orders(rules: DissolutionRules, game_map: GameMap, state: GameState,
     allowed = set(bidders(game_map, state))
     results: list[BidResult] = []
     # the nuclear power whose cap a unit counts against (§11.4.1), by province
+    nuclear = nuclear_powers(game_map)
     cap_of = {prov: unit.power for prov, unit in board.units.items()
-              if game_map.powers[unit.power].is_nuclear}
+              if nuclear.is_nuclear(unit.power)}
     for bidder, bidder_bids in bids.items():
         judged = [_judge(rules, game_map, state, board, chosen, bidder, bid, bidder in allowed)
                   for bid in bidder_bids]
@@ -146,8 +148,8 @@ def _prejudice(game_map: GameMap, state: GameState, board: Board, unit: Unit,
                order: MovementOrder) -> str:
     """§9.3: a nuclear power helps one player attack another player's unit,
     or empty supply centre, only when the attacker has more Favor with it."""
-    nuclear = game_map.powers[unit.power]
-    if not nuclear.is_nuclear or not isinstance(order, (SupportMove, Convoy)):
+    if not nuclear_powers(game_map).is_nuclear(unit.power) \
+            or not isinstance(order, (SupportMove, Convoy)):
         return ""
     attacker = board.units.get(province_of(order.target.location))
     target = province_of(order.dest)

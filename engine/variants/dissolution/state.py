@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.map import normalise_name, power_named
 from engine.state import PartInputError, StatePart
+from engine.variants.dissolution.nuclear import nuclear_powers
 
 if TYPE_CHECKING:
     from engine.map import GameMap
@@ -60,10 +61,11 @@ class DissolutionState(StatePart):
 
     def write_phase(self, game_map: GameMap) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        favor = {power.name: {nuclear: self.favor_of(game_map, power.name, nuclear)
-                              for nuclear in power.favor}
-                 for power in game_map.powers.values()
-                 if power.favor and power.name not in self.exiles}
+        start = nuclear_powers(game_map).start
+        favor = {power: {nuclear: self.favor_of(game_map, power, nuclear)
+                         for nuclear in start[power]}
+                 for power in game_map.powers
+                 if start.get(power) and power not in self.exiles}
         if favor:  # each played power's, read from its Embassies where they stand
             out["favor"] = favor
         if self.built:
@@ -93,8 +95,7 @@ class DissolutionState(StatePart):
         for who, whom, value in self.favor:
             if who == power and whom == nuclear:
                 return value
-        played = game_map.powers.get(power)
-        return played.favor.get(nuclear, 1) if played is not None else 1
+        return nuclear_powers(game_map).starting_favor(power, nuclear)
 
     def embassy_of(self, power: str, nuclear: str) -> str | None:
         for who, whom, space in self.embassies:
@@ -145,7 +146,7 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
 
 def _nuclear(game_map: GameMap, name: Any, key: str) -> str:
     nuclear = _power(game_map, name, key)
-    if not game_map.powers[nuclear].is_nuclear:
+    if not nuclear_powers(game_map).is_nuclear(nuclear):
         raise PartInputError(f"{key}: {nuclear} is not a nuclear power")
     return nuclear
 
@@ -212,8 +213,9 @@ def _unsaid(game_map: GameMap, favor: tuple[tuple[str, str, int], ...],
     (its space gives the value), nor the variant's starting value. So a
     position reads back from its JSON exactly as it was written."""
     placed = {(p, n) for p, n, _ in embassies}
+    nuclear = nuclear_powers(game_map)
     return tuple(f for f in favor if f[:2] not in placed
-                 and game_map.powers[f[0]].favor.get(f[1], 1) != f[2])
+                 and nuclear.starting_favor(f[0], f[1]) != f[2])
 
 
 def _by_power(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:

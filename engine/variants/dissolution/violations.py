@@ -11,8 +11,8 @@ Three kinds, each counted once per event:
   convoyed the army along the path it used.
 
 The US Navy's permission counts for NATO, and an offence against NATO
-counts against the US Navy too (§11.6.4): the US Navy's variant data names
-NATO as its ``partner``. Djibouti holds a NATO wing but is not NATO
+counts against the US Navy too (§11.6.4): the variant file names NATO as
+the US Navy's partner (``[favor.partners]``, nuclear.py). Djibouti holds a NATO wing but is not NATO
 territory, so it makes no neighbour need permission (§11.6.5).
 """
 
@@ -24,6 +24,7 @@ from engine.map import GameMap, Terrain
 from engine.orders import MovementOrder
 from engine.resolver import MovementResolver
 from engine.rules import Violation
+from engine.variants.dissolution.nuclear import nuclear_powers
 
 DISABLED = "disabled"
 FROM_TERRITORY = "attacked from territory"
@@ -33,8 +34,11 @@ NO_PERMISSION = "dislodged without permission"
 def find_violations(game_map: GameMap, resolver: MovementResolver,
                     chosen: Mapping[str, MovementOrder]) -> tuple[Violation, ...]:
     powers = game_map.powers
-    nuclear = [p for p in powers.values() if p.is_nuclear]
-    territory_of = {prov: p.name for p in nuclear for prov in p.territory}
+    nuclear = nuclear_powers(game_map)
+    territory_of = nuclear.territory(game_map)
+    # in the order of the file's powers, the order their violations are reported in
+    nuclear_territories = [(n, frozenset(p.territory)) for n, p in powers.items()
+                           if nuclear.is_nuclear(n)]
     found: list[Violation] = []
     for origin, dest in resolver.moves.items():
         attacker = resolver.units[origin]
@@ -42,7 +46,7 @@ def find_violations(game_map: GameMap, resolver: MovementResolver,
             continue  # only players offend
         unit = str(attacker)
         target = resolver.units.get(dest)
-        if target is not None and powers[target.power].is_nuclear:
+        if target is not None and nuclear.is_nuclear(target.power):
             if territory_of.get(origin) == target.power:
                 found.append(Violation(attacker.power, target.power, FROM_TERRITORY, unit, dest))
             if resolver.disabled_by(dest) == origin:
@@ -52,11 +56,11 @@ def find_violations(game_map: GameMap, resolver: MovementResolver,
         if game_map.provinces[dest].terrain is Terrain.WATER:
             continue
         near = game_map.province_graph.get(dest, frozenset()) | {dest}
-        for power in nuclear:
-            if near.isdisjoint(power.territory):
+        for name, territory in nuclear_territories:
+            if near.isdisjoint(territory):
                 continue
-            if not _permitted(game_map, resolver, power.name, origin):
-                found.append(Violation(attacker.power, power.name, NO_PERMISSION, unit, dest))
+            if not _permitted(game_map, resolver, name, origin):
+                found.append(Violation(attacker.power, name, NO_PERMISSION, unit, dest))
     return tuple(_with_partners(game_map, found))
 
 
@@ -64,7 +68,7 @@ def _permitted(game_map: GameMap, resolver: MovementResolver, nuclear: str,
                origin: str) -> bool:
     """Did a unit of the nuclear power (or of a partner of it) order support
     for this move, or convoy it along the path it took?"""
-    granting = {nuclear} | {p.name for p in game_map.powers.values() if p.partner == nuclear}
+    granting = nuclear_powers(game_map).granting(nuclear)
     helpers = [*resolver.move_support.get(origin, ()),
                *(resolver.convoyers.get(origin, ()) if origin in resolver.convoyed else ())]
     return any(resolver.units[h].power in granting for h in helpers)
@@ -72,11 +76,11 @@ def _permitted(game_map: GameMap, resolver: MovementResolver, nuclear: str,
 
 def _with_partners(game_map: GameMap, found: list[Violation]) -> list[Violation]:
     """§11.6.4: every offence against a power also offends its partners."""
+    nuclear = nuclear_powers(game_map)
     out: list[Violation] = []
     for violation in found:
         out.append(violation)
-        for partner in game_map.powers.values():
-            if partner.partner == violation.nuclear:
-                out.append(Violation(violation.power, partner.name, violation.kind,
-                                     violation.unit, violation.target, via=violation.nuclear))
+        for partner in nuclear.partnered_by(violation.nuclear):
+            out.append(Violation(violation.power, partner, violation.kind,
+                                 violation.unit, violation.target, via=violation.nuclear))
     return out

@@ -44,7 +44,9 @@ from engine.variants.dissolution.state import DissolutionState
 MAP = load_variant("dissolution")
 RULES = rules_for(MAP)
 PLAYED = sorted(n for n, p in MAP.powers.items() if not p.ordered_by_bids)
-NUCLEAR = sorted(n for n, p in MAP.powers.items() if p.is_nuclear)
+# the variant file's own facts, read here apart from the rules module that uses them
+FAVOR_TABLE = MAP.tables["favor"]
+NUCLEAR = sorted(FAVOR_TABLE["slices"].values())
 NEUTRAL = sorted(n for n, p in MAP.powers.items() if p.ordered_by_bids)
 OIL = frozenset(p.code for p in MAP.provinces.values()
                 if p.centre is not None and "oil" in p.centre.flags)
@@ -63,7 +65,7 @@ def _stationary(unit: Unit) -> bool:
 
 def _invulnerable(unit: Unit) -> bool:
     """§3.8: every nuclear power's unit."""
-    return MAP.powers[unit.power].is_nuclear
+    return unit.power in NUCLEAR
 
 
 def _target(order: Order) -> str | None:
@@ -112,7 +114,7 @@ def random_position(rng: random.Random) -> GameState:
     state = state.evolve(phase=Phase(1992 + rng.randrange(3), season, PhaseKind.MOVEMENT))
     removal = rng.choice([0.0, 0.1, 0.3])
     units = [u for u in state.units
-             if MAP.powers[u.power].is_nuclear or rng.random() >= removal]
+             if u.power in NUCLEAR or rng.random() >= removal]
     occupied = {u.province for u in units}
     out: list[Unit] = []
     shuffle = rng.choice([0.0, 0.2, 0.5])
@@ -134,8 +136,8 @@ def random_position(rng: random.Random) -> GameState:
             unit = Unit(unit.power, UnitKind.WING, unit.location)  # a player's wing
         out.append(unit)
     rng.shuffle(out)
-    favor = sorted((p.name, nuclear, value) for p in MAP.powers.values()
-                   for nuclear, value in p.favor.items())  # the starting values
+    favor = sorted((p, nuclear, value) for p, values in FAVOR_TABLE["start"].items()
+                   for nuclear, value in values.items())  # the starting values
     if rng.random() < 0.6:
         favor = [(p, n, rng.choice([0, 0, 1, 2, 3]) if rng.random() < 0.3 else v)
                  for p, n, v in favor]

@@ -237,7 +237,8 @@ def _expected_violations(drawn: Drawn) -> Counter[tuple[str, str, str, str, str]
     results = obeyed(drawn.resolution.results)
     dislodged = _dislodged(results)
     territory = {n: set(MAP.powers[n].territory) for n in NUCLEAR}
-    granting = {n: {n} | {p for p, power in MAP.powers.items() if power.partner == n}
+    partners = MAP.tables["favor"]["partners"]
+    granting = {n: {n} | {p for p, partner in partners.items() if partner == n}
                 for n in NUCLEAR}
     found: Counter[tuple[str, str, str, str, str]] = Counter()
     for origin, result in results.items():

@@ -317,13 +317,13 @@ def check_adjustments(before: GameState, after: GameState) -> None:
         if new_wings:
             assert vp >= 12, f"{power} built a wing with {vp} points"
             assert sum(u.kind is UnitKind.WING for u in mine) == 1, power
-    kept = [u for u in before.units if MAP.powers[u.power].is_nuclear]
+    kept = [u for u in before.units if u.power in NUCLEAR]
     assert sorted(map(str, kept)) == sorted(
-        str(u) for u in after.units if MAP.powers[u.power].is_nuclear)
+        str(u) for u in after.units if u.power in NUCLEAR)
     occupied = {u.province for u in before.units}
     owner = before.owner_of
     for name in NEUTRAL:
-        if MAP.powers[name].is_nuclear:
+        if name in NUCLEAR:
             continue
         for centre in MAP.powers[name].home:  # §4.5
             if centre not in occupied and owner.get(centre, name) == name:

@@ -109,8 +109,8 @@ def test_favor_is_the_value_of_the_embassys_space(case: dict[str, Any]) -> None:
 
 def test_the_default_setup_gives_every_player_its_starting_favor() -> None:
     state = place_embassies(MAP, GameState.initial(MAP), BOARD.setups["default"])
-    for name, player in MAP.powers.items():
-        for nuclear, value in player.favor.items():
+    for name, start in MAP.tables["favor"]["start"].items():
+        for nuclear, value in start.items():
             assert favor_of(MAP, state, name, nuclear) == value, (name, nuclear)
 
 

@@ -25,6 +25,7 @@ MAP: dict[str, Any] = tomllib.loads(MAP_FILE.read_text(encoding="utf-8"))
 FACTS: dict[str, Any] = tomllib.loads(FACTS_FILE.read_text(encoding="utf-8"))
 PROVINCES: dict[str, dict[str, Any]] = MAP["provinces"]
 POWERS: dict[str, dict[str, Any]] = MAP["powers"]
+FAVOR: dict[str, Any] = MAP["favor"]  # Dissolution's own table: nuclear powers, Favor
 ARMY: dict[str, set[str]] = {c: set(p.get("army", [])) for c, p in PROVINCES.items()}
 FLEET: dict[str, set[str]] = {c: set(p.get("fleet", [])) for c, p in PROVINCES.items()}
 
@@ -292,7 +293,7 @@ def test_power_matches_the_rules(expected: dict[str, Any]) -> None:
     if "letter" in expected:
         assert power["letter"] == expected["letter"]
     if "favor" in expected:
-        assert power["favor"] == expected["favor"]
+        assert FAVOR["start"][expected["name"]] == expected["favor"]
 
 
 def test_letters_are_unique() -> None:
@@ -304,7 +305,7 @@ def test_how_each_kind_of_power_is_ordered() -> None:
     for name, power in POWERS.items():
         if name in PLAYERS:
             assert "ordered_by" not in power, name
-            assert set(power["favor"]) == set(NUCLEAR), name
+            assert set(FAVOR["start"][name]) == set(NUCLEAR), name
         else:
             assert power["ordered_by"] == "bids", name
             assert power["stationary"] is (name != "US_NAVY"), name
@@ -312,7 +313,8 @@ def test_how_each_kind_of_power_is_ordered() -> None:
         assert power.get("invulnerable", False) is (name in NUCLEAR), name
     for name in PAIRED:
         assert POWERS[name]["default_order"] == "support-partner"
-    slices = {name: POWERS[name]["slice"] for name in NUCLEAR}
+    assert sorted(FAVOR["start"]) == sorted(PLAYERS)
+    slices = {name: letter for letter, name in FAVOR["slices"].items()}
     assert slices == {"NATO": "N", "US_NAVY": "U", "ISRAEL": "I", "INDIA": "B", "RUSSIA": "R"}
 
 
@@ -321,7 +323,7 @@ def test_us_navy_special_rules() -> None:
     assert us["captures"] is False  # §8.5.1
     assert sorted(us["barred"]) == ["AST", "LEN", "NIZ"]  # §8.5.4
     assert sorted(us["friends"]) == ["ISRAEL", "NATO"]  # §9.2.3
-    assert us["partner"] == "NATO"  # §11.6.4
+    assert FAVOR["partners"] == {"US_NAVY": "NATO"}  # §11.6.4
 
 
 def test_every_centre_has_one_starting_owner_at_most() -> None:
