@@ -45,7 +45,7 @@ class DissolutionState(StatePart):
         start = of(opening)
         exiles = frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles"))
         # §4.1: an eliminated player's Embassies have left the Favor map
-        embassies = tuple(e for e in _read_embassies(game_map, data, start)
+        embassies = tuple(e for e in _read_embassies(game_map, data, start, exiles)
                           if e[0] not in exiles)
         return cls(
             favor=_unsaid(game_map, _read_favor(game_map, data), embassies),
@@ -163,13 +163,14 @@ def _read_pairs(game_map: GameMap, data: Mapping[str, Any],
     return frozenset(pairs)
 
 
-def _read_embassies(game_map: GameMap, data: Mapping[str, Any],
-                    opening: DissolutionState) -> tuple[tuple[str, str, str], ...]:
+def _read_embassies(game_map: GameMap, data: Mapping[str, Any], opening: DissolutionState,
+                    exiles: frozenset[str]) -> tuple[tuple[str, str, str], ...]:
     """Embassies on the Favor map: the opening's, moved where "embassies"
-    says; none when "favor" gives the values instead."""
+    says; none when "favor" gives the values instead. An exile's have left
+    the board, and the hexes they stood on may hold another's."""
     if "favor" in data and "embassies" not in data:
         return ()
-    where = {(p, n): s for p, n, s in opening.embassies}
+    where = {(p, n): s for p, n, s in opening.embassies if p not in exiles}
     slices = {s[0]: n for (_, n), s in where.items()}
     for name, spaces in _table(data, "embassies").items():
         power = _power(game_map, name, "embassies")
