@@ -61,8 +61,8 @@ class DissolutionRules(Rules):
         starting Favor (§7, §8, §11.6.4), then the Favor map's layout and
         setups (§11.1, §11.2)."""
         nuclear, problems = read_nuclear(game_map)
-        if problems and problems[0][0] == ("favor",):
-            return problems  # no [favor] table: nothing more to say
+        if any(path[:2] in (("favor",), ("favor", "slices")) for path, _ in problems):
+            return problems  # the Favor map is read by its slices: first put them right
         return problems + read_board(game_map, nuclear)[1]
 
     # -- the neutral-orders stage and what follows movement --------------------

@@ -98,22 +98,30 @@ def read_nuclear(game_map: GameMap) -> tuple[NuclearPowers, Problems]:
     raw = game_map.tables.get("favor")
     if not isinstance(raw, dict):
         return NuclearPowers({}), [(("favor",), "a [favor] table is needed")]
-    slices = _slices(game_map, raw.get("slices"), problems)
-    partners = _partners(game_map, raw.get("partners", {}), slices, problems)
-    start = _start(game_map, raw.get("start"), slices, problems)
+    slices, named = _slices(game_map, raw.get("slices"), problems)
+    partners = _partners(raw.get("partners", {}), named, problems)
+    start = _start(game_map, raw.get("start"), named, problems)
     return NuclearPowers(slices, partners, start), problems
 
 
-def _slices(game_map: GameMap, raw: Any, problems: Problems) -> dict[str, str]:
+def _slices(game_map: GameMap, raw: Any, problems: Problems
+            ) -> tuple[dict[str, str], frozenset[str]]:
+    """The slices, and every bid-ordered power named nuclear, its slice
+    letter good or not: one slip is then reported once, not again for each
+    table that names the power."""
     if not isinstance(raw, dict):
         problems.append((("favor", "slices"), "slices: a table LETTER = NUCLEAR_POWER"))
-        return {}
+        return {}, frozenset()
     found: dict[str, str] = {}
+    named: set[str] = set()
     for letter, power in raw.items():
         path = ("favor", "slices", letter)
+        known = isinstance(power, str) and power in game_map.powers
+        if known and game_map.powers[power].ordered_by_bids:
+            named.add(power)
         if not _SLICE.match(letter):
             problems.append((path, "a Favor slice is one upper-case letter"))
-        elif not isinstance(power, str) or power not in game_map.powers:
+        elif not known:
             problems.append((path, f"unknown power {power!r}"))
         elif not game_map.powers[power].ordered_by_bids:
             problems.append((path, f"{power} is played: a nuclear power is ordered by bids"))
@@ -121,11 +129,10 @@ def _slices(game_map: GameMap, raw: Any, problems: Problems) -> dict[str, str]:
             problems.append((path, f"{power} already has slice {found[power]}"))
         else:
             found[power] = letter
-    return found
+    return found, frozenset(named)
 
 
-def _partners(game_map: GameMap, raw: Any, slices: Mapping[str, str],
-              problems: Problems) -> dict[str, str]:
+def _partners(raw: Any, nuclear: frozenset[str], problems: Problems) -> dict[str, str]:
     if not isinstance(raw, dict):
         problems.append((("favor", "partners"), "partners: a table NUCLEAR_POWER = "
                                                 "NUCLEAR_POWER"))
@@ -133,10 +140,11 @@ def _partners(game_map: GameMap, raw: Any, slices: Mapping[str, str],
     partners: dict[str, str] = {}
     for power, partner in raw.items():
         path = ("favor", "partners", power)
-        if power not in slices:
+        if power not in nuclear:
             problems.append((path, f"{power} is not a nuclear power (it has no slice)"))
-        elif not isinstance(partner, str) or partner not in slices:
-            problems.append((path, f"a partner is a nuclear power: {partner!r} is not"))
+        elif not isinstance(partner, str) or partner not in nuclear:
+            problems.append((path, f"partner {partner!r} is not a nuclear power "
+                                   "(it has no slice)"))
         elif partner == power:
             problems.append((path, f"{power} cannot be its own partner"))
         else:
@@ -144,7 +152,7 @@ def _partners(game_map: GameMap, raw: Any, slices: Mapping[str, str],
     return partners
 
 
-def _start(game_map: GameMap, raw: Any, slices: Mapping[str, str],
+def _start(game_map: GameMap, raw: Any, nuclear: frozenset[str],
            problems: Problems) -> dict[str, dict[str, int]]:
     """Every played power's starting Favor, with exactly the nuclear powers."""
     if not isinstance(raw, dict):
@@ -160,17 +168,22 @@ def _start(game_map: GameMap, raw: Any, slices: Mapping[str, str],
         if game_map.powers[power].ordered_by_bids:
             problems.append((path, "only powers that players play have Favor"))
             continue
-        if not isinstance(values, dict) or not all(
-                isinstance(v, int) and not isinstance(v, bool) and v in FAVOR_VALUES
-                for v in values.values()):
-            problems.append((path, "starting Favor is a table NUCLEAR_POWER = 0..5"))
+        if not isinstance(values, dict):
+            problems.append((path, "starting Favor is a table { NUCLEAR_POWER = 0..5, ... }"))
             continue
-        if slices and set(values) != set(slices):
-            problems.append((path, "starting Favor must give a value for each of "
-                                   f"{', '.join(sorted(slices))}"))
-            continue
-        start[power] = dict(values)
-    if slices:
+        bad = [f"{n} = {v!r}" for n, v in values.items()
+               if not (isinstance(v, int) and not isinstance(v, bool) and v in FAVOR_VALUES)]
+        others = sorted(set(values) - nuclear)
+        missing = sorted(nuclear - set(values))
+        if bad:
+            problems.append((path, f"{', '.join(bad)}: a Favor value is 0 to 5"))
+        if others:
+            problems.append((path, f"{', '.join(others)}: not a nuclear power"))
+        if missing:
+            problems.append((path, f"no starting Favor with {', '.join(missing)}"))
+        if not (bad or others or missing):
+            start[power] = dict(values)
+    if nuclear:
         for name, power in game_map.powers.items():
             if not power.ordered_by_bids and name not in raw:
                 problems.append((("favor", "start"), f"no starting Favor for {name}"))
