@@ -2,8 +2,11 @@
 what differs from the standard game, as overrides of the rules hooks.
 
 Section numbers (§) are those of the rule text. The map, the powers and
-their traits (stationary, invulnerable, bids, Favor) are data in
-``engine/variants/dissolution.toml``; this module holds only the rules:
+their traits (stationary, invulnerable, bids) are data in
+``engine/variants/dissolution.toml``; so are the facts only these rules
+read, in its ``[favor]`` table: the nuclear powers, their partners and the
+players' starting Favor (nuclear.py), and the Favor map (favor_board.py).
+This module holds only the rules:
 
 * combat (§3.7-§3.11): stationary units, invulnerable units, binding convoy
   paths and the criss-cross paradox rule, set as class attributes and
