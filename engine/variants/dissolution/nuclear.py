@@ -47,10 +47,6 @@ class NuclearPowers:
     # played power -> nuclear power -> Favor at the start of the game (§7)
     start: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
-    @cached_property
-    def powers(self) -> frozenset[str]:
-        return frozenset(self.slices)
-
     def is_nuclear(self, power: str) -> bool:
         return power in self.slices
 
