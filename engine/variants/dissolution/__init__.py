@@ -25,6 +25,7 @@ from dataclasses import replace
 from engine.bids import Bid
 from engine.boards import HexBoard, HexCell
 from engine.legality import Board
+from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power, UnitKind
 from engine.orders import MovementOrder, Order
 from engine.outcomes import OrderResult
@@ -54,6 +55,7 @@ class DissolutionRules(Rules):
     paradox = ParadoxRule.CRISS_CROSS  # §3.11
     always_winter = True  # §2.2: Winter is a season of its own
     state_parts = (DissolutionState,)
+    line_kinds = (ORDERS, BIDS)  # §5: Diplomacy Points steer the neutral units
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
         """The [favor] table: the Favor map's layout and setups (§11.1, §11.2)."""
