@@ -418,3 +418,18 @@ class GameMap:
         for loc, locs in self.fleet_moves.items():
             graph[province_of(loc)].update(province_of(d) for d in locs)
         return {p: frozenset(s) for p, s in graph.items()}
+
+
+def normalise_name(text: str) -> str:
+    """The form in which aliases are compared: lower case, single spaces, no dots."""
+    text = text.lower().replace(".", " ").replace("_", " ").replace("-", " ")
+    return " ".join(text.split())
+
+
+def power_named(game_map: GameMap, text: str) -> str | None:
+    """The power a GM or a phase file names: its name as the map writes it,
+    or any of its aliases; None for no power of the map."""
+    text = text.strip()
+    if text.upper() in game_map.powers:
+        return text.upper()
+    return game_map.power_aliases.get(normalise_name(text))

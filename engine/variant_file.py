@@ -32,6 +32,7 @@ from engine.map import (
     Terrain,
     UnitKind,
     WayToPlay,
+    normalise_name,
     province_of,
 )
 
@@ -60,21 +61,6 @@ class VariantError(ValueError):
         self.problems = problems
         lines = "\n".join(f"{source}:{p}" for p in problems)
         super().__init__(f"{len(problems)} problem(s) in {source}:\n{lines}")
-
-
-def normalise_name(text: str) -> str:
-    """The form in which aliases are compared: lower case, single spaces, no dots."""
-    text = text.lower().replace(".", " ").replace("_", " ").replace("-", " ")
-    return " ".join(text.split())
-
-
-def power_named(game_map: GameMap, text: str) -> str | None:
-    """The power a GM or a phase file names: its name as the map writes it,
-    or any of its aliases; None for no power of the map."""
-    text = text.strip()
-    if text.upper() in game_map.powers:
-        return text.upper()
-    return game_map.power_aliases.get(normalise_name(text))
 
 
 class _LineFinder:

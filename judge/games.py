@@ -255,7 +255,7 @@ def resolve_power(game: Game, text: str) -> str | None:
         if text in (name, seat.player.upper()) or text in seat.powers:
             return name
     game_map = map_of(game)
-    from engine.variant_file import normalise_name
+    from engine.map import normalise_name
     power = game_map.power_aliases.get(normalise_name(text))
     if power is None:
         for candidate in game_map.powers.values():

@@ -26,10 +26,9 @@ from engine.diplomap.lines import MAP_ORDERS
 from engine.diplomap.state import MAP_ORDER_KINDS, map_changes
 from engine.diplomap.values import Draw, MapChange, MapOrder, Merge, Rename, Split
 from engine.game import Resolution
-from engine.map import GameMap
+from engine.map import GameMap, power_named
 from engine.phase import PhaseKind, Season
 from engine.state import GameState
-from engine.variant_file import power_named
 from judge import filed_lines
 from judge.models import Game
 from parser import OrderError

@@ -12,12 +12,12 @@ from typing import Any
 
 from engine.game import Resolution, adjudicate
 from engine.lines import ORDERS, LineKind
-from engine.map import GameMap
+from engine.map import GameMap, normalise_name, power_named
 from engine.movement import retreat_options
 from engine.phase import Phase
-from engine.state import Dislodged, GameState, PartInputError
+from engine.state import Dislodged, GameState, PartInputError, Seat
 from engine.units import Unit
-from engine.variant_file import load_variant, normalise_name, power_named
+from engine.variant_file import load_variant
 from engine.variants import rules_for
 from judge import phase_json_map as on_the_map
 from parser.line_kinds import READERS, reader
@@ -105,7 +105,10 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
                           for p in data.get("contested", []))
     drawn = tuple(str(player) for player in _list(data, "drawn"))
     state = state.evolve(units=tuple(units), owners=GameState.make_owners(centres),
-                         contested=contested, drawn=drawn)
+                         contested=contested, drawn=drawn,
+                         seats=_seats(game_map, data) or opening.seats,
+                         unplayed=frozenset(_power(game_map, p, "unplayed")
+                                            for p in _list(data, "unplayed")))
     return game_map, state.evolve(dislodged=_dislodged(game_map, board, state, data))
 
 
@@ -169,6 +172,18 @@ def _displaced(game_map: GameMap, board: GameMap, state: GameState, power: str, 
                      bool(info.get("by_convoy", False)),
                      tuple(_location(board, str(r), f"{key}.retreats") for r in retreats),
                      displaced=bool(info.get("displaced")))
+
+
+def _seats(game_map: GameMap, data: Mapping[str, Any]) -> tuple[Seat, ...]:
+    """{PLAYER: [POWER, ...]}: who plays which powers, where a player plays
+    several (Intercontinental's colour groups share one DP pool, §3)."""
+    seats = []
+    for player, powers in _dict(data, "seats").items():
+        if not isinstance(powers, list) or not powers:
+            raise PhaseInputError(f"seats.{player} must be a list of powers")
+        seats.append(Seat(str(player), tuple(_power(game_map, p, f"seats.{player}")
+                                             for p in powers)))
+    return tuple(seats)
 
 
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:
@@ -240,6 +255,10 @@ def write_state(game_map: GameMap, state: GameState) -> dict[str, Any]:
         "dislodged": dislodged,
         "contested": sorted(state.contested),
     }
+    if any(seat.powers != (seat.player,) for seat in state.seats):
+        out["seats"] = {seat.player: list(seat.powers) for seat in state.seats}
+    if state.unplayed:
+        out["unplayed"] = sorted(state.unplayed)
     if state.drawn:
         out["drawn"] = list(state.drawn)
     for kind in rules_for(game_map).state_parts:  # what the variant keeps, in its own keys

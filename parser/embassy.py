@@ -16,9 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from engine.map import UnitKind
+from engine.map import UnitKind, normalise_name
 from engine.orders import Hold, Move, Order, SupportHold, SupportMove, UnitRef
-from engine.variant_file import normalise_name
 from parser.grammar import HOLD_WORDS, MOVE_WORDS, SUPPORT_WORDS
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+|->|-|\u2013|\u2014|\u2192")

@@ -45,9 +45,8 @@ from dataclasses import dataclass, replace
 from itertools import islice
 
 from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
-from engine.map import GameMap, Terrain, province_of
+from engine.map import GameMap, Terrain, normalise_name, province_of
 from engine.map_cache import per_map
-from engine.variant_file import normalise_name
 from parser.names import WORD, NameIndex, Suggester
 from parser.orders import MAP_ORDER_START, MAX_LINE, OrderError
 

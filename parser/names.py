@@ -21,8 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from engine.map import Province, Terrain, coast_of, province_of
-from engine.variant_file import normalise_name
+from engine.map import Province, Terrain, coast_of, normalise_name, province_of
 
 WORD = re.compile(r"[^\W_]+")
 # What may join the words of one name: spaces, dots, underscores, apostrophes,

@@ -21,8 +21,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from engine.diplomap.values import EDGE, Anchor
-from engine.map import Drawing, GameMap, Power, Province, Terrain, province_of
-from engine.variant_file import normalise_name
+from engine.map import Drawing, GameMap, Power, Province, Terrain, normalise_name, province_of
 
 Point = tuple[float, float]
 

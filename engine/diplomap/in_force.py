@@ -16,8 +16,7 @@ from dataclasses import replace
 from engine.diplomap import changes as do
 from engine.diplomap.board import Board
 from engine.diplomap.values import MapChange, Merge, Rename, Split
-from engine.map import GameMap
-from engine.variant_file import normalise_name
+from engine.map import GameMap, normalise_name
 
 # The working board behind each map in force, for the next changes to start from.
 _BOARDS: weakref.WeakKeyDictionary[GameMap, Board] = weakref.WeakKeyDictionary()

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.diplomap.records import change_from_dict, change_to_dict
 from engine.diplomap.values import MapChange
+from engine.map import power_named
 from engine.state import PartInputError, StatePart
-from engine.variant_file import power_named
 
 if TYPE_CHECKING:
     from engine.map import GameMap

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.map import GameMap
-from engine.variant_file import power_named
+from engine.map import GameMap, power_named
 from engine.variants import rules_for
 from judge import games
 from judge.games import GameError

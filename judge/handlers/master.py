@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from datetime import datetime, time, timedelta, tzinfo
 
-from engine.variant_file import power_named
+from engine.map import power_named
 from engine.variants import rules_for
 from judge import games, turns
 from judge.games import MASTER, GameError

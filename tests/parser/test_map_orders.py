@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.diplomap.values import EDGE, Draw, Erase, Side
-from engine.map import GameMap, Province, Terrain
-from engine.variant_file import load_variant, normalise_name
+from engine.map import GameMap, Province, Terrain, normalise_name
+from engine.variant_file import load_variant
 from parser import MAX_LINE, OrderError, parse_order, parse_orders
 from parser.map_orders import (
     compass_point,

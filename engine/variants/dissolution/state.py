@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine.map import normalise_name, power_named
 from engine.state import PartInputError, StatePart
-from engine.variant_file import normalise_name, power_named
 
 if TYPE_CHECKING:
     from engine.map import GameMap
@@ -42,15 +42,19 @@ class DissolutionState(StatePart):
     def read_phase(cls, game_map: GameMap, data: Mapping[str, Any],
                    opening: GameState) -> DissolutionState:
         start = of(opening)
+        exiles = frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles"))
+        # §4.1: an eliminated player's Embassies have left the Favor map
+        embassies = tuple(e for e in _read_embassies(game_map, data, start)
+                          if e[0] not in exiles)
         return cls(
-            favor=_read_favor(game_map, data),
-            embassies=_read_embassies(game_map, data, start),
+            favor=_unsaid(game_map, _read_favor(game_map, data), embassies),
+            embassies=embassies,
             built=tuple(sorted((_power(game_map, name, "built"),
                                 _centre(game_map, str(c), f"built.{name}"))
                                for name, cs in _table(data, "built").items() for c in cs)),
             kicked=_read_pairs(game_map, data, "kicked"),
             retaliated=_read_pairs(game_map, data, "retaliated"),
-            exiles=frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles")),
+            exiles=exiles,
             silenced=frozenset(_power(game_map, p, "silenced") for p in _list(data, "silenced")),
         )
 
@@ -200,6 +204,16 @@ def _read_favor(game_map: GameMap, data: Mapping[str, Any]) -> tuple[tuple[str, 
                 raise PartInputError(f"favor.{power}.{nuclear}: a Favor value is 0 to 5")
             favor[power, nuclear] = value
     return tuple(sorted((p, n, v) for (p, n), v in favor.items()))
+
+
+def _unsaid(game_map: GameMap, favor: tuple[tuple[str, str, int], ...],
+            embassies: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, str, int], ...]:
+    """Only the Favor values nothing else says: not where an Embassy stands
+    (its space gives the value), nor the variant's starting value. So a
+    position reads back from its JSON exactly as it was written."""
+    placed = {(p, n) for p, n, _ in embassies}
+    return tuple(f for f in favor if f[:2] not in placed
+                 and game_map.powers[f[0]].favor.get(f[1], 1) != f[2])
 
 
 def _by_power(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:

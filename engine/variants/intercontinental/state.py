@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine.map import normalise_name, power_named
 from engine.state import PartInputError, StatePart
-from engine.variant_file import normalise_name, power_named
 
 if TYPE_CHECKING:
     from engine.map import GameMap

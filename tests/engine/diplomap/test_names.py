@@ -10,7 +10,8 @@ import pytest
 from engine.diplomap.in_force import apply_changes, rename, with_diplomap
 from engine.diplomap.state import of as diplomap
 from engine.diplomap.values import Anchor, Split
-from engine.variant_file import load_variant, normalise_name
+from engine.map import normalise_name
+from engine.variant_file import load_variant
 from engine.variants import rules_for
 from tests.engine.diplomap.runner import run
 

@@ -37,7 +37,7 @@ from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants.dissolution.state import favor_of
 from engine.variants.dissolution.state import of as dissolution
-from tests.engine.test_properties import random_orders as standard_random_orders
+from tests.engine.random_orders import random_orders
 from tests.engine.variants.dissolution.random_phases import (
     MAP,
     MOVEMENT_ORDERS,
@@ -374,7 +374,7 @@ def test_standard_game_ignores_bids_and_has_no_violations(seed: int) -> None:
     rng = random.Random(seed)
     state = GameState.initial(STANDARD)
     for _ in range(6):
-        orders = standard_random_orders(rng, state)
+        orders = random_orders(rng, STANDARD, state)
         bids = {power: [Bid(rng.randint(1, 3), o) for o in power_orders
                         if isinstance(o, MOVEMENT_ORDERS)]
                 for power, power_orders in orders.items()}
