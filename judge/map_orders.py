@@ -145,11 +145,6 @@ def _submit_for(session: Session, game: Game, board: GameMap, state: GameState, 
     return notes
 
 
-def clear(session: Session, game: Game, powers: Sequence[str]) -> None:
-    for power in powers:
-        file(session, game, power, [])
-
-
 def summary(session: Session, game: Game, board: GameMap, state: GameState,
             powers: Sequence[str]) -> list[str]:
     """The seat's map orders on file, and which it has used this year."""
