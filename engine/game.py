@@ -14,7 +14,9 @@ from dataclasses import dataclass, replace
 
 from engine.adjustments import needs_adjustments, resolve_adjustments
 from engine.bids import Bid, BidResult
+from engine.diplomap.lines import MAP_ORDERS
 from engine.diplomap.values import MapOrder, MapOrderResult
+from engine.lines import BIDS, Lines
 from engine.map import GameMap
 from engine.movement import resolve_movement
 from engine.orders import Convoy, Disband, Hold, Move, Order, SupportHold, SupportMove, UnitRef
@@ -42,21 +44,28 @@ class Resolution:
 def adjudicate(
     game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
     bids: Mapping[str, Sequence[Bid]] | None = None,
-    map_orders: Mapping[str, Sequence[MapOrder]] | None = None,
+    map_orders: Mapping[str, Sequence[MapOrder]] | None = None, *,
+    lines: Lines | None = None,
 ) -> Resolution:
-    """Resolve one phase. ``bids``: each power's Diplomacy Point bids, in
-    variants whose neutral units are steered by them; ``map_orders``: each
-    power's Draws and Erases, in a game with Diplomap."""
+    """Resolve one phase. ``lines``: each power's lines of the other kinds
+    the rules read (``rules.line_kinds``), by kind name; a kind the rules
+    do not read in this phase is not looked at. ``bids`` (Diplomacy Point
+    bids) and ``map_orders`` (Diplomap's Draws and Erases) give two of
+    them by name, for callers that know which they have."""
     rules = rules_for(game_map)
     phase_map = rules.map_for(game_map, state)
     kind = state.phase.kind
+    given = _read_now(rules, kind, {**(lines or {}),
+                                    **({BIDS.name: bids} if bids is not None else {}),
+                                    **({MAP_ORDERS.name: map_orders}
+                                       if map_orders is not None else {})})
     if kind is PhaseKind.MOVEMENT:
-        moved = resolve_movement(phase_map, state, orders, rules, bids)
+        moved = resolve_movement(phase_map, state, orders, rules, BIDS.given(given))
         after = moved.state or state  # kicked Embassies move before the retreats
         map_results: tuple[MapOrderResult, ...] = ()
         if rules.diplomap:  # the board changes after the moves, before the retreats
             moved, after, map_results, phase_map = rules.map_stage(
-                game_map, phase_map, after, moved, map_orders or {})
+                game_map, phase_map, after, moved, MAP_ORDERS.given(given))
         # unplayed and stationary units are disbanded when dislodged, without
         # a retreat phase
         retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.unplayed
@@ -80,6 +89,12 @@ def adjudicate(
     after = side_state.evolve(units=adjusted.units, phase=state.phase.following_movement())
     after = rules.after_adjustments(phase_map, after, adjusted.built)
     return Resolution(state, (*adjusted.results, *side_results), after)
+
+
+def _read_now(rules: Rules, phase: PhaseKind, lines: Lines) -> Lines:
+    """The lines of the kinds these rules read in this phase."""
+    return {k.name: lines[k.name] for k in rules.line_kinds
+            if k.name in lines and k.read_in(phase)}
 
 
 def _destroyed(results: tuple[OrderResult, ...], dislodged: tuple[Dislodged, ...],

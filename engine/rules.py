@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.bids import Bid, BidResult
 from engine.boards import HexBoard
 from engine.legality import Board
+from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, Power
 from engine.orders import MovementOrder, Order
 from engine.outcomes import OrderResult
@@ -113,6 +114,9 @@ class Rules:
     # what these rules keep in a position beside the standard game's fields,
     # each a frozen value of its own (engine/state_parts.py)
     state_parts: tuple[type[StatePart], ...] = ()
+    # the kinds of line players file for a phase, each read by the parser
+    # its name selects (engine/lines.py): the standard game reads orders only
+    line_kinds: tuple[LineKind[Any], ...] = (ORDERS,)
 
     # -- the variant file ---------------------------------------------------
 

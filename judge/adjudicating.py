@@ -1,73 +1,73 @@
-"""The current phase resolved from what is on file: each power's orders,
-bids and (with Diplomap) map orders read on the phase's board, and the
-engine's resolution with whatever could not be read. Nothing is stored
-here: `advance` stores an adjudication, previews and
-`judge replay` only look at it.
+"""The current phase resolved from what is on file: each power's lines of
+every kind the rules read in this phase (orders; bids; with Diplomap, map
+orders: rules.line_kinds) read on the phase's board, and the engine's
+resolution with whatever could not be read. Nothing is stored here:
+`advance` stores an adjudication, previews and `judge replay` only look at it.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
 from sqlmodel import Session
 
-from engine.bids import Bid
 from engine.game import Resolution, adjudicate
-from engine.orders import Order
-from engine.phase import PhaseKind
+from engine.lines import ORDERS
+from engine.variants import rules_for
 from judge import filed_lines, map_orders, snapshots
 from judge.games import (
-    bids_on_file,
     current_state,
     enter_phase,
     map_of,
-    orders_on_file,
     phase_record,
     powers_to_order,
     reading_board,
-    settings_of,
 )
 from judge.models import Game, PhaseRecord, utcnow
-from parser import parse_order
-from parser.bids import parse_bid
+from parser.line_kinds import read_lines, reader
 
 
 @dataclass(frozen=True)
 class Adjudication:
     resolution: Resolution
-    unreadable: tuple[tuple[str, str, str], ...]  # (power, order, why) stored text not read
+    # (power, line, why): stored text that no longer reads, of the kinds
+    # whose lines are shown with the results (orders, map orders)
+    unreadable: tuple[tuple[str, str, str], ...]
     late: tuple[str, ...]  # powers that had no orders on file
-    unreadable_bids: tuple[tuple[str, str, str], ...] = ()  # (power, bid, why)
+    # the same of the secret kinds (bids): kept with them, for the end of the game
+    unreadable_bids: tuple[tuple[str, str, str], ...] = ()
     map_changes: tuple[str, ...] = ()  # Diplomap: the board's changes, in words
 
 
 def adjudicate_phase(session: Session, game: Game) -> Adjudication:
-    """The current phase resolved from the orders and bids on file (nothing stored)."""
+    """The current phase resolved from the lines on file (nothing stored)."""
     game_map = map_of(game)
     state = current_state(session, game)
     board = reading_board(session, game, game_map, state)
-    texts = orders_on_file(session, game)
-    read_orders: tuple[dict[str, list[Order]], list[tuple[str, str, str]]] = filed_lines.read(
-        texts, lambda line: parse_order(line, board))
-    orders, unreadable = read_orders
-    read_bids: tuple[dict[str, list[Bid]], list[tuple[str, str, str]]] = ({}, [])
-    if state.phase.kind is PhaseKind.MOVEMENT:
-        read_bids = filed_lines.read(bids_on_file(session, game),
-                                     lambda line: parse_bid(line, board))
-    bids, unreadable_bids = read_bids
-    late = tuple(p for p in powers_to_order(game_map, state) if p not in texts)
-    if not settings_of(game).diplomap:
-        return Adjudication(adjudicate(game_map, state, orders, bids), tuple(unreadable), late,
-                            tuple(unreadable_bids))
-    # Diplomap: the Draws and Erases on file, adjudicated after the moves (§II.F)
-    drawn, unreadable_maps = map_orders.read_on_file(session, game, board, state)
-    resolution = adjudicate(game_map, state, orders, bids, map_orders=drawn)
-    # the changes in words, named on the board they were made on
+    lines: dict[str, Mapping[str, Sequence[object]]] = {}
+    unreadable: list[tuple[str, str, str]] = []
+    unreadable_secret: list[tuple[str, str, str]] = []
+    ordered: set[str] = set()
+    for kind in rules_for(game_map).line_kinds:
+        if not kind.read_in(state.phase.kind):
+            continue
+        texts = filed_lines.on_file(session, game, kind)
+        lines[kind.name], not_read = read_lines(texts, partial(reader(kind).read, board=board))
+        (unreadable_secret if kind.secret else unreadable).extend(not_read)
+        if kind is ORDERS:
+            ordered = set(texts)
+    orders = ORDERS.given(lines)  # the engine takes orders apart from the other kinds
+    lines.pop(ORDERS.name, None)
+    late = tuple(p for p in powers_to_order(game_map, state) if p not in ordered)
+    resolution = adjudicate(game_map, state, orders, lines=lines)
+    # Diplomap: the board's changes in words, named on the board they were made on
     changes = map_orders.change_notes(board, map_orders.new_changes(state, resolution.next))
-    return Adjudication(resolution, (*unreadable, *unreadable_maps), late,
-                        tuple(unreadable_bids), tuple(changes))
+    return Adjudication(resolution, tuple(unreadable), late, tuple(unreadable_secret),
+                        tuple(changes))
 
 
 def results_json(adjudication: Adjudication) -> dict[str, object]:

@@ -16,7 +16,21 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import bindparam, event, inspect, text
+from sqlalchemy import (
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    bindparam,
+    event,
+    inspect,
+    text,
+)
 from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Connection, CursorResult, Engine
 from sqlalchemy.sql.expression import Executable
@@ -40,7 +54,7 @@ def _outbox_due_index(conn: Connection) -> None:
 # never change one that has shipped. A new database is created from the
 # models as they are now and stamped with the last version directly.
 def _bid_records(conn: Connection) -> None:
-    SQLModel.metadata.tables["bid_record"].create(conn, checkfirst=True)
+    _SHIPPED.tables["bid_record"].create(conn, checkfirst=True)
 
 
 def _abuse_limits(conn: Connection) -> None:
@@ -72,7 +86,41 @@ def _seat_columns(conn: Connection) -> None:
 
 
 def _map_order_records(conn: Connection) -> None:
-    SQLModel.metadata.tables["map_order_record"].create(conn, checkfirst=True)
+    _SHIPPED.tables["map_order_record"].create(conn, checkfirst=True)
+
+
+# The tables of lines on file before step 9 (a table per kind), as steps 3
+# and 8 made them: the models are gone, the steps still run on old databases.
+_SHIPPED = MetaData()
+Table("game", _SHIPPED, Column("id", Integer, primary_key=True))  # for the foreign keys
+for _name, _column in (("order_record", "orders"), ("bid_record", "bids"),
+                       ("map_order_record", "orders")):
+    Table(_name, _SHIPPED,
+          Column("id", Integer, primary_key=True),
+          Column("game_id", Integer, ForeignKey("game.id"), nullable=False, index=True),
+          Column("phase", String(16), nullable=False),
+          Column("power", String(32), nullable=False),
+          Column(_column, Text, nullable=False),
+          Column("submitted_at", DateTime, nullable=False),
+          UniqueConstraint("game_id", "phase", "power"))
+# each shipped table, its column of lines, and the kind of line it held
+_LINE_TABLES = (("order_record", "orders", "orders"), ("bid_record", "bids", "bids"),
+                ("map_order_record", "orders", "map_orders"))
+
+
+def _filed_lines(conn: Connection) -> None:
+    """Every kind of line in one table keyed by kind: each row of the three
+    tables is copied over as it is, so running games keep what they have
+    on file, and the old tables go."""
+    SQLModel.metadata.tables["filed_lines"].create(conn, checkfirst=True)
+    for table, column, kind in _LINE_TABLES:
+        if not inspect(conn).has_table(table):
+            continue
+        conn.execute(text(
+            "INSERT INTO filed_lines (game_id, phase, power, kind, lines, submitted_at) "
+            f"SELECT game_id, phase, power, CAST(:kind AS VARCHAR(32)), {column}, "
+            f"submitted_at FROM {table}"), {"kind": kind})
+        conn.execute(text(f"DROP TABLE {table}"))
 
 
 MIGRATIONS: list[Callable[[Connection], None]] = [
@@ -84,6 +132,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _member_zone,  # 6: a player's own time zone (SET ZONE)
     _seat_columns,  # 7: seats of several powers (Intercontinental's colour groups)
     _map_order_records,  # 8: Diplomap's Draw and Erase orders, a record per power and phase
+    _filed_lines,  # 9: orders, bids and map orders in one table keyed by kind of line
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

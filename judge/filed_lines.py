@@ -1,76 +1,109 @@
-"""Lines a power keeps on file for one phase, replaced as a whole by each
-new submission: Diplomacy Point bids (:class:`BidRecord`) and Diplomap's
-map orders (:class:`MapOrderRecord`). Both tables hold one row per game,
-phase and power with the lines as a JSON list; only the column's name
-differs.
+"""The lines each power keeps on file for a phase, of every kind the rules
+read (orders, bids, map orders: engine/lines.py), in one table keyed by the
+kind's name (:class:`judge.models.FiledLines`). A submission replaces a
+power's lines of its kind as a whole; none takes them off file.
+
+Plain statements, not the session's objects: orders are filed and read for
+every order mail. What a transaction has read is remembered until lines
+change in it (a mail asks for the orders on file for its sign-on, its
+summary and the early processing check).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import delete
-from sqlmodel import Session, select
+from sqlalchemy import bindparam, delete, event, insert, update
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
 
-from judge.models import BidRecord, Game, MapOrderRecord, utcnow
-from parser import OrderError
+from engine.lines import LineKind
+from judge.db import run
+from judge.models import FiledLines, Game, utcnow
 
-LinesRecord = type[BidRecord] | type[MapOrderRecord]
-T = TypeVar("T")
-_COLUMN: dict[LinesRecord, str] = {BidRecord: "bids", MapOrderRecord: "orders"}
+_TABLE = FiledLines.__table__  # type: ignore[attr-defined]
+_READ = "lines on file"  # session.info key prefix: (_READ, game, phase, kind)
 
-
-def put(session: Session, game: Game, record: LinesRecord, power: str,
-        texts: Sequence[str]) -> None:
-    """Put a power's lines for the current phase on file, replacing what it
-    had; none takes them off file."""
-    column = _COLUMN[record]
-    row = session.exec(select(record).where(
-        record.game_id == game.id, record.phase == game.phase,
-        record.power == power)).first()
-    if not texts:
-        if row is not None:
-            session.delete(row)
-    elif row is not None:
-        setattr(row, column, json.dumps(list(texts)))
-        row.submitted_at = utcnow()
-        session.add(row)
-    else:
-        fields: dict[str, Any] = {"game_id": game.id or 0, "phase": game.phase,
-                                  "power": power, column: json.dumps(list(texts))}
-        session.add(record(**fields))
-    session.flush()
+_ON_FILE = sa_select(col(FiledLines.power), col(FiledLines.lines)).where(
+    col(FiledLines.game_id) == bindparam("game"), col(FiledLines.phase) == bindparam("phase"),
+    col(FiledLines.kind) == bindparam("kind"))
+_ROW = sa_select(_TABLE.c.id).where(
+    _TABLE.c.game_id == bindparam("game"), _TABLE.c.phase == bindparam("phase"),
+    _TABLE.c.power == bindparam("power"), _TABLE.c.kind == bindparam("kind"))
+_DROP_ROW = delete(_TABLE).where(_TABLE.c.id == bindparam("row"))
+_REPLACE = update(_TABLE).where(_TABLE.c.id == bindparam("row")).values(
+    lines=bindparam("lines"), submitted_at=bindparam("at"))
+_ADD = insert(_TABLE).values(
+    game_id=bindparam("game"), phase=bindparam("phase"), power=bindparam("power"),
+    kind=bindparam("kind"), lines=bindparam("lines"), submitted_at=bindparam("at"))
+_DROP_PHASE = delete(_TABLE).where(_TABLE.c.game_id == bindparam("game"),
+                                   _TABLE.c.phase == bindparam("phase"))
 
 
-def on_file(session: Session, game: Game, record: LinesRecord,
+def on_file(session: Session, game: Game, kind: LineKind[Any],
             phase: str | None = None) -> dict[str, list[str]]:
-    """Each power's lines on file for the phase (the current one by default)."""
-    column = _COLUMN[record]
-    rows: Sequence[Any] = session.exec(select(record).where(
-        record.game_id == game.id, record.phase == (phase or game.phase))).all()
-    return {row.power: list(json.loads(getattr(row, column))) for row in rows}
+    """Each power's lines of ``kind`` on file for the phase (the current one
+    by default), as written."""
+    phase = phase or game.phase
+    if _changed(session):
+        session.flush()  # a change not yet written: the flush forgets what was read
+    key = (_READ, game.id, phase, kind.name)
+    cached = session.info.get(key)
+    if cached is None:
+        rows = run(session, _ON_FILE, {"game": game.id, "phase": phase,
+                                       "kind": kind.name}).all()
+        cached = {row.power: json.loads(row.lines) for row in rows}
+        session.info[key] = cached
+    return {power: list(lines) for power, lines in cached.items()}
 
 
-def drop(session: Session, game: Game, record: LinesRecord, phase: str) -> None:
-    """A phase rolled back: its lines go with its orders."""
-    session.execute(delete(record).where(
-        record.game_id == game.id,  # type: ignore[arg-type]
-        record.phase == phase))  # type: ignore[arg-type]
+def put(session: Session, game: Game, kind: LineKind[Any], power: str,
+        texts: Sequence[str]) -> None:
+    """Put a power's lines of ``kind`` for the current phase on file,
+    replacing what it had; none takes them off file (an empty set of orders
+    would count as submitted)."""
+    where = {"game": game.id, "phase": game.phase, "power": power, "kind": kind.name}
+    existing = run(session, _ROW, where).scalar()
+    if not texts:
+        if existing is not None:
+            run(session, _DROP_ROW, {"row": existing})
+    elif existing is not None:
+        run(session, _REPLACE, {"row": existing, "lines": json.dumps(list(texts)),
+                                "at": utcnow()})
+    else:
+        run(session, _ADD, {**where, "lines": json.dumps(list(texts)), "at": utcnow()})
+    forget(session)
 
 
-def read(filed: Mapping[str, Sequence[str]], parse: Callable[[str], T | OrderError]
-         ) -> tuple[dict[str, list[T]], list[tuple[str, str, str]]]:
-    """Lines on file read again at the deadline (orders, bids, map orders):
-    each power's values, and (power, line, why) for each that no longer reads."""
-    read_: dict[str, list[T]] = {}
-    unreadable: list[tuple[str, str, str]] = []
-    for power, lines in filed.items():
-        for line in lines:
-            parsed = parse(line)
-            if isinstance(parsed, OrderError):
-                unreadable.append((power, line, parsed.message))
-            else:
-                read_.setdefault(power, []).append(parsed)
-    return read_, unreadable
+def drop(session: Session, game: Game, phase: str) -> None:
+    """A phase rolled back: every kind of line on file for it goes."""
+    run(session, _DROP_PHASE, {"game": game.id, "phase": phase})
+    forget(session)
+
+
+def rows(session: Session, game: Game) -> Sequence[FiledLines]:
+    """Every row on file for the current phase, to change in place (a
+    province renamed under the lines); the session writes them back."""
+    return session.exec(select(FiledLines).where(
+        FiledLines.game_id == game.id, FiledLines.phase == game.phase)).all()
+
+
+def forget(session: Session) -> None:
+    """Lines changed: what this transaction read of them is stale."""
+    for key in [k for k in session.info if isinstance(k, tuple) and k[:1] == (_READ,)]:
+        del session.info[key]
+
+
+def _changed(session: Session) -> bool:
+    """Does the session hold rows added, changed or deleted and not yet
+    written (or, during a flush, being written)?"""
+    return any(isinstance(o, FiledLines) for o in (*session.new, *session.dirty,
+                                                   *session.deleted))
+
+
+@event.listens_for(Session, "after_flush")
+def _forget_when_written(session: Session, _context: object) -> None:
+    if _changed(session):
+        forget(session)

@@ -9,28 +9,28 @@ same transaction, so a state change and its mails commit together.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from dataclasses import replace
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Select, bindparam, delete, event, insert, update
+from sqlalchemy import Select, bindparam
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine.adjustments import powers_adjusting
 from engine.diplomap.in_force import with_diplomap
+from engine.lines import BIDS, ORDERS
 from engine.map import GameMap
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variant_file import load_variant, unfinished_reason
 from engine.variants import rules_for
 from engine.ways_to_play import player_counts, setup
-from judge import filed_lines, map_orders, snapshots
+from judge import filed_lines, snapshots
 from judge.db import run
-from judge.models import BidRecord, Game, Member, OrderRecord, PhaseRecord, utcnow
+from judge.models import Game, Member, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
 from parser.map_orders import with_former_names
 
@@ -152,80 +152,27 @@ def powers_of(member: Member) -> tuple[str, ...]:
 
 def orders_on_file(session: Session, game: Game, phase: str | None = None
                    ) -> dict[str, list[str]]:
-    """Each power's orders on file for the phase (the current one by
-    default). Read once per transaction until orders change: an order mail
-    asks for them for its sign-on, its orders summary and the early
-    processing check."""
-    phase = phase or game.phase
-    if _orders_changed(session):
-        session.flush()  # a change not yet written: the flush forgets what was read
-    key = (_ORDERS, game.id, phase)
-    cached = session.info.get(key)
-    if cached is None:
-        rows = run(session, _ORDERS_ON_FILE, {"game": game.id, "phase": phase}).all()
-        cached = {row.power: json.loads(row.orders) for row in rows}
-        session.info[key] = cached
-    return {power: list(orders) for power, orders in cached.items()}
-
-
-_ORDERS = "orders on file"
-_ORDERS_ON_FILE = sa_select(col(OrderRecord.power), col(OrderRecord.orders)).where(
-    col(OrderRecord.game_id) == bindparam("game"), col(OrderRecord.phase) == bindparam("phase"))
+    """Each power's orders on file for the phase (the current one by default)."""
+    return filed_lines.on_file(session, game, ORDERS, phase)
 
 
 def file_orders(session: Session, game: Game, power: str, texts: list[str]) -> None:
     """Put a power's orders for the current phase on file, replacing what
     it had; an empty list takes its orders off file (an empty set would
-    count as submitted). Plain statements: this runs for every order mail."""
-    where = {"game": game.id, "phase": game.phase, "power": power}
-    existing = run(session, _ORDER_ROW, where).scalar()
-    if not texts:
-        if existing is not None:
-            run(session, _DROP_ORDERS, {"row": existing})
-    elif existing is not None:
-        run(session, _REPLACE_ORDERS, {"row": existing, "orders": json.dumps(texts),
-                                          "at": utcnow()})
-    else:
-        run(session, _ADD_ORDERS, {**where, "orders": json.dumps(texts), "at": utcnow()})
-    _forget(session, _ORDERS)
-
-
-_ORDER_TABLE = OrderRecord.__table__  # type: ignore[attr-defined]
-_ORDER_ROW = sa_select(_ORDER_TABLE.c.id).where(
-    _ORDER_TABLE.c.game_id == bindparam("game"), _ORDER_TABLE.c.phase == bindparam("phase"),
-    _ORDER_TABLE.c.power == bindparam("power"))
-_DROP_ORDERS = delete(_ORDER_TABLE).where(_ORDER_TABLE.c.id == bindparam("row"))
-_REPLACE_ORDERS = update(_ORDER_TABLE).where(_ORDER_TABLE.c.id == bindparam("row")).values(
-    orders=bindparam("orders"), submitted_at=bindparam("at"))
-_ADD_ORDERS = insert(_ORDER_TABLE).values(
-    game_id=bindparam("game"), phase=bindparam("phase"), power=bindparam("power"),
-    orders=bindparam("orders"), submitted_at=bindparam("at"))
+    count as submitted)."""
+    filed_lines.put(session, game, ORDERS, power, texts)
 
 
 def file_bids(session: Session, game: Game, power: str, texts: list[str]) -> None:
     """Put a power's Diplomacy Point bids for the current phase on file,
     replacing what it had; an empty list takes them off file."""
-    filed_lines.put(session, game, BidRecord, power, texts)
+    filed_lines.put(session, game, BIDS, power, texts)
 
 
 def bids_on_file(session: Session, game: Game, phase: str | None = None
                  ) -> dict[str, list[str]]:
     """Each power's bids on file for the phase (the current one by default)."""
-    return filed_lines.on_file(session, game, BidRecord, phase)
-
-
-def _orders_changed(session: Session) -> bool:
-    """Does the session hold orders added, changed or deleted and not yet
-    written (or, during a flush, being written)?"""
-    return any(isinstance(o, OrderRecord)
-               for o in (*session.new, *session.dirty, *session.deleted))
-
-
-@event.listens_for(Session, "after_flush")
-def _forget_orders_read(session: Session, _context: object) -> None:
-    """Orders written, changed or deleted: what orders_on_file read is stale."""
-    if _orders_changed(session):
-        _forget(session, _ORDERS)
+    return filed_lines.on_file(session, game, BIDS, phase)
 
 
 def _forget(session: Session, *prefix: object) -> None:
@@ -495,11 +442,7 @@ def rollback(session: Session, game: Game, phase: str | None) -> PhaseRecord:
     for record in records:
         if record.seq >= target.seq:
             # DPJudge: the phase rolled back to starts again without orders
-            for row in session.exec(select(OrderRecord).where(
-                    OrderRecord.game_id == game.id, OrderRecord.phase == record.phase)).all():
-                session.delete(row)
-            filed_lines.drop(session, game, BidRecord, record.phase)
-            map_orders.drop(session, game, record.phase)
+            filed_lines.drop(session, game, record.phase)  # every kind of line
         if record.seq > target.seq:
             session.delete(record)
     target.results = ""

@@ -17,12 +17,12 @@ one, the seat's first power's.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from sqlmodel import Session
 
 from engine.diplomap import state as diplomap_state
+from engine.diplomap.lines import MAP_ORDERS
 from engine.diplomap.state import MAP_ORDER_KINDS, map_changes
 from engine.diplomap.values import Draw, MapChange, MapOrder, Merge, Rename, Split
 from engine.game import Resolution
@@ -30,15 +30,11 @@ from engine.map import GameMap, power_named
 from engine.phase import PhaseKind, Season
 from engine.state import GameState
 from judge import filed_lines
-from judge.models import Game, MapOrderRecord
+from judge.models import Game
 from parser import OrderError
-from parser.map_orders import looks_like_map_order, parse_map_order, split_map_orders
+from parser.map_orders import WAIVED, parse_map_order, split_map_orders, without_power
 
 KINDS = MAP_ORDER_KINDS
-_WAIVED = re.compile(r"^\s*(draw|erase)\s+none\s*$", re.IGNORECASE)
-# 'Germany: Draw ...': the power a line's map orders are for
-_FOR_POWER = re.compile(r"^\s*(?P<power>[^\W\d][\w .'-]{0,40}?)\s*:\s*(?=(draw|erase)\b)",
-                        re.IGNORECASE)
 
 Note = tuple[int, str, str]  # (line, text as written, problem or '' when accepted)
 
@@ -52,49 +48,16 @@ def kind_of(order: MapOrder) -> str:
 
 def on_file(session: Session, game: Game, phase: str | None = None) -> dict[str, list[str]]:
     """Each power's map orders on file for the phase (the current one by default)."""
-    return filed_lines.on_file(session, game, MapOrderRecord, phase)
+    return filed_lines.on_file(session, game, MAP_ORDERS, phase)
 
 
 def file(session: Session, game: Game, power: str, texts: Sequence[str]) -> None:
     """Put a power's map orders for the current phase on file, replacing
     what it had; none takes them off file."""
-    filed_lines.put(session, game, MapOrderRecord, power, texts)
-
-
-def drop(session: Session, game: Game, phase: str) -> None:
-    """A phase rolled back: its map orders go with its other orders."""
-    filed_lines.drop(session, game, MapOrderRecord, phase)
-
-
-def read_on_file(session: Session, game: Game, board: GameMap, state: GameState
-                 ) -> tuple[dict[str, list[MapOrder]], list[tuple[str, str, str]]]:
-    """The map orders on file, read on the phase's board, and any that no
-    longer read (power, text, why)."""
-    if state.phase.kind is not PhaseKind.MOVEMENT:
-        return {}, []
-    return filed_lines.read(on_file(session, game), lambda text: parse_map_order(text, board))
+    filed_lines.put(session, game, MAP_ORDERS, power, texts)
 
 
 # -- from a mail -----------------------------------------------------------------
-
-
-def map_lines(lines: Sequence[tuple[int, str]]
-              ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """A mail's order lines, and its Draw and Erase lines. Read first, so
-    that ``Gal/War`` is never taken for a province with a coast."""
-    others: list[tuple[int, str]] = []
-    maps: list[tuple[int, str]] = []
-    for number, text in lines:
-        order = _without_power(text)[1]
-        (maps if looks_like_map_order(order) or _WAIVED.match(order) else others).append(
-            (number, text))
-    return others, maps
-
-
-def _without_power(text: str) -> tuple[str, str]:
-    """('Germany', 'Draw ...') for 'Germany: Draw ...'; ('', text) without a power."""
-    found = _FOR_POWER.match(text)
-    return ("", text) if found is None else (found.group("power"), text[found.end():])
 
 
 def used_this_year(state: GameState) -> frozenset[tuple[str, str]]:
@@ -126,7 +89,7 @@ def submit(session: Session, game: Game, board: GameMap, state: GameState,
     by_power: dict[str, list[tuple[int, str]]] = {}
     named_on: dict[int, str] = {}  # line -> the power's name as written there
     for number, text in lines:
-        named, order = _without_power(text)
+        named, order = without_power(text)
         power = power_named(board, named) if named else (powers[0] if powers else "")
         if named and (power is None or power not in powers):
             notes.append((number, text.strip(), f"{named} is not " + (
@@ -159,7 +122,7 @@ def _submit_for(session: Session, game: Game, board: GameMap, state: GameState, 
     # several on one line as the rule text writes them: 'Erase Lvn/StP. Draw StP/Fin - StP/Lvn'
     for number, text in [(n, piece.strip(" .;,")) for n, line in lines
                          for _, piece in split_map_orders(line)]:
-        waived = _WAIVED.match(text)
+        waived = WAIVED.match(text)
         if waived:
             kind = waived.group(1).lower()
             kept[kind] = None
@@ -180,11 +143,6 @@ def _submit_for(session: Session, game: Game, board: GameMap, state: GameState, 
     file(session, game, power, [found for kind in KINDS
                                 if (found := kept.get(kind)) is not None])
     return notes
-
-
-def clear(session: Session, game: Game, powers: Sequence[str]) -> None:
-    for power in powers:
-        file(session, game, power, [])
 
 
 def summary(session: Session, game: Game, board: GameMap, state: GameState,

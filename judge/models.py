@@ -133,45 +133,21 @@ class PhaseRecord(SQLModel, table=True):
     adjudicated_at: datetime | None = None
 
 
-class OrderRecord(SQLModel, table=True):
-    """The orders on file for one power in one phase (replaced as a whole
-    by each new submission)."""
+class FiledLines(SQLModel, table=True):
+    """The lines of one kind (orders, bids, map orders: the rules' line
+    kinds, engine/lines.py) one power has on file for one phase, as a JSON
+    list, replaced as a whole by each new submission. One table for every
+    kind, so a variant's new kind of line needs no table of its own
+    (schema version 9; before it, a table per kind)."""
 
-    __tablename__ = "order_record"
-    __table_args__ = (UniqueConstraint("game_id", "phase", "power"),)
+    __tablename__ = "filed_lines"
+    __table_args__ = (UniqueConstraint("game_id", "phase", "power", "kind"),)
     id: int | None = Field(default=None, primary_key=True)
     game_id: int = Field(foreign_key="game.id", index=True)
     phase: str = Field(max_length=16)
     power: str = Field(max_length=32)
-    orders: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of lines
-    submitted_at: datetime = Field(default_factory=utcnow)
-
-
-class BidRecord(SQLModel, table=True):
-    """One power's Diplomacy Point bids for one phase, in the order written
-    (replaced as a whole by each new submission). Secret until the game ends."""
-
-    __tablename__ = "bid_record"
-    __table_args__ = (UniqueConstraint("game_id", "phase", "power"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
-    phase: str = Field(max_length=16)
-    power: str = Field(max_length=32)
-    bids: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of lines
-    submitted_at: datetime = Field(default_factory=utcnow)
-
-
-class MapOrderRecord(SQLModel, table=True):
-    """One power's Diplomap orders for one movement phase: at most a Draw
-    and an Erase (§II.C), as written back by the parser (schema version 8)."""
-
-    __tablename__ = "map_order_record"
-    __table_args__ = (UniqueConstraint("game_id", "phase", "power"),)
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(foreign_key="game.id", index=True)
-    phase: str = Field(max_length=16)
-    power: str = Field(max_length=32)
-    orders: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of lines
+    kind: str = Field(max_length=32)  # the line kind's name: "orders", "bids", "map_orders"
+    lines: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of lines
     submitted_at: datetime = Field(default_factory=utcnow)
 
 

@@ -5,24 +5,24 @@ refused correction never costs the orders already given."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session
 
 from engine.bids import Bid
+from engine.diplomap.lines import MAP_ORDERS
 from engine.game import adjudicate
+from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Build, Order, Waive
 from engine.outcomes import OrderResult, Outcome, Why
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variants import rules_for
-from judge import map_orders
+from judge import filed_lines, map_orders
 from judge.games import (
     GameError,
-    bids_on_file,
     board_of,
     current_state,
     file_bids,
@@ -36,7 +36,8 @@ from judge.games import (
 )
 from judge.models import Game, Member
 from parser import OrderError, parse_order, parse_orders
-from parser.bids import looks_like_bid, parse_bid
+from parser.bids import parse_bid
+from parser.line_kinds import sort_mail
 
 
 @dataclass(frozen=True)
@@ -144,8 +145,8 @@ def submit_orders(session: Session, game: Game, member: Member,
     state = current_state(session, game)
     board = reading_board(session, game, game_map, state)
     powers = powers_of(member)
-    lines, map_lines = map_orders.map_lines(lines)
-    lines, bid_lines = split_bids(lines)
+    by_kind = sort_mail(lines)
+    lines = by_kind.pop(ORDERS.name)
     text = "\n".join(t for _, t in lines)
     first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
     parsed = parse_orders(text, board)
@@ -169,10 +170,9 @@ def submit_orders(session: Session, game: Game, member: Member,
     else:
         notes.extend(_together(game_map, state, candidates, filed))
     merged = {p: f.orders for p, f in filed.items()}
-    notes.extend(_bids(session, game, game_map, state, powers, merged, bid_lines))
-    # Diplomap: each of the seat's powers has its own Draw and Erase
-    notes.extend(OrderNote(*note) for note in map_orders.submit(
-        session, game, board, state, powers, map_lines, settings_of(game).diplomap))
+    filing = Filing(session, game, game_map, board, state, powers, merged)
+    for name, given in by_kind.items():  # the mail's other kinds of line, each its own way
+        notes.extend(_INTAKE[name](filing, given))
     notes.sort(key=lambda n: n.line)
     for power in powers:
         if merged[power] != before[power]:
@@ -260,28 +260,28 @@ def _one_by_one(game_map: GameMap, state: GameState,
     return notes
 
 
-_DP_HEADING = re.compile(r"^(dp|diplomacy points|bids?)\s*:?$", re.IGNORECASE)
+@dataclass(frozen=True)
+class Filing:
+    """What a mail's lines of a kind other than orders are filed against."""
+
+    session: Session
+    game: Game
+    game_map: GameMap  # the game's map
+    board: GameMap  # the board the phase's lines are read on
+    state: GameState
+    powers: Sequence[str]  # the seat's
+    orders: Mapping[str, list[Order]]  # the seat's orders on file, this mail's included
 
 
-def split_bids(lines: Sequence[tuple[int, str]]
-                ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
-    """The order lines and the bid lines ('2: A Aus S War - Pra'), without a
-    'DP' heading line."""
-    orders: list[tuple[int, str]] = []
-    bids: list[tuple[int, str]] = []
-    for number, text in lines:
-        if _DP_HEADING.match(text.strip()):
-            continue
-        (bids if looks_like_bid(text) else orders).append((number, text))
-    return orders, bids
+Line = tuple[int, str]
 
 
-def _bids(session: Session, game: Game, game_map: GameMap, state: GameState,
-          powers: Sequence[str], accepted: dict[str, list[Order]],
-          lines: Sequence[tuple[int, str]]) -> list[OrderNote]:
+def _bids(filing: Filing, lines: Sequence[Line]) -> list[OrderNote]:
     """Read the mail's bids, check them against the orders on file, and file
     them for the seat's first power: a mail's bids replace the bids on file
     (a bid is no unit's order); a mail without bids leaves them."""
+    session, game, game_map, state = filing.session, filing.game, filing.game_map, filing.state
+    powers, accepted = filing.powers, filing.orders
     rules = rules_for(game_map)
     power = powers[0] if powers else ""
     points, _ = rules.bid_allowance(game_map, state, power)
@@ -310,13 +310,30 @@ def _bids(session: Session, game: Game, game_map: GameMap, state: GameState,
     return notes
 
 
+def _map_orders(filing: Filing, lines: Sequence[Line]) -> list[OrderNote]:
+    """Diplomap: each of the seat's powers has its own Draw and Erase."""
+    return [OrderNote(*note) for note in map_orders.submit(
+        filing.session, filing.game, filing.board, filing.state, filing.powers, lines,
+        settings_of(filing.game).diplomap)]
+
+
+# how a mail's lines of each kind besides orders are checked and filed, by
+# the kind's name (parser/line_kinds.py recognises them in the mail)
+_INTAKE: Mapping[str, Callable[[Filing, Sequence[Line]], list[OrderNote]]] = {
+    BIDS.name: _bids,
+    MAP_ORDERS.name: _map_orders,
+}
+
+
 def clear_orders(session: Session, game: Game, member: Member) -> None:
-    """Every order of the seat's powers for this phase, bids included."""
-    for power in powers_of(member):
-        file_orders(session, game, power, [])
-        if power in bids_on_file(session, game):
-            file_bids(session, game, power, [])
-    map_orders.clear(session, game, powers_of(member))
+    """Every line of the seat's powers on file for this phase, of every
+    kind (bids and map orders too)."""
+    kinds = rules_for(map_of(game)).line_kinds
+    for kind in kinds:
+        on_file = filed_lines.on_file(session, game, kind)
+        for power in powers_of(member):
+            if power in on_file:
+                filed_lines.put(session, game, kind, power, [])
 
 
 def unordered_units(game_map: GameMap, state: GameState, powers: Sequence[str],

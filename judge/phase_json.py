@@ -6,24 +6,22 @@ The contract is documented in docs/cli.md. Input errors raise
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import Any
 
-from engine.bids import Bid
-from engine.diplomap.values import MapOrder
 from engine.game import Resolution, adjudicate
+from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, normalise_name, power_named
 from engine.movement import retreat_options
-from engine.orders import Order
 from engine.phase import Phase
 from engine.state import Dislodged, GameState, PartInputError, Seat
 from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
 from judge import phase_json_map as on_the_map
-from parser import OrderError, parse_order
-from parser.bids import parse_bid
-from parser.map_orders import parse_map_order
+from parser.line_kinds import READERS, reader
+from parser.line_kinds import read_lines as read_lines_of
 
 
 class PhaseInputError(ValueError):
@@ -199,56 +197,35 @@ def _location_code(text: str) -> str:
     return text.upper().replace("(", "/").replace(")", "")
 
 
-T = TypeVar("T")
+# A line of each kind that does not read, as a row of the results that
+# kind's lines are reported in (the orders' results, the bids' fates, the
+# map orders' results), by the kind's name
+_UNREADABLE: Mapping[str, Callable[[str, str, str], dict[str, Any]]] = {
+    "orders": lambda power, text, why: {
+        "power": power, "order": text, "outcome": "illegal", "reason": why,
+        "why": {"why": "unreadable"}},
+    "bids": lambda power, text, why: {
+        "bidder": power, "bid": text, "counted": False, "why": f"unreadable: {why}"},
+    "map_orders": lambda power, text, why: {
+        "power": power, "order": text, "succeeded": False, "reason": f"unreadable: {why}"},
+}
+# why lines of a kind are refused in a game whose rules do not read it,
+# where the JSON can switch it on
+_NOT_READ = {"map_orders": 'Diplomap is not on (add "diplomap": true)'}
 
 
-def _read_lines(game_map: GameMap, data: Mapping[str, Any], key: str,
-                parse: Callable[[str], T | OrderError],
-                unreadable: Callable[[str, str, OrderError], dict[str, Any]],
-                ) -> tuple[dict[str, list[T]], list[dict[str, Any]]]:
-    """A key of lines per power ({POWER: ["...", ...]} or one line per power):
-    what each power's lines read as, and a row for each that did not read."""
-    read: dict[str, list[T]] = {}
-    rows: list[dict[str, Any]] = []
-    for name, texts in _dict(data, key).items():
-        power = _power(game_map, name, key)
-        for text in [texts] if isinstance(texts, str) else texts:
-            parsed = parse(str(text))
-            if isinstance(parsed, OrderError):
-                rows.append(unreadable(power, str(text), parsed))
-            else:
-                read.setdefault(power, []).append(parsed)
-    return read, rows
-
-
-def read_orders(
-    game_map: GameMap, data: Mapping[str, Any], board: GameMap | None = None,
-) -> tuple[dict[str, list[Order]], list[dict[str, Any]]]:
-    """Parse the "orders" key (on ``board``, the board in force, when it is
-    not the variant's map); orders that cannot be read become illegal result rows."""
-    return _read_lines(game_map, data, "orders", lambda t: parse_order(t, board or game_map),
-                       lambda power, text, error: {
-                           "power": power, "order": text, "outcome": "illegal",
-                           "reason": str(error), "why": {"why": "unreadable"}})
-
-
-def read_bids(game_map: GameMap, data: Mapping[str, Any]
-              ) -> tuple[dict[str, list[Bid]], list[dict[str, Any]]]:
-    """Parse the "bids" key: each power's Diplomacy Point bids, '2: A Aus S War - Pra'."""
-    return _read_lines(game_map, data, "bids", lambda t: parse_bid(t, game_map),
-                       lambda power, text, error: {
-                           "bidder": power, "bid": text, "counted": False,
-                           "why": f"unreadable: {error}"})
-
-
-def read_map_orders(game_map: GameMap, board: GameMap, data: Mapping[str, Any]
-                    ) -> tuple[dict[str, list[MapOrder]], list[dict[str, Any]]]:
-    """Diplomap's "map_orders" key, read on the board in force; an order
-    that cannot be read becomes a failed result row."""
-    return _read_lines(game_map, data, "map_orders", lambda t: parse_map_order(t, board),
-                       lambda power, text, error: {
-                           "power": power, "order": text, "succeeded": False,
-                           "reason": f"unreadable: {error}"})
+def read_lines(game_map: GameMap, board: GameMap, data: Mapping[str, Any],
+               kind: LineKind[Any]) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
+    """A kind's key ({POWER: ["...", ...]} or one line per power) read on
+    ``board``, the board in force: each power's values, and a result row
+    for each line that does not read."""
+    texts: dict[str, list[str]] = {}
+    for name, given in _dict(data, kind.name).items():
+        power = _power(game_map, name, kind.name)
+        texts.setdefault(power, []).extend(
+            str(t) for t in ([given] if isinstance(given, str) else given))
+    values, unreadable = read_lines_of(texts, partial(reader(kind).read, board=board))
+    return values, [_UNREADABLE[kind.name](*row) for row in unreadable]
 
 
 def _units_json(units: tuple[Unit, ...]) -> dict[str, list[str]]:
@@ -339,11 +316,18 @@ def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
                  if d.displaced or not board.is_location(d.unit.location)]
     if displaced:  # Diplomap: orders name the split provinces (§III.B)
         board = on_the_map.displaced_board(game_map, board, state, displaced) or board
-    orders, unreadable = read_orders(game_map, data, board)
-    bids, unreadable_bids = read_bids(game_map, data)
-    map_orders, unreadable_map = read_map_orders(game_map, board, data)
-    if (map_orders or unreadable_map) and not rules.diplomap:
-        raise PhaseInputError('map_orders: Diplomap is not on (add "diplomap": true)')
-    return write_resolution(game_map, adjudicate(game_map, state, orders, bids,
-                                                 map_orders=map_orders),
-                            unreadable, unreadable_bids, unreadable_map)
+    declared = {kind.name for kind in rules.line_kinds}
+    for name in READERS:
+        if name not in declared and data.get(name):
+            raise PhaseInputError(f"{name}: " + _NOT_READ.get(
+                name, f"the rules of {state.variant} read none"))
+    # each kind of line the rules read, under its own key
+    lines: dict[str, Mapping[str, Sequence[object]]] = {}
+    unreadable: dict[str, list[dict[str, Any]]] = {}
+    for kind in rules.line_kinds:
+        lines[kind.name], unreadable[kind.name] = read_lines(game_map, board, data, kind)
+    orders = ORDERS.given(lines)
+    del lines[ORDERS.name]
+    return write_resolution(game_map, adjudicate(game_map, state, orders, lines=lines),
+                            unreadable[ORDERS.name], unreadable.get("bids"),
+                            unreadable.get("map_orders"))

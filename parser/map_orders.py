@@ -143,6 +143,27 @@ def looks_like_map_order(text: str) -> bool:
     return isinstance(text, str) and MAP_ORDER_START.match(text) is not None
 
 
+# a mail's 'Draw none' / 'Erase none': the player withdraws the one on file (§II.C)
+WAIVED = re.compile(r"^\s*(draw|erase)\s+none\s*$", re.IGNORECASE)
+# 'Germany: Draw ...' in a mail: the power a line's map orders are for
+_FOR_POWER = re.compile(r"^\s*(?P<power>[^\W\d][\w .'-]{0,40}?)\s*:\s*(?=(draw|erase)\b)",
+                        re.IGNORECASE)
+
+
+def without_power(text: str) -> tuple[str, str]:
+    """('Germany', 'Draw ...') for 'Germany: Draw ...'; ('', text) without a power."""
+    found = _FOR_POWER.match(text)
+    return ("", text) if found is None else (found.group("power"), text[found.end():])
+
+
+def is_map_line(text: str) -> bool:
+    """Is a mail's line map orders, maybe for a power or waived? Such lines
+    are taken out of a mail first, so that 'Gal/War' is never read as a
+    province with a coast."""
+    order = without_power(text)[1]
+    return looks_like_map_order(order) or WAIVED.match(order) is not None
+
+
 def compass_point(text: str) -> str | None:
     """'north-eastern' -> 'NE', 'S' -> 'S', 'inner' -> 'I' (a loop's inside),
     'outer' -> 'O'; None for anything else."""

@@ -14,14 +14,17 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.displacement import after_changes, default_part
 from engine.diplomap.in_force import adopt, apply_changes, board_of, share_board
+from engine.diplomap.lines import MAP_ORDERS
 from engine.diplomap.state import DiplomapState, map_changes, of
 from engine.diplomap.validity import inland_homes
 from engine.diplomap.values import MapOrder, MapOrderResult
 from engine.legality import check_retreat
+from engine.lines import LineKind
 from engine.map import GameMap, UnitKind, province_of
 from engine.movement import MovementResult
 from engine.orders import Order, Retreat, UnitRef
@@ -41,6 +44,11 @@ class DiplomapRules(Rules):
     def state_parts(self) -> tuple[type[StatePart], ...]:  # type: ignore[override]
         """The variant's parts, and the board's changes (state.py)."""
         return (*super().state_parts, DiplomapState)
+
+    @property
+    def line_kinds(self) -> tuple[LineKind[Any], ...]:  # type: ignore[override]
+        """The variant's kinds of line, and the Draws and Erases (lines.py)."""
+        return (*super().line_kinds, MAP_ORDERS)
 
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
         """The base map (never a board in force) with the game's changes so far."""

@@ -12,17 +12,15 @@ import json
 import re
 from dataclasses import replace
 
-from sqlmodel import select
-
 from engine.diplomap.in_force import rename
 from engine.diplomap.state import DiplomapState, map_changes, of
 from engine.state import GameState
 from engine.units import Unit
 from engine.variant_file import load_variant
-from judge import games
+from judge import filed_lines, games
 from judge.games import GameError
 from judge.handlers.common import Context, _gm, _notice
-from judge.models import Game, MapOrderRecord, OrderRecord
+from judge.models import Game
 from parser import commands as c
 
 
@@ -81,14 +79,9 @@ def _rename_on_file(ctx: Context, game: Game, code: str, new_code: str) -> None:
     """Orders on file that name the province name it by its new code, so
     they still read at the deadline."""
     word = re.compile(rf"(?<![\w+-]){re.escape(code)}(?![\w+-])", re.IGNORECASE)
-    rows: list[OrderRecord | MapOrderRecord] = [
-        *ctx.session.exec(select(OrderRecord).where(
-            OrderRecord.game_id == game.id, OrderRecord.phase == game.phase)).all(),
-        *ctx.session.exec(select(MapOrderRecord).where(
-            MapOrderRecord.game_id == game.id, MapOrderRecord.phase == game.phase)).all()]
-    for row in rows:
-        lines = [word.sub(new_code, line) for line in json.loads(row.orders)]
-        if lines != json.loads(row.orders):
-            row.orders = json.dumps(lines)
+    for row in filed_lines.rows(ctx.session, game):  # every kind of line names provinces
+        lines = [word.sub(new_code, line) for line in json.loads(row.lines)]
+        if lines != json.loads(row.lines):
+            row.lines = json.dumps(lines)
             ctx.session.add(row)
-    ctx.session.flush()  # orders_on_file forgets what it read (games._forget_orders_read)
+    ctx.session.flush()  # what was read of the lines on file is forgotten (filed_lines)

@@ -153,8 +153,8 @@ def test_the_variant_examples_are_understood(variant: str, least: int) -> None:
     """```dissolution and ```intercontinental blocks: commands, orders (and
     Dissolution's Embassy orders) and bids, read on the variant's map as the
     judge reads a mail to such a game."""
-    from judge.order_entry import split_bids
     from parser.bids import parse_bid
+    from parser.line_kinds import sort_mail
 
     blocks = mail_blocks(MANUAL.read_text("utf-8"), variant)
     assert len(blocks) >= least
@@ -163,7 +163,8 @@ def test_the_variant_examples_are_understood(variant: str, least: int) -> None:
         for line in _read(body):
             assert not isinstance(line.command, CommandError), (start, line.source)
             if isinstance(line.command, Orders):
-                orders, bids = split_bids(line.command.lines)
+                by_kind = sort_mail(line.command.lines)
+                orders, bids = by_kind["orders"], by_kind["bids"]
                 parsed = parse_orders("\n".join(raw for _, raw in orders), game_map)
                 assert parsed.ok, (start, [str(e) for e in parsed.errors])
                 for _, raw in bids:

@@ -14,6 +14,7 @@ import pytest
 
 from engine.bids import Bid
 from engine.game import Resolution, adjudicate
+from engine.lines import BIDS
 from engine.map import GameMap, province_of
 from engine.movement import retreat_options
 from engine.orders import Build, Order, Waive
@@ -208,7 +209,8 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
         _check_allowance(game_map, state, step["bid_allowance"])
     orders, expected = read_orders(game_map, step.get("orders", {}))
     bids, expected_bids = _bids(game_map, step.get("bids", {}))
-    resolution = adjudicate(game_map, state, orders, bids)
+    # by kind name, as the judge hands every kind of line the rules read
+    resolution = adjudicate(game_map, state, orders, lines={BIDS.name: bids})
     if expected_bids:
         _check_bids(resolution, expected_bids)
     if "neutral" in step:

@@ -59,7 +59,7 @@ from sqlmodel import Session, col, select
 
 from judge.config import Config, Limits
 from judge.intake.store import store_inbound
-from judge.models import Game, Member, OrderRecord, Outbox, PhaseRecord, Press, as_utc
+from judge.models import FiledLines, Game, Member, Outbox, PhaseRecord, Press, as_utc
 from judge.processing import process_mail
 
 DATA = Path(__file__).parent / "data" / "commands"
@@ -211,9 +211,10 @@ def _check_state(engine: Engine, mail: dict[str, Any], game_name: str, where: st
                 assert getattr(member, key) == value, (
                     f"{where}: {want['address']} {key} is {getattr(member, key)!r}")
         if "orders" in mail:
-            rows = session.exec(select(OrderRecord).where(
-                OrderRecord.game_id == game.id, OrderRecord.phase == game.phase)).all()
-            on_file = {r.power: json.loads(r.orders) for r in rows}
+            rows = session.exec(select(FiledLines).where(
+                FiledLines.game_id == game.id, FiledLines.phase == game.phase,
+                FiledLines.kind == "orders")).all()
+            on_file = {r.power: json.loads(r.lines) for r in rows}
             assert on_file == mail["orders"], f"{where}: orders on file {on_file}"
         if "phases" in mail:
             records = session.exec(select(PhaseRecord).where(

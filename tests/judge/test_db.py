@@ -3,12 +3,22 @@ existing one is opened again, and refused when it is newer than the judge."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from sqlalchemy import text
 from sqlmodel import select
 
 from judge import models
-from judge.db import SCHEMA_VERSION, migrate, open_database, schema_version, transaction
+from judge.db import (
+    _SHIPPED,
+    SCHEMA_VERSION,
+    make_engine,
+    migrate,
+    open_database,
+    schema_version,
+    transaction,
+)
 
 
 def test_new_database_gets_current_schema(db_url: str) -> None:
@@ -43,14 +53,12 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
     from sqlalchemy import inspect
     from sqlmodel import SQLModel
 
-    from judge.db import make_engine
-
     engine = make_engine(db_url)
     with engine.begin() as conn:  # a database as the first judge left it
         SQLModel.metadata.create_all(conn)
         conn.execute(text("DROP INDEX ix_outbox_due"))
-        conn.execute(text("DROP TABLE bid_record"))
-        conn.execute(text("DROP TABLE map_order_record"))
+        conn.execute(text("DROP TABLE filed_lines"))  # then: orders in a table of their own
+        _SHIPPED.tables["order_record"].create(conn)
         conn.execute(text("DROP TABLE signon_failure"))
         conn.execute(text("DROP TABLE reply_sent"))
         conn.execute(text("ALTER TABLE outbox DROP COLUMN claimed_by"))
@@ -58,11 +66,10 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 8
+    assert migrate(engine) == SCHEMA_VERSION == 9
     with engine.connect() as conn:
         assert schema_version(conn) == SCHEMA_VERSION
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
-        assert inspect(conn).has_table("bid_record")  # step 3
         assert inspect(conn).has_table("signon_failure")  # step 4
         assert inspect(conn).has_table("reply_sent")
         assert "claimed_by" in {c["name"] for c in inspect(conn).get_columns("outbox")}  # 5
@@ -71,7 +78,63 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
             widths = {c["name"]: getattr(c["type"], "length", None)
                       for c in inspect(conn).get_columns("member")}
             assert widths["power"] == widths["concede_to"] == 128
-        assert inspect(conn).has_table("map_order_record")  # step 8: Diplomap's orders
+        # steps 3 and 8 made tables for bids and map orders, step 9 one for every kind
+        assert inspect(conn).has_table("filed_lines")
+        assert not {"order_record", "bid_record", "map_order_record"} & set(
+            inspect(conn).get_table_names())
     with transaction(engine) as session:
         assert [g.name for g in session.exec(select(models.Game)).all()] == ["old"]
+    engine.dispose()
+
+
+def test_lines_on_file_in_the_tables_of_version_8_are_kept_by_kind(db_url: str) -> None:
+    """A running game's orders, bids and map orders, each in its table at
+    version 8, are on file by kind after the upgrade, as they were written."""
+    from datetime import UTC, datetime
+
+    from sqlmodel import SQLModel
+
+    from engine.diplomap.lines import MAP_ORDERS
+    from engine.lines import BIDS, ORDERS
+    from judge import filed_lines
+
+    engine = make_engine(db_url)
+    with engine.begin() as conn:  # the schema as version 8 left it
+        SQLModel.metadata.create_all(conn)
+        conn.execute(text("DROP TABLE filed_lines"))
+        for table in ("order_record", "bid_record", "map_order_record"):
+            _SHIPPED.tables[table].create(conn)
+        conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 8)"))
+    with transaction(engine) as session:
+        game = models.Game(name="running", master_hash="h", master_address="gm@x",
+                           status="active", phase="S1901M")
+        session.add(game)
+    at = datetime(2024, 5, 1, 12, 0)
+    rows = {  # table -> (its column of lines, rows of power, phase, lines)
+        "order_record": ("orders", [("FRANCE", "S1901M", ["A PAR - BUR", "F BRE - MAO"]),
+                                    ("FRANCE", "F1900M", ["A PAR H"])]),
+        "bid_record": ("bids", [("POLAND", "S1901M", ["2: A AUS S WAR - PRA"])]),
+        "map_order_record": ("orders", [("RUSSIA", "S1901M", ["DRAW GAL/WAR - GAL/BUD"])]),
+    }
+    with engine.begin() as conn:
+        for table, (column, entries) in rows.items():
+            for power, phase, lines in entries:
+                conn.execute(_SHIPPED.tables[table].insert().values(
+                    game_id=game.id, phase=phase, power=power,
+                    **{column: json.dumps(lines)}, submitted_at=at))
+    assert migrate(engine) == SCHEMA_VERSION
+    with transaction(engine) as session:
+        game = session.exec(select(models.Game)).one()
+        assert filed_lines.on_file(session, game, ORDERS) == {
+            "FRANCE": ["A PAR - BUR", "F BRE - MAO"]}
+        assert filed_lines.on_file(session, game, ORDERS, "F1900M") == {"FRANCE": ["A PAR H"]}
+        assert filed_lines.on_file(session, game, BIDS) == {"POLAND": ["2: A AUS S WAR - PRA"]}
+        assert filed_lines.on_file(session, game, MAP_ORDERS) == {
+            "RUSSIA": ["DRAW GAL/WAR - GAL/BUD"]}
+        kept = session.exec(select(models.FiledLines)).all()
+        assert len(kept) == 4
+        assert {models.as_utc(r.submitted_at) for r in kept} == {at.replace(tzinfo=UTC)}
+        # the game goes on: a new submission replaces the migrated row
+        filed_lines.put(session, game, BIDS, "POLAND", ["1: A AUS H"])
+        assert filed_lines.on_file(session, game, BIDS) == {"POLAND": ["1: A AUS H"]}
     engine.dispose()

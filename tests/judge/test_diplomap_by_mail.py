@@ -27,9 +27,9 @@ def test_the_manual_mail_examples_are_read() -> None:
     Diplomap on) are read as the judge reads them: commands, the map
     orders taken out first, the other orders on the standard map."""
     from engine.variant_file import load_variant
-    from judge.map_orders import map_lines
     from parser import parse_orders
     from parser.commands import CommandError, Orders, parse_commands
+    from parser.line_kinds import sort_mail
     from parser.map_orders import parse_map_order, split_map_orders
     from tests.docs.test_manual import MANUAL, mail_blocks
 
@@ -43,7 +43,8 @@ def test_the_manual_mail_examples_are_read() -> None:
             assert not isinstance(line.command, CommandError), (start, line.source)
             if not isinstance(line.command, Orders):
                 continue
-            others, maps = map_lines(line.command.lines)
+            by_kind = sort_mail(line.command.lines)
+            others, maps = by_kind["orders"], by_kind["map_orders"]
             assert maps, (start, "no map order")
             parsed = parse_orders("\n".join(raw for _, raw in others), game_map)
             assert parsed.ok, (start, [str(e) for e in parsed.errors])

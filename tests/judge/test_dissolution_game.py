@@ -25,7 +25,7 @@ from judge import games, order_entry, turns
 from judge.config import Config
 from judge.db import transaction
 from judge.games import GameError
-from judge.models import BidRecord, Game
+from judge.models import FiledLines, Game
 from judge.passwords import hash_password
 from judge.settings import GameSettings
 from parser import parse_order
@@ -114,7 +114,7 @@ def test_rollback_takes_the_bids_off_file(db: Engine) -> None:
         games.rollback(session, game, None)
         assert game.phase == "S1992M"
         assert games.bids_on_file(session, game) == {}
-        assert session.exec(select(BidRecord)).all() == []
+        assert session.exec(select(FiledLines).where(FiledLines.kind == "bids")).all() == []
 
 
 def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:

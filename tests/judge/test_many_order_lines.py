@@ -11,7 +11,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from judge.intake.store import store_inbound
-from judge.models import Game, OrderRecord
+from judge.models import FiledLines, Game
 from judge.processing import process_mail
 from tests.judge.test_commands_by_mail import CONFIG, PRELUDES, _raw, _when
 
@@ -29,7 +29,8 @@ def test_a_thousand_lines_leave_one_order_per_unit(db: Engine) -> None:
         assert process_mail(db, CONFIG, inbound_id, now=now) == "done"
     with Session(db) as session:
         game = session.exec(select(Game).where(Game.name == "g")).one()
-        rows = session.exec(select(OrderRecord).where(OrderRecord.game_id == game.id)).all()
-        on_file = {r.power: json.loads(r.orders) for r in rows}
+        rows = session.exec(select(FiledLines).where(FiledLines.game_id == game.id,
+                                                     FiledLines.kind == "orders")).all()
+        on_file = {r.power: json.loads(r.lines) for r in rows}
     # 1000 = 111 rounds of the 9 lines and one more: the last for each unit wins
     assert on_file == {"FRANCE": ["A PAR - BUR", "A MAR - SPA", "F BRE - ENG"]}

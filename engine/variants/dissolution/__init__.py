@@ -28,6 +28,7 @@ from dataclasses import replace
 from engine.bids import Bid
 from engine.boards import HexBoard, HexCell
 from engine.legality import Board
+from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power, UnitKind
 from engine.orders import MovementOrder, Order
 from engine.outcomes import OrderResult
@@ -58,6 +59,7 @@ class DissolutionRules(Rules):
     paradox = ParadoxRule.CRISS_CROSS  # §3.11
     always_winter = True  # §2.2: Winter is a season of its own
     state_parts = (DissolutionState,)
+    line_kinds = (ORDERS, BIDS)  # §5: Diplomacy Points steer the neutral units
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
         """The [favor] table: the nuclear powers, their partners and the

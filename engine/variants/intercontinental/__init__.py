@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 
 from engine.bids import Bid
 from engine.legality import Board
+from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power
 from engine.orders import MovementOrder
 from engine.rules import MapKey, NeutralOrders, Rules
@@ -52,6 +53,7 @@ from engine.variants.intercontinental.state import IntercontinentalState
 class IntercontinentalRules(Rules):
     name = "intercontinental"
     state_parts = (IntercontinentalState,)
+    line_kinds = (ORDERS, BIDS)  # §11: Diplomacy Points steer the minors and affiliates
     # Winter comes every year, adjustments or not: minors and affiliates
     # rebuild then (§9.2) and Suez's fleets shift at the end of the Winter
     # before the canal opens (§5.2), neither of which gives a player an order.
