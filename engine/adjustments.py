@@ -53,7 +53,7 @@ def powers_adjusting(
         if not rules.builds(game_map.powers[power], state):
             continue
         due = rules.allowance(game_map, state, power, counts) - units.get(power, 0)
-        if due < 0 or (due > 0 and _free_sites(game_map, state, power)):
+        if due < 0 or (due > 0 and free_sites(game_map, state, power)):
             adjusting.append(power)
     return adjusting
 
@@ -65,7 +65,7 @@ def needs_adjustments(
     return bool(powers_adjusting(game_map, state, counts))
 
 
-def _free_sites(game_map: GameMap, state: GameState, power: str) -> list[str]:
+def free_sites(game_map: GameMap, state: GameState, power: str) -> list[str]:
     owned = set(state.centres_of(power))
     occupied = {u.province for u in state.units}
     sites = rules_for(game_map).build_sites(game_map, state, power)
@@ -148,7 +148,7 @@ def _builds(
     rules = rules_for(game_map)
     results: list[OrderResult] = []
     eligible = rules.build_sites(game_map, state, power)
-    sites = set(_free_sites(game_map, state, power))
+    sites = set(free_sites(game_map, state, power))
     allowed = min(due, len(sites)) if power not in state.unplayed else 0
     used = 0
     for order in given:

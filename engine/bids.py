@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from engine.legality import Board, check_movement
 from engine.map import GameMap, province_of
 from engine.orders import MovementOrder
+from engine.reports import ReportSection, section
 from engine.units import Unit
 
 
@@ -41,8 +42,23 @@ class BidResult:
     order: MovementOrder | None = None  # the order as the engine reads it
 
     def describe(self) -> str:
-        fate = "counted" if self.counted else f"ignored: {self.why}"
-        return f"{self.bidder} {self.bid}: {fate}"
+        return bid_line(self.bidder, str(self.bid), self.counted, self.why)
+
+
+def bid_line(bidder: str, bid: str, counted: bool, why: str) -> str:
+    """A bid and its fate as the GM and, at the game's end, everyone read it."""
+    return f"{bidder:<9} {bid:<30} " + ("counted" if counted else f"ignored: {why}")
+
+
+BIDS_KEY = "bids"
+BIDS_TITLE = "Diplomacy Point bids"
+
+
+def bid_section(results: Iterable[BidResult]) -> tuple[ReportSection, ...]:
+    """Every bid's fate, secret until the game ends (Dissolution §5.1.3):
+    results show only the orders the neutral units were given."""
+    return section(BIDS_KEY, BIDS_TITLE, results, BidResult.describe, lambda b: b.bidder,
+                   secret_until_end=True)
 
 
 def winning_orders(counted: Iterable[BidResult],

@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from engine.adjustments import needs_adjustments, resolve_adjustments
-from engine.bids import Bid, BidResult
+from engine.bids import Bid
 from engine.diplomap.lines import MAP_ORDERS
-from engine.diplomap.values import MapOrder, MapOrderResult
+from engine.diplomap.values import MapOrder
 from engine.lines import BIDS, Lines
 from engine.map import GameMap
 from engine.movement import resolve_movement
 from engine.orders import Convoy, Disband, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from engine.outcomes import OrderResult, Outcome, Reason, Why
 from engine.phase import PhaseKind, Season
+from engine.reports import Destroyed, ReportSection, destroyed_section, removed_in_disorder
 from engine.retreats import resolve_retreats
-from engine.rules import Kick, Rules, Violation
+from engine.rules import Rules
+from engine.standing import Standing, standing
 from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variants import rules_for
@@ -35,10 +38,21 @@ class Resolution:
     results: tuple[OrderResult, ...]
     next: GameState
     winner: str | None = None  # the winning power (or player, where players win)
-    bids: tuple[BidResult, ...] = ()  # every bid's fate: secret until the game ends
-    violations: tuple[Violation, ...] = ()  # offences against nuclear powers
-    kicks: tuple[Kick, ...] = ()  # Embassies moved down the Favor map for them
-    map_results: tuple[MapOrderResult, ...] = ()  # Diplomap's Draws and Erases
+    # what the results report besides the orders, in the order found: the
+    # bids' fates (secret until the game ends), the variant's own sections
+    # (Dissolution's violations and kicks, Diplomap's map orders), the units
+    # destroyed without a retreat (engine/reports.py)
+    reports: tuple[ReportSection, ...] = ()
+    # the scores, adjustments due and Diplomacy Points ``next`` leaves
+    standing: Standing = field(default_factory=lambda: Standing({}))
+
+    def report(self, key: str) -> ReportSection | None:
+        return next((s for s in self.reports if s.key == key), None)
+
+    def facts(self, key: str) -> tuple[Any, ...]:
+        """The typed values a section reports (Dissolution's Violations...)."""
+        found = self.report(key)
+        return found.facts if found is not None else ()
 
 
 def adjudicate(
@@ -53,33 +67,45 @@ def adjudicate(
     bids) and ``map_orders`` (Diplomap's Draws and Erases) give two of
     them by name, for callers that know which they have."""
     rules = rules_for(game_map)
+    given = _read_now(rules, state.phase.kind, {
+        **(lines or {}), **({BIDS.name: bids} if bids is not None else {}),
+        **({MAP_ORDERS.name: map_orders} if map_orders is not None else {})})
+    resolved = _resolve(game_map, rules, state, orders, given)
+    after = resolved.next
+    return replace(resolved,
+                   reports=(*resolved.reports,
+                            *rules.report_sections(game_map, state, after)),
+                   standing=standing(game_map, rules.map_for(game_map, after), rules, after))
+
+
+def _resolve(
+    game_map: GameMap, rules: Rules, state: GameState, orders: Mapping[str, Sequence[Order]],
+    given: Lines,
+) -> Resolution:
     phase_map = rules.map_for(game_map, state)
     kind = state.phase.kind
-    given = _read_now(rules, kind, {**(lines or {}),
-                                    **({BIDS.name: bids} if bids is not None else {}),
-                                    **({MAP_ORDERS.name: map_orders}
-                                       if map_orders is not None else {})})
     if kind is PhaseKind.MOVEMENT:
         moved = resolve_movement(phase_map, state, orders, rules, BIDS.given(given))
         after = moved.state or state  # kicked Embassies move before the retreats
-        map_results: tuple[MapOrderResult, ...] = ()
+        reports = moved.reports
         if rules.diplomap:  # the board changes after the moves, before the retreats
-            moved, after, map_results, phase_map = rules.map_stage(
+            moved, after, map_reports, phase_map = rules.map_stage(
                 game_map, phase_map, after, moved, MAP_ORDERS.given(given))
+            reports = (*reports, *map_reports)
         # unplayed and stationary units are disbanded when dislodged, without
         # a retreat phase
         retreating = tuple(d for d in moved.dislodged if d.unit.power not in state.unplayed
                            and rules.may_retreat(phase_map, d.unit))
+        gone: tuple[Destroyed, ...] = ()
         if len(retreating) < len(moved.dislodged):
-            moved = replace(moved, results=_destroyed(moved.results, moved.dislodged, retreating))
+            results, gone = _destroyed(moved.results, moved.dislodged, retreating)
+            moved = replace(moved, results=results)
         if retreating:
             return Resolution(state, moved.results, after.evolve(
                 units=moved.units, dislodged=retreating, contested=moved.contested,
-                phase=state.phase.retreat()), bids=moved.bids, violations=moved.violations,
-                kicks=moved.kicks, map_results=map_results)
-        ended = _end_of_season(phase_map, rules, state, moved.results, moved.units,
-                               moved.bids, moved.violations, moved.kicks, after)
-        return replace(ended, map_results=map_results) if map_results else ended
+                phase=state.phase.retreat()), reports=(*reports, *destroyed_section(gone)))
+        return _end_of_season(phase_map, rules, state, moved.results, moved.units,
+                              reports, gone, after)
     if kind is PhaseKind.RETREAT:
         retreated = resolve_retreats(phase_map, state, rules.retreat_orders(
             phase_map, state, orders))
@@ -88,7 +114,8 @@ def adjudicate(
     adjusted = resolve_adjustments(phase_map, state, orders)
     after = side_state.evolve(units=adjusted.units, phase=state.phase.following_movement())
     after = rules.after_adjustments(phase_map, after, adjusted.built)
-    return Resolution(state, (*adjusted.results, *side_results), after)
+    return Resolution(state, (*adjusted.results, *side_results), after,
+                      reports=destroyed_section(removed_in_disorder(adjusted.results)))
 
 
 def _read_now(rules: Rules, phase: PhaseKind, lines: Lines) -> Lines:
@@ -98,31 +125,40 @@ def _read_now(rules: Rules, phase: PhaseKind, lines: Lines) -> Lines:
 
 
 def _destroyed(results: tuple[OrderResult, ...], dislodged: tuple[Dislodged, ...],
-               retreating: tuple[Dislodged, ...]) -> tuple[OrderResult, ...]:
-    """Say so of each dislodged unit that is gone without a retreat (a
-    stationary or unplayed unit) when its own order's result does not: a
-    unit that moved, say, and was dislodged meanwhile."""
+               retreating: tuple[Dislodged, ...],
+               ) -> tuple[tuple[OrderResult, ...], tuple[Destroyed, ...]]:
+    """Each dislodged unit that is gone without a retreat (a stationary or
+    unplayed unit): the results, with a row saying so where the unit's own
+    order's result does not (a unit that moved, say, and was dislodged
+    meanwhile), and the units destroyed."""
     told = {r.order.unit.location for r in results
             if r.reason is not None and r.reason.why is Why.DISLODGED
             and isinstance(r.order, (Hold, Move, SupportHold, SupportMove, Convoy))}
-    extra = tuple(
-        OrderResult(d.unit.power, Disband(UnitRef(d.unit.location, d.unit.kind)),
-                    Outcome.SUCCEEDS, Reason(Why.DISLODGED, (d.attacker,),
-                                             detail="it cannot retreat"))
-        for d in dislodged if d not in retreating and d.unit.location not in told)
-    return (*results, *extra)
+    extra: list[OrderResult] = []
+    gone: list[Destroyed] = []
+    for d in dislodged:
+        if d in retreating:
+            continue
+        reason = Reason(Why.DISLODGED, (d.attacker,), detail="it cannot retreat")
+        row = ""
+        if d.unit.location not in told:
+            order = Disband(UnitRef(d.unit.location, d.unit.kind))
+            extra.append(OrderResult(d.unit.power, order, Outcome.SUCCEEDS, reason))
+            row = str(order)
+        gone.append(Destroyed(d.unit.power, str(d.unit), reason.describe(), row))
+    return (*results, *extra), tuple(gone)
 
 
 def _end_of_season(
     game_map: GameMap, rules: Rules, state: GameState, results: tuple[OrderResult, ...],
-    units: tuple[Unit, ...], bids: tuple[BidResult, ...] = (),
-    violations: tuple[Violation, ...] = (), kicks: tuple[Kick, ...] = (),
-    after: GameState | None = None,
+    units: tuple[Unit, ...], reports: tuple[ReportSection, ...] = (),
+    gone: tuple[Destroyed, ...] = (), after: GameState | None = None,
 ) -> Resolution:
     """The board after a season's movement and retreats: on to the next phase.
 
-    ``state`` is the phase adjudicated; ``after`` the position its
-    violations left (kicked Embassies), when they changed it."""
+    ``state`` is the phase adjudicated; ``after`` the position the rules
+    left after its moves (kicked Embassies), when they changed it;
+    ``gone``: the units already destroyed without a retreat."""
     adjudicated = state
     state = after or state
     phase = state.phase
@@ -130,13 +166,17 @@ def _end_of_season(
     if destroyed:
         state = rules.after_retaliation(game_map, state, destroyed)
         units = tuple(u for u in units if u not in destroyed)
-        results = (*results, *(
-            OrderResult(u.power, Disband(UnitRef(u.location, u.kind)), Outcome.SUCCEEDS,
-                        Reason(Why.RETALIATION)) for u in destroyed))
+        why = Reason(Why.RETALIATION)
+        hit = [(u, Disband(UnitRef(u.location, u.kind))) for u in destroyed]
+        results = (*results, *(OrderResult(u.power, order, Outcome.SUCCEEDS, why)
+                               for u, order in hit))
+        gone = (*gone, *(Destroyed(u.power, str(u), why.describe(), str(order))
+                         for u, order in hit))
+    reports = (*reports, *destroyed_section(gone))
     if phase.season is Season.SPRING:
         return Resolution(adjudicated, results, state.evolve(
             units=units, dislodged=(), contested=frozenset(),
-            phase=phase.following_movement()), None, bids, violations, kicks)
+            phase=phase.following_movement()), None, reports)
     following = state.evolve(units=units, dislodged=(), contested=frozenset(),
                              owners=take_centres(state.owners, units, game_map, rules))
     if following.coin_toss_power and following.coin_toss_year == phase.year:
@@ -148,7 +188,7 @@ def _end_of_season(
         following = following.evolve(phase=phase.adjustment())
     else:
         following = following.evolve(phase=phase.following_movement())
-    return Resolution(adjudicated, results, following, winner, bids, violations, kicks)
+    return Resolution(adjudicated, results, following, winner, reports)
 
 
 def take_centres(

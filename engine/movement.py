@@ -5,14 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from engine.bids import Bid, BidResult
+from engine.bids import Bid, bid_section
 from engine.legality import CheckedMovement, check_movement
 from engine.map import GameMap, UnitKind, province_of
 from engine.order_sets import OrderSet
 from engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
+from engine.reports import ReportSection
 from engine.resolver import MovementResolver
-from engine.rules import STANDARD, Kick, NeutralOrders, Rules, Violation
+from engine.rules import STANDARD, NeutralOrders, Rules
 from engine.state import Dislodged, GameState
 from engine.units import Unit
 
@@ -23,10 +24,11 @@ class MovementResult:
     units: tuple[Unit, ...]  # the units still on the board
     dislodged: tuple[Dislodged, ...]
     contested: frozenset[str]
-    bids: tuple[BidResult, ...] = ()  # every bid and its fate (for the GM's eyes)
-    violations: tuple[Violation, ...] = ()
-    kicks: tuple[Kick, ...] = ()
-    # the position the retreats start from when violations changed it (kicks)
+    # what the results report of the moves: the bids' fates (secret), and
+    # what the rules did after the moves (Dissolution's violations and kicks)
+    reports: tuple[ReportSection, ...] = ()
+    # the position the retreats start from when the rules changed it after
+    # the moves (kicked Embassies)
     state: GameState | None = None
 
 
@@ -72,12 +74,10 @@ def resolve_movement(
             results.append(judge_order(resolver, prov, chosen[prov], unit.power,
                                   dislodgers.get(prov)))
 
-    violations = rules.violations(game_map, state, resolver, chosen)
-    after, kicks = rules.after_movement(game_map, state, violations) if violations \
-        else (state, ())
+    after, reports = rules.after_movement(game_map, state, resolver, chosen)
     moved = _after(game_map, after, units, chosen, resolver, dislodgers, tuple(results), rules,
-                   neutral.bids, violations)
-    return replace(moved, kicks=kicks, state=after) if kicks else moved
+                   (*bid_section(neutral.bids), *reports))
+    return replace(moved, state=after) if after is not state else moved
 
 
 def judge_order(
@@ -124,8 +124,7 @@ def _after(
     dislodgers: Mapping[str, str | None],
     results: tuple[OrderResult, ...],
     rules: Rules,
-    bids: tuple[BidResult, ...],
-    violations: tuple[Violation, ...],
+    reports: tuple[ReportSection, ...],
 ) -> MovementResult:
     board: list[Unit] = []
     dislodged: list[tuple[Unit, str]] = []
@@ -148,7 +147,7 @@ def _after(
         options = retreat_options(game_map, unit, attacker, by_convoy, occupied, contested,
                                   barred) if rules.may_retreat(game_map, unit) else ()
         out.append(Dislodged(unit, attacker, by_convoy, options))
-    return MovementResult(results, tuple(board), tuple(out), contested, bids, violations)
+    return MovementResult(results, tuple(board), tuple(out), contested, reports)
 
 
 def retreat_options(

@@ -10,9 +10,10 @@ or the judge asks which variant is being played.
 A phase is a pipeline of these hooks (engine/game.py): the map in force; the
 neutral-orders stage (bids in, the neutral units' orders out) once the
 players' orders are checked; resolution with the variant's combat traits;
-what follows movement (violations); retreats (where a unit may not go, and
+what follows movement (Dissolution's violations); retreats (where a unit may not go, and
 retaliation); the end of the year (ownership, scores, victory, elimination);
-adjustments (allowance, build sites and limits); and the phase sequence.
+adjustments (allowance, build sites and limits); the phase sequence;
+and what the results report (engine/reports.py).
 """
 
 from __future__ import annotations
@@ -29,12 +30,13 @@ from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, Power
 from engine.orders import MovementOrder, Order
 from engine.outcomes import OrderResult
+from engine.reports import ReportSection
 from engine.resolver import Combat, MovementResolver, ParadoxRule
 from engine.state import GameState, StatePart
 from engine.units import Unit
 
 if TYPE_CHECKING:
-    from engine.diplomap.values import MapOrder, MapOrderResult
+    from engine.diplomap.values import MapOrder
     from engine.movement import MovementResult
 
 
@@ -45,30 +47,6 @@ class NeutralOrders:
 
     orders: Mapping[str, MovementOrder] = field(default_factory=dict)
     bids: tuple[BidResult, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """An offence against a nuclear power found after movement (Dissolution §11.6)."""
-
-    power: str  # the offending player's power
-    nuclear: str  # the nuclear power offended
-    kind: str  # "disabled", "attacked from territory", "dislodged without permission"
-    unit: str  # the offending unit, as 'A KHK'
-    target: str  # the province attacked or dislodged in
-    via: str | None = None  # the nuclear power whose violation this one follows (NATO -> US)
-
-    def describe(self) -> str:
-        what = {
-            "disabled": f"{self.unit} disabled the unit in {self.target}",
-            "attacked from territory": f"{self.unit} attacked {self.target} from "
-                                       f"{self.nuclear}'s territory",
-            "dislodged without permission": f"{self.unit} dislodged the unit in "
-                                            f"{self.target} without permission",
-        }.get(self.kind, self.kind)
-        also = f" (counts against {self.nuclear} as an offence against {self.via})" \
-            if self.via else ""
-        return f"{self.power} against {self.nuclear}: {what}{also}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,21 +61,6 @@ class MapKey:
     # the legend: one line per (group, its colour, its powers), in this order
     groups: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     pixels: int = 0  # the PNG's width when the board needs more than the usual
-
-
-@dataclass(frozen=True, slots=True)
-class Kick:
-    """An Embassy moved down the Favor map for a violation (Dissolution §11.7.1)."""
-
-    power: str
-    nuclear: str
-    origin: str  # the space it stood on
-    to: str  # the space it was kicked to (the same Perimeter when already there)
-
-    def describe(self) -> str:
-        if self.origin == self.to:
-            return f"{self.power}'s Embassy with {self.nuclear} stays in {self.to} (kicked)"
-        return f"{self.power}'s Embassy with {self.nuclear} kicked {self.origin} - {self.to}"
 
 
 class Rules:
@@ -195,10 +158,10 @@ class Rules:
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
                   moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],
-                  ) -> tuple[MovementResult, GameState, tuple[MapOrderResult, ...], GameMap]:
-        """After the moves, before the retreats: the map orders' results and
-        what they leave (the units, the state, the board). Without Diplomap
-        nothing changes."""
+                  ) -> tuple[MovementResult, GameState, tuple[ReportSection, ...], GameMap]:
+        """After the moves, before the retreats: what the map orders leave
+        (the units, the state, the board) and the report of their results.
+        Without Diplomap nothing changes."""
         return moved, state, (), phase_map
 
     def retreat_orders(self, game_map: GameMap, state: GameState,
@@ -251,13 +214,12 @@ class Rules:
 
     # -- after movement ---------------------------------------------------------
 
-    def violations(self, game_map: GameMap, state: GameState, resolver: MovementResolver,
-                   chosen: Mapping[str, MovementOrder]) -> tuple[Violation, ...]:
-        return ()
-
-    def after_movement(self, game_map: GameMap, state: GameState,
-                       violations: tuple[Violation, ...]) -> tuple[GameState, tuple[Kick, ...]]:
-        """What a movement phase's violations do before the retreats (kicks)."""
+    def after_movement(self, game_map: GameMap, state: GameState, resolver: MovementResolver,
+                       chosen: Mapping[str, MovementOrder],
+                       ) -> tuple[GameState, tuple[ReportSection, ...]]:
+        """What the rules do once the moves are resolved, before the retreats
+        (Dissolution's violations kick Embassies): the position it leaves
+        and what the results report of it. Nothing in the standard game."""
         return state, ()
 
     def retreat_barred(self, game_map: GameMap, state: GameState, unit: Unit) -> frozenset[str]:
@@ -360,10 +322,11 @@ class Rules:
 
     # -- the results ----------------------------------------------------------------
 
-    def phase_notes(self, game_map: GameMap, before: GameState,
-                    after: GameState) -> tuple[str, ...]:
-        """What the results report of a phase besides its orders: changes of
-        the variant's own (a centre named a home, a canal opened); none here."""
+    def report_sections(self, game_map: GameMap, before: GameState,
+                        after: GameState) -> tuple[ReportSection, ...]:
+        """What the results report of a phase, found by comparing the position
+        before and after it: changes of the variant's own (a centre named a
+        home, a canal opened; engine/reports.py); none here."""
         return ()
 
 

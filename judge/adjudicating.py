@@ -15,10 +15,11 @@ from functools import partial
 
 from sqlmodel import Session
 
+from engine.bids import BIDS_KEY, bid_line
 from engine.game import Resolution, adjudicate
 from engine.lines import ORDERS
 from engine.variants import rules_for
-from judge import filed_lines, map_orders, snapshots
+from judge import filed_lines, map_orders, reported, snapshots
 from judge.games import (
     current_state,
     enter_phase,
@@ -80,17 +81,11 @@ def results_json(adjudication: Adjudication) -> dict[str, object]:
         "unreadable": [list(u) for u in adjudication.unreadable],
         "late": list(adjudication.late),
         "winner": adjudication.resolution.winner,
-        # secret until the game ends: never shown with the results
-        "bids": [{"bidder": b.bidder, "bid": str(b.bid), "counted": b.counted, "why": b.why}
-                 for b in adjudication.resolution.bids]
-        + [{"bidder": p, "bid": text, "counted": False, "why": f"unreadable: {why}"}
-           for p, text, why in adjudication.unreadable_bids],
-        "violations": [{"power": v.power, "nuclear": v.nuclear, "kind": v.kind, "unit": v.unit,
-                        "target": v.target, "via": v.via, "text": v.describe()}
-                       for v in adjudication.resolution.violations],
-        "kicks": [{"power": k.power, "nuclear": k.nuclear, "from": k.origin, "to": k.to,
-                   "text": k.describe()} for k in adjudication.resolution.kicks],
-        **map_orders.results_json(adjudication.resolution),
+        # each report section under its key; bids stay secret until the game ends
+        **reported.to_json(adjudication.resolution.reports, {BIDS_KEY: [
+            {"power": p, "bidder": p, "bid": text, "counted": False,
+             "why": f"unreadable: {why}", "text": bid_line(p, text, False, f"unreadable: {why}")}
+            for p, text, why in adjudication.unreadable_bids]}),
         **({"map_changes": list(adjudication.map_changes)} if adjudication.map_changes else {}),
     }
 

@@ -17,18 +17,18 @@ from typing import Any
 
 import jinja2
 
-from engine.adjustments import adjustment_due, centre_counts
+from engine.adjustments import centre_counts
 from engine.map import GameMap
 from engine.phase import Phase
+from engine.standing import AdjustmentDue, Budget, Standing
 from engine.state import GameState
 from engine.variant_file import variant_notice
-from engine.variants import rules_for
-from judge import map_orders
 from judge.config import Config
 from judge.models import Game, Member
 from judge.outbox import OutgoingMail
+from judge.reported import Reported, told_as_destroyed
 from judge.settings import GameSettings, format_duration
-from judge.winter_notes import builds_lost
+from judge.winter_notes import lost_builds_text
 from judge.zones import tz as zone_tz
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -165,11 +165,13 @@ def to_game(game: Game, settings: GameSettings, config: Config, recipients: Sequ
     return mails
 
 
-def centre_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
+def centre_table(game_map: GameMap, state: GameState,
+                 scores: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
     """Each power's centres and score (victory points in Dissolution, after
     US Navy occupation: a centre where a unit that never captures stands is
-    marked '*' and not counted); neutral powers steered by bids are left out."""
-    counts = centre_counts(game_map, state)
+    marked '*' and not counted); neutral powers steered by bids are left out.
+    ``scores``: the rules' scores, when the phase's resolution has them."""
+    counts = scores if scores is not None else centre_counts(game_map, state)
     blocked = {u.province for u in state.units if u.power in game_map.non_capturing}
     rows = []
     for power in game_map.powers:
@@ -181,39 +183,21 @@ def centre_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
     return rows
 
 
-def adjustment_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
+def adjustment_table(due: Sequence[AdjustmentDue]) -> list[dict[str, Any]]:
     """Who builds or removes how many (by the rules' unit allowance)."""
-    counts = centre_counts(game_map, state)
-    rows = []
-    for power in game_map.powers:
-        units = len(state.units_of(power))
-        due = adjustment_due(game_map, state, power, counts)
-        if power in state.unplayed or due == 0:
-            continue
-        text = f"builds {due}" if due > 0 else f"removes {-due}"
-        lost = builds_lost(game_map, state, power) if due > 0 else ""
-        rows.append({"power": power, "centres": counts.get(power, 0), "units": units,
-                     "text": text, "lost": lost})
-    return rows
+    return [{"power": a.power, "centres": a.score, "units": a.units,
+             "text": f"builds {a.due}" if a.due > 0 else f"removes {-a.due}",
+             "lost": lost_builds_text(a.power, a.due, a.free_sites) if a.builds_lost else ""}
+            for a in due]
 
 
-def budget_table(game_map: GameMap, state: GameState) -> list[dict[str, Any]]:
+def budget_table(state: GameState, budgets: Sequence[Budget]) -> list[dict[str, Any]]:
     """Each player's Diplomacy Points for the coming orders phase, and its
-    Favor caps: in variants with bids, before Spring and Autumn."""
-    if not game_map.bid_powers or state.phase.kind.value != "M":
-        return []
-    rules = rules_for(game_map)
-    rows = []
-    # one pool per player: a seat of several powers (a colour group) once, by its name
+    Favor caps: in variants with bids, before Spring and Autumn. A seat of
+    several powers (a colour group) is named, and its players listed by name."""
     seated = {seat.powers[0]: seat.player for seat in state.seats if len(seat.powers) > 1}
-    pooled = {p for seat in state.seats if len(seat.powers) > 1 for p in seat.powers[1:]}
-    for power in game_map.powers:
-        if power in pooled:
-            continue
-        points, caps = rules.bid_allowance(game_map, state, power)
-        if points:
-            rows.append({"power": seated.get(power, power), "points": points,
-                         "caps": ", ".join(f"{n} {c}" for n, c in sorted(caps.items()))})
+    rows = [{"power": seated.get(b.power, b.power), "points": b.points,
+             "caps": ", ".join(f"{n} {c}" for n, c in b.caps)} for b in budgets]
     return sorted(rows, key=lambda r: str(r["power"])) if seated else rows
 
 
@@ -250,22 +234,23 @@ def by_seat(state: GameState, game_map: GameMap,
 
 def results_body(config: Config, game: Game, settings: GameSettings, game_map: GameMap,
                  phase: str, results: Iterable[dict[str, Any]], late: Sequence[str],
-                 after: GameState, ending: str = "", violations: Sequence[str] = (),
-                 kicks: Sequence[str] = (), notes: Sequence[str] = (),
-                 map_results: Sequence[dict[str, Any]] = (),
-                 map_changes: Sequence[str] = ()) -> str:
+                 after: GameState, standing: Standing, ending: str = "",
+                 sections: Sequence[Reported] = (), map_changes: Sequence[str] = ()) -> str:
+    """The results mail. ``standing``: the scores, adjustments due and
+    budgets the phase left (its resolution's); ``sections``: its report
+    sections as stored, secret ones left out by the caller."""
+    told = told_as_destroyed(sections)  # said once, under 'Units destroyed'
     by_power: dict[str, list[dict[str, Any]]] = {}
     for row in results:
-        by_power.setdefault(row["power"], []).append(row)
+        if (row["power"], row["order"]) not in told:
+            by_power.setdefault(row["power"], []).append(row)
     ordered = by_seat(after, game_map, by_power)
     # Diplomap: a unit whose province was split chooses its part (§III.B)
     dislodged = [{"power": d.unit.power, "unit": str(d.unit), "attacker": d.attacker,
                   "retreats": list(d.retreats), "displaced": d.displaced}
                  for d in after.dislodged]
     fall_done = Phase.parse(phase).season.value == "F" and after.phase.kind.value != "R"
-    # centres and adjustments on the board they stand on (Diplomap's new provinces)
-    board = rules_for(game_map).map_for(game_map, after)
-    centres = centre_table(board, after) if fall_done or ending else []
+    centres = centre_table(game_map, after, standing.scores) if fall_done or ending else []
     return render(
         "results.txt.j2",
         **header(config, game, settings),
@@ -274,15 +259,13 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         orders=ordered,
         late=list(late),
         dislodged=dislodged,
-        notes=[*after.notes, *notes],
-        violations=list(violations),
-        kicks=list(kicks),
-        map_results=[(row["power"], map_orders.result_line(row)) for row in map_results],
+        notes=list(after.notes),
+        sections=list(sections),
         map_changes=list(map_changes),
-        budgets=budget_table(game_map, after),
+        budgets=budget_table(after, standing.budgets),
         centres=centres,
         groups=group_table(after, centres),
-        adjustments=adjustment_table(board, after) if after.phase.kind.value == "A" else [],
+        adjustments=adjustment_table(standing.adjustments),
         next_name=after.phase.name,
         next_phase=str(after.phase),
         next_deadline=format_deadline(game.deadline, settings.zone),

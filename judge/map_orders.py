@@ -25,7 +25,6 @@ from engine.diplomap import state as diplomap_state
 from engine.diplomap.lines import MAP_ORDERS
 from engine.diplomap.state import MAP_ORDER_KINDS, map_changes
 from engine.diplomap.values import Draw, MapChange, MapOrder, Merge, Rename, Split
-from engine.game import Resolution
 from engine.map import GameMap, power_named
 from engine.phase import PhaseKind, Season
 from engine.state import GameState
@@ -165,27 +164,6 @@ def summary(session: Session, game: Game, board: GameMap, state: GameState,
 
 
 # -- results -----------------------------------------------------------------------
-
-
-def results_json(resolution: Resolution) -> dict[str, object]:
-    """Each map order's fate, for the phase record and the results mail."""
-    results = resolution.map_results
-    if not results:
-        return {}
-    return {"map_results": [
-        {"power": r.power, "order": str(r.order), "succeeded": r.succeeded,
-         "reason": r.reason, "section": r.section} for r in results]}
-
-
-def result_line(row: dict[str, object]) -> str:
-    """'DRAW BUR/PIC - BUR/MUN: succeeded' or '...: failed: reason (§II.G.3)'."""
-    if row["succeeded"]:
-        return f"{row['order']}: succeeded"
-    section = f" (§{row['section']})" if row.get("section") else ""
-    reason = str(row.get("reason") or "invalid")
-    if section.strip(" ()") in reason:
-        section = ""
-    return f"{row['order']}: failed: {reason}{section}"
 
 
 def change_notes(before: GameMap, changes: Sequence[MapChange]) -> list[str]:

@@ -302,7 +302,7 @@ def _bids(filing: Filing, lines: Sequence[Line]) -> list[OrderNote]:
         else:
             kept.append((number, text.strip(), bid))
     fates = adjudicate(game_map, state, {p: list(o) for p, o in accepted.items()},
-                       {power: [b for _, _, b in kept]}).bids
+                       {power: [b for _, _, b in kept]}).facts("bids")
     for (number, text, _), fate in zip(kept, fates, strict=True):
         notes.append(OrderNote(number, text, "" if fate.counted else
                                f"would be ignored now: {fate.why}"))

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from engine.bids import BIDS_KEY
 from engine.game import Resolution, adjudicate
 from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, normalise_name, power_named
@@ -20,6 +21,7 @@ from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
 from judge import phase_json_map as on_the_map
+from judge import reported
 from parser.line_kinds import READERS, reader
 from parser.line_kinds import read_lines as read_lines_of
 
@@ -285,24 +287,11 @@ def write_resolution(
         "results": results,
         "next": write_state(game_map, resolution.next),
     }
-    map_results = [*(unreadable_map_orders or []),
-                   *on_the_map.write_results(resolution.map_results)]
-    if map_results:
-        out["map_results"] = map_results
-    bids = list(unreadable_bids or [])
-    bids.extend({"bidder": b.bidder, "bid": str(b.bid), "counted": b.counted,
-                 **({"order": str(b.order)} if b.order is not None else {}),
-                 **({"why": b.why} if b.why else {})} for b in resolution.bids)
-    if bids:
-        out["bids"] = bids  # for the GM's eyes: bids are secret until the game ends
-    if resolution.violations:
-        out["violations"] = [
-            {"power": v.power, "nuclear": v.nuclear, "kind": v.kind, "unit": v.unit,
-             "target": v.target, **({"via": v.via} if v.via else {}), "text": v.describe()}
-            for v in resolution.violations]
-    if resolution.kicks:
-        out["kicks"] = [{"power": k.power, "nuclear": k.nuclear, "from": k.origin, "to": k.to,
-                         "text": k.describe()} for k in resolution.kicks]
+    # each report section under its key (the GM's tool: the secret bids too),
+    # the bids and map orders that could not be read first in theirs
+    out.update((key, lines) for key, lines in reported.to_json(resolution.reports, {
+        BIDS_KEY: unreadable_bids or [], "map_results": unreadable_map_orders or []}).items()
+        if key != "sections")
     if resolution.winner:
         out["winner"] = resolution.winner
     return out

@@ -1,8 +1,9 @@
 """Diplomap in the JSON form of a phase (`judge adjudicate`, see
-docs/cli.md): the switch, the boards displaced units stand on, and the map
-orders' results (the board's changes and the Draws and Erases used are
-Diplomap's part of the position, engine/diplomap/state.py; the map orders
-themselves are read with the other lines per power, judge/phase_json.py).
+docs/cli.md): the switch and the boards displaced units stand on (the
+map orders' results are a report section, engine/diplomap/rules.py; the
+board's changes and the Draws and Erases used are Diplomap's part of the
+position, engine/diplomap/state.py; the map orders themselves are read
+with the other lines per power, judge/phase_json.py).
 
 The board a phase's units and orders are written on is the board in force
 (``GAL-N`` is a place like any other); a unit displaced by a Draw (§III.B)
@@ -13,13 +14,13 @@ before the change, and its retreats are taken as written (they are the
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
 from engine.diplomap import state as diplomap_state
 from engine.diplomap.in_force import with_diplomap
-from engine.diplomap.values import MapChange, MapOrderResult
+from engine.diplomap.values import MapChange
 from engine.map import GameMap
 from engine.state import GameState
 from engine.variants import rules_for
@@ -59,9 +60,3 @@ def displaced_board(game_map: GameMap, board: GameMap, state: GameState,
         if all(before.is_location(location) for location in locations):
             return with_former_names(board, before)
     return None
-
-
-def write_results(results: Sequence[MapOrderResult]) -> list[dict[str, Any]]:
-    return [{"power": r.power, "order": str(r.order), "succeeded": r.succeeded,
-             **({"reason": r.reason} if r.reason else {}),
-             **({"section": r.section} if r.section else {})} for r in results]

@@ -13,8 +13,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
-from engine.variants import rules_for
-from judge import adjudicating, games, maps, order_entry, snapshots
+from judge import adjudicating, games, maps, order_entry, reported, snapshots
 from judge.adjudicating import Adjudication
 from judge.config import Config
 from judge.mail import (
@@ -76,14 +75,11 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
         ending = f"{adjudication.resolution.winner} has won the game."
     elif after.drawn:
         ending = f"The game ends in a draw among {', '.join(after.drawn)}."
-    record = games.phase_record(session, game, phase)
-    notes = () if record is None else rules_for(game_map).phase_notes(
-        game_map, snapshots.loads(record.state), after)
+    # the sections as stored, so that HISTORY and this mail read the same;
+    # secret ones (the bids) wait for the end of the game
+    sections = reported.public(reported.read(stored))
     body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
-                        after, ending,
-                        [v.describe() for v in adjudication.resolution.violations],
-                        [k.describe() for k in adjudication.resolution.kicks], notes,
-                        list(stored.get("map_results", [])),  # type: ignore[call-overload]
+                        after, adjudication.resolution.standing, ending, sections,
                         adjudication.map_changes)
     files = maps.attachments_or_none(game_map, scene_after(game.name, adjudication.resolution))
     if preview:
@@ -206,11 +202,11 @@ def ended_mails(session: Session, game: Game, config: Config) -> list[OutgoingMa
     if record is not None:
         state = snapshots.loads(record.state)
         centres = centre_table(games.board_of(games.map_of(game), state), state)
-    # §5.1.3: the bids, secret while the game ran, go to everyone at its end
-    bids = [(r.phase, lines) for r in games.phase_records(session, game)
-            if (lines := bids_text(r.results))]
+    # §5.1.3: what was secret while the game ran (the bids) goes to everyone at its end
+    secrets = [(r.phase, s.title, s.texts) for r in games.phase_records(session, game)
+               for s in reported.read_text(r.results) if s.secret_until_end and s.lines]
     body = render("ended.txt.j2", **header(config, game, settings), result=game.result,
-                  centres=centres, bids=bids)
+                  centres=centres, secrets=secrets)
     return to_game(game, settings, config, everyone(session, game),
                    f"Diplomacy game {game.name} is over", body, "notice")
 
@@ -248,20 +244,6 @@ def maybe_draw_or_concession(session: Session, game: Game,
             return ended_mails(session, game, config)
     return []
 
-
-
-def bids_text(record_results: str) -> list[str]:
-    """A processed phase's bids, a line each: who bid what, and its fate."""
-    if not record_results:
-        return []
-    return [f"{b['bidder']:<9} {b['bid']:<30} "
-            + ("counted" if b["counted"] else f"ignored: {b['why']}")
-            for b in json.loads(record_results).get("bids", [])]
-
-
-def map_results_text(record_results: str) -> list[dict[str, object]]:
-    """A processed phase's map orders (Diplomap), each with its fate."""
-    return list(json.loads(record_results).get("map_results", [])) if record_results else []
 
 
 def map_changes_text(record_results: str) -> list[str]:

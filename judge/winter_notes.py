@@ -24,8 +24,13 @@ def free_home_centres(game_map: GameMap, state: GameState, power: str) -> list[s
 
 def builds_lost(game_map: GameMap, state: GameState, power: str) -> str:
     """Why fewer builds can be made than are due, or ''."""
-    due = adjustment_due(game_map, state, power)
-    free = free_home_centres(game_map, state, power)
+    return lost_builds_text(power, adjustment_due(game_map, state, power),
+                            free_home_centres(game_map, state, power))
+
+
+def lost_builds_text(power: str, due: int, free: Sequence[str]) -> str:
+    """Why fewer builds can be made than are due (``free``: the build sites
+    owned and empty), or ''."""
     if due <= len(free):
         return ""
     lost = due - len(free)

@@ -29,6 +29,7 @@ from engine.map import GameMap, UnitKind, province_of
 from engine.movement import MovementResult
 from engine.orders import Order, Retreat, UnitRef
 from engine.phase import Season
+from engine.reports import ReportSection, section
 from engine.retreats import RetreatKeys
 from engine.rules import Rules
 from engine.state import GameState, StatePart
@@ -56,7 +57,7 @@ class DiplomapRules(Rules):
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
                   moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],
-                  ) -> tuple[MovementResult, GameState, tuple[MapOrderResult, ...], GameMap]:
+                  ) -> tuple[MovementResult, GameState, tuple[ReportSection, ...], GameMap]:
         # §II.C: a Draw or Erase used in Spring is gone for Fall; a new year starts afresh
         part = of(state)
         used_before = part.map_orders_used if state.phase.season is Season.FALL \
@@ -65,9 +66,11 @@ class DiplomapRules(Rules):
             else state.with_part(replace(part, map_orders_used=used_before))
         outcome = adjudicate_map_orders(phase_map, judged, {u.province for u in moved.units},
                                         map_orders)
+        report = section("map_results", "Map orders (Diplomap)", outcome.results,
+                         MapOrderResult.describe, lambda r: r.power)
         if not outcome.changes:
             return (moved, state.with_part(replace(part, map_orders_used=outcome.used)),
-                    outcome.results, phase_map)
+                    report, phase_map)
         changes = (*part.map_changes, *outcome.changes)
         # the phase's working board has carried the changes out already
         changed = adopt(game_map, changes, outcome.board)
@@ -84,7 +87,7 @@ class DiplomapRules(Rules):
             DiplomapState(changes, outcome.used))
         moved = replace(moved, units=after.units, dislodged=after.dislodged,
                         contested=after.contested)
-        return moved, state, outcome.results, new_map
+        return moved, state, report, new_map
 
     def retreat_orders(self, game_map: GameMap, state: GameState,
                        orders: Mapping[str, Sequence[Order]]) -> Mapping[str, Sequence[Order]]:

@@ -139,3 +139,17 @@ class MapOrderResult:
     succeeded: bool
     reason: str = ""  # e.g. "two supply centres would be combined (§II.G.3)"
     section: str = ""  # the rule text's section the reason rests on, "II.G.3"
+
+    def describe(self) -> str:
+        """The line the results give it, its power first."""
+        fate = fate_text(str(self.order), self.succeeded, self.reason, self.section)
+        return f"{self.power:<9} {fate}"
+
+
+def fate_text(order: str, succeeded: bool, reason: str, section: str) -> str:
+    """'DRAW BUR/PIC - BUR/MUN: succeeded' or '...: failed: reason (§II.G.3)',
+    the section left out where the reason names it already."""
+    if succeeded:
+        return f"{order}: succeeded"
+    where = f" (§{section})" if section and f"§{section}" not in reason else ""
+    return f"{order}: failed: {reason or 'invalid'}{where}"

@@ -6,7 +6,7 @@ from sqlmodel import col, select
 
 from engine.variant_file import offered_variants
 from engine.variants import rules_for
-from judge import games, manual_topics, map_orders, maps, turns
+from judge import games, manual_topics, maps, reported, turns
 from judge.games import GameError
 from judge.handlers.common import Context, _game, _settings
 from judge.mail import (
@@ -110,18 +110,23 @@ def do_history(ctx: Context, command: c.History) -> str:
     if not chosen:
         return f"Game {game.name} has no processed phases yet."
     out = []
-    over = game.status in ("finished", "terminated")  # bids are secret until then (§5.1.3)
+    over = game.status in ("finished", "terminated")  # secrets are kept until then (§5.1.3)
     for record in chosen:
         out.append(f"{record.phase} ({phase_name(record.phase)})")
+        sections = reported.read_text(record.results)
+        told = reported.told_as_destroyed(sections)  # in its section, once
         for row in turns.results_text(record.results):
+            if (row["power"], row["order"]) in told:
+                continue
             reason = f": {row['reason']}" if row.get("reason") else ""
             out.append(f"  {row['power']:<9} {row['order']:<30} {row['outcome']}{reason}")
-        # Diplomap: each map order's fate, then what became of the board
-        out.extend(f"  {row['power']:<9} {map_orders.result_line(row)}"
-                   for row in turns.map_results_text(record.results))
+        # the report sections (Diplomap's map orders, Dissolution's
+        # violations...), the secret ones (bids) once the game is over
+        shown = reported.public(sections, over)
+        out.extend(f"  {line}" for s in shown if not s.secret_until_end for line in s.texts)
         out.extend(f"  board: {change}" for change in turns.map_changes_text(record.results))
-        if over:
-            out.extend(f"  bid {line}" for line in turns.bids_text(record.results))
+        out.extend(f"  {s.title}: {line}"
+                   for s in shown if s.secret_until_end for line in s.texts)
     return "\n".join(out)
 
 

@@ -164,7 +164,7 @@ def _bids(game_map: GameMap, raw: dict[str, list[str]]) -> tuple[
 
 
 def _check_bids(resolution: Resolution, expected: list[tuple[str, str, str, str]]) -> None:
-    got = list(resolution.bids)
+    got = list(resolution.facts("bids"))
     assert len(got) == len(expected), [r.describe() for r in got]
     for (power, text, fate, why), result in zip(expected, got, strict=True):
         assert result.bidder == power
@@ -251,7 +251,7 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
         assert got_dislodged == want_dislodged
     if "violations" in expect:
         got_violations = sorted(f"{v.power} {v.nuclear} {v.kind}"
-                                for v in resolution.violations)
+                                for v in resolution.facts("violations"))
         assert got_violations == sorted(expect["violations"])
     if "retreats" in expect:
         options = {str(d.unit): sorted(d.retreats) for d in following.dislodged}
@@ -273,7 +273,7 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
     if "winner" in expect:
         assert (resolution.winner or "") == expect["winner"]
     if "kicks" in expect:
-        got_kicks = [f"{k.power} {k.origin}-{k.to}" for k in resolution.kicks]
+        got_kicks = [f"{k.power} {k.origin}-{k.to}" for k in resolution.facts("kicks")]
         assert got_kicks == expect["kicks"]
     if "embassies" in expect:
         where = {(p, s[0]): s for p, _, s in dissolution(following).embassies}

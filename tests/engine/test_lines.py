@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.bids import Bid
+from engine.bids import BIDS_KEY, Bid
 from engine.diplomap.in_force import with_diplomap
 from engine.game import adjudicate
 from engine.lines import BIDS
@@ -44,7 +44,7 @@ def test_bids_by_kind_name_are_the_bids_given_by_keyword() -> None:
     bids = {bidder: [Bid(1, Hold(UnitRef(neutral.location, neutral.kind)))]}
     by_name = adjudicate(game_map, state, {}, lines={BIDS.name: bids})
     assert by_name == adjudicate(game_map, state, {}, bids)
-    assert [b.bid for b in by_name.bids] == bids[bidder]  # the bid was looked at
+    assert [b.bid for b in by_name.facts(BIDS_KEY)] == bids[bidder]  # the bid was looked at
 
 
 def test_a_line_of_the_wrong_type_is_refused_in_its_phase_only() -> None:
@@ -54,10 +54,11 @@ def test_a_line_of_the_wrong_type_is_refused_in_its_phase_only() -> None:
         adjudicate(game_map, state, {}, lines=written)
     # bids are read in the moves only: a retreat phase never looks at them
     retreat = state.evolve(phase=Phase.parse("S1901R"))
-    assert adjudicate(game_map, retreat, {}, lines=written).bids == ()
+    assert adjudicate(game_map, retreat, {}, lines=written).facts(BIDS_KEY) == ()
 
 
 def test_lines_of_a_kind_the_rules_do_not_read_are_not_looked_at() -> None:
     game_map = load_variant("standard")
     state = GameState.initial(game_map)
-    assert adjudicate(game_map, state, {}, lines={BIDS.name: {"FRANCE": [object()]}}).bids == ()
+    assert adjudicate(game_map, state, {}, lines={BIDS.name: {"FRANCE": [object()]}}).facts(
+        BIDS_KEY) == ()

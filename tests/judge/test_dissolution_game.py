@@ -21,7 +21,7 @@ from engine.phase import Phase
 from engine.variant_file import load_variant
 from engine.variants import rules_for
 from engine.variants.dissolution.state import of as dissolution
-from judge import games, order_entry, turns
+from judge import games, order_entry, reported, turns
 from judge.config import Config
 from judge.db import transaction
 from judge.games import GameError
@@ -226,7 +226,8 @@ def test_the_bids_are_told_when_the_game_ends(db: Engine) -> None:
         turns.process(session, game, config, START)
         record = games.phase_record(session, game, "S1992M")
         assert record is not None
-        assert turns.bids_text(record.results) == [
+        (bids,) = reported.read_text(record.results)
+        assert bids.secret_until_end and bids.texts == [
             "POLAND    1: A BLR S KHK - MOS           counted"]
         games.end_game(session, game, "terminated", "terminated by the GM")
         ended = turns.ended_mails(session, game, config)

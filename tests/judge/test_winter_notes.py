@@ -32,15 +32,19 @@ def test_no_loss_said_when_every_build_has_a_site() -> None:
 
 
 def test_the_results_adjustment_table_says_why_a_build_is_lost() -> None:
+    from engine.standing import standing
+    from engine.variants import rules_for
     from judge.mail import adjustment_table, render
 
     game_map, state = read_state(CASES["case"][1]["position"])
-    rows = adjustment_table(game_map, state)
+    # the Winter's standing, as the resolution of the Fall before carries it
+    due = standing(game_map, game_map, rules_for(game_map), state).adjustments
+    rows = adjustment_table(due)
     text = render("results.txt.j2", judge="J", address="j@x", game={"name": "g",
                   "variant": "standard"}, deadline_line="", phase="F1901M",
                   phase_name="Fall 1901 Movement", orders=[], late=[], dislodged=[], notes=[],
-                  violations=[], kicks=[], budgets=[], centres=[], groups=[], adjustments=rows,
-                  map_results=[], map_changes=[],
+                  sections=[], budgets=[], centres=[], groups=[], adjustments=rows,
+                  map_changes=[],
                   next_name="Winter 1901 Adjustment", next_phase="W1901A",
                   next_deadline="not set", ending="")
     assert "FRANCE     5 centres, 3 units: builds 2" in text

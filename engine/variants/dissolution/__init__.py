@@ -32,8 +32,9 @@ from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power, UnitKind
 from engine.orders import MovementOrder, Order
 from engine.outcomes import OrderResult
+from engine.reports import ReportSection, section
 from engine.resolver import MovementResolver, ParadoxRule
-from engine.rules import Kick, NeutralOrders, Rules, Violation
+from engine.rules import NeutralOrders, Rules
 from engine.state import GameState
 from engine.units import Unit
 from engine.variants.dissolution.embassies import winter_orders
@@ -44,11 +45,11 @@ from engine.variants.dissolution.favor_board import (
     read_board,
     read_setup,
 )
-from engine.variants.dissolution.kicks import apply_kicks
+from engine.variants.dissolution.kicks import Kick, apply_kicks
 from engine.variants.dissolution.neutral import bidders, budget, neutral_orders
 from engine.variants.dissolution.nuclear import nuclear_powers, read_nuclear
 from engine.variants.dissolution.state import DissolutionState, favor_of, of
-from engine.variants.dissolution.violations import find_violations
+from engine.variants.dissolution.violations import Violation, find_violations
 
 WING_MINIMUM_VP = 12  # §4.4
 
@@ -76,10 +77,6 @@ class DissolutionRules(Rules):
                        chosen: Mapping[str, MovementOrder],
                        bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
         return neutral_orders(self, game_map, state, board, chosen, bids)
-
-    def violations(self, game_map: GameMap, state: GameState, resolver: MovementResolver,
-                   chosen: Mapping[str, MovementOrder]) -> tuple[Violation, ...]:
-        return find_violations(game_map, resolver, chosen)
 
     setup_title = "Favor setup"
     setup_default = "the default for powers not named"
@@ -165,10 +162,20 @@ class DissolutionRules(Rules):
             return 0, {}
         return budget(game_map, state, power), favor_caps(game_map, state, power)
 
-    def after_movement(self, game_map: GameMap, state: GameState,
-                       violations: tuple[Violation, ...]) -> tuple[GameState, tuple[Kick, ...]]:
-        """§11.7.1: each violation kicks the offender's Embassy before the retreats."""
-        return apply_kicks(favor_board(game_map), state, violations)
+    def after_movement(self, game_map: GameMap, state: GameState, resolver: MovementResolver,
+                       chosen: Mapping[str, MovementOrder],
+                       ) -> tuple[GameState, tuple[ReportSection, ...]]:
+        """§11.6: the offences against nuclear powers; §11.7.1: each kicks
+        the offender's Embassy before the retreats. Both are reported."""
+        violations = find_violations(game_map, resolver, chosen)
+        if not violations:
+            return state, ()
+        after, kicks = apply_kicks(favor_board(game_map), state, violations)
+        return after, (
+            *section("violations", "Violations against nuclear powers", violations,
+                     Violation.describe, lambda v: v.power),
+            *section("kicks", "Embassies kicked on the Favor map", kicks,
+                     Kick.describe, lambda k: k.power))
 
     def after_retaliation(self, game_map: GameMap, state: GameState,
                           destroyed: tuple[Unit, ...]) -> GameState:

@@ -15,12 +15,31 @@ the space its first kick left it on.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
-from engine.rules import Kick, Violation
 from engine.state import GameState
 from engine.variants.dissolution.favor_board import FavorBoard, closest, perimeter
 from engine.variants.dissolution.state import of
+from engine.variants.dissolution.violations import Violation
+
+
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """An Embassy moved down the Favor map for a violation (§11.7.1)."""
+
+    power: str
+    nuclear: str
+    origin: str  # the space it stood on
+    to: str  # the space it was kicked to (the same Perimeter when already there)
+
+    json_names: ClassVar[Mapping[str, str]] = {"origin": "from"}  # 'from' is Python's
+
+    def describe(self) -> str:
+        if self.origin == self.to:
+            return f"{self.power}'s Embassy with {self.nuclear} stays in {self.to} (kicked)"
+        return f"{self.power}'s Embassy with {self.nuclear} kicked {self.origin} - {self.to}"
 
 
 def apply_kicks(board: FavorBoard, state: GameState,

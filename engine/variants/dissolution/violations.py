@@ -19,16 +19,39 @@ territory, so it makes no neighbour need permission (§11.6.5).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from engine.map import GameMap, Terrain
 from engine.orders import MovementOrder
 from engine.resolver import MovementResolver
-from engine.rules import Violation
 from engine.variants.dissolution.nuclear import nuclear_powers
 
 DISABLED = "disabled"
 FROM_TERRITORY = "attacked from territory"
 NO_PERMISSION = "dislodged without permission"
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """An offence against a nuclear power found after movement (§11.6)."""
+
+    power: str  # the offending player's power
+    nuclear: str  # the nuclear power offended
+    kind: str  # DISABLED, FROM_TERRITORY or NO_PERMISSION
+    unit: str  # the offending unit, as 'A KHK'
+    target: str  # the province attacked or dislodged in
+    via: str | None = None  # the nuclear power whose violation this one follows (NATO -> US)
+
+    def describe(self) -> str:
+        what = {
+            DISABLED: f"{self.unit} disabled the unit in {self.target}",
+            FROM_TERRITORY: f"{self.unit} attacked {self.target} from "
+                            f"{self.nuclear}'s territory",
+            NO_PERMISSION: f"{self.unit} dislodged the unit in {self.target} without permission",
+        }.get(self.kind, self.kind)
+        also = f" (counts against {self.nuclear} as an offence against {self.via})" \
+            if self.via else ""
+        return f"{self.power} against {self.nuclear}: {what}{also}"
 
 
 def find_violations(game_map: GameMap, resolver: MovementResolver,

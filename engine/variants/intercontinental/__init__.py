@@ -33,6 +33,7 @@ from engine.legality import Board
 from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power
 from engine.orders import MovementOrder
+from engine.reports import ReportSection
 from engine.rules import MapKey, NeutralOrders, Rules
 from engine.state import GameState, Seat
 from engine.units import Unit
@@ -167,10 +168,10 @@ class IntercontinentalRules(Rules):
             state = state.evolve(units=suez.shift_fleets(game_map, state.units))
         return state
 
-    def phase_notes(self, game_map: GameMap, before: GameState,
-                    after: GameState) -> tuple[str, ...]:
+    def report_sections(self, game_map: GameMap, before: GameState,
+                        after: GameState) -> tuple[ReportSection, ...]:
         """Additional homes named (§9.1) and the canal's opening (§5.2)."""
-        return reports.phase_notes(game_map, before, after)
+        return reports.report_sections(game_map, before, after)
 
 
 def _seated(game_map: GameMap, state: GameState,

@@ -36,13 +36,13 @@ from tests.engine.diplomap.runner import (
                          + load("board.toml"))
 def test_map_orders_case(case: dict[str, Any]) -> None:
     game_map, resolution, given = run(case)
-    results = {(r.power, r.order): r for r in resolution.map_results}
+    results = {(r.power, r.order): r for r in resolution.facts("map_results")}
     assert len(results) == len(given)
     for raw, (power, order) in zip(case["map_orders"], given, strict=True):
         result = results[(power, order)]
         assert result.succeeded == (raw["result"] == "succeeds"), result
         assert result.section == raw.get("section", ""), result
-    if not any(r.succeeded for r in resolution.map_results):
+    if not any(r.succeeded for r in resolution.facts("map_results")):
         assert diplomap(resolution.next).map_changes == ()
     after = case.get("after", {})
     board = board_after(game_map, resolution)
@@ -112,7 +112,7 @@ def test_example_l_on_a_board_whose_canals_open() -> None:
             "centres": {"RUSSIA": ["MOS", "WAR", "SEV", "STP"]}}
     fall = adjudicate(game_map, position(game_map, case), {},
                       map_orders={"RUSSIA": [Erase(("MOS", "LVN"))]})
-    assert [r.succeeded for r in fall.map_results] == [True]
+    assert [r.succeeded for r in fall.facts("map_results")] == [True]
     winter = fall.next
     assert winter.phase == Phase.parse("W1901A")
     board = apply_changes(game_map, diplomap(winter).map_changes)

@@ -31,7 +31,7 @@ def _spring() -> tuple:
 
 def test_a_split_and_a_merge_then_the_retreats_on_the_new_board() -> None:
     game_map, spring = _spring()
-    assert all(r.succeeded for r in spring.map_results)
+    assert all(r.succeeded for r in spring.facts("map_results"))
     state = spring.next
     assert state.phase == Phase.parse("S1901R")
     assert diplomap(state).map_orders_used == {("FRANCE", "draw"), ("RUSSIA", "erase")}
@@ -69,7 +69,7 @@ def test_used_orders_last_the_year_and_centres_follow_the_board() -> None:
     again = adjudicate(game_map, fall, {}, map_orders={
         "FRANCE": [Draw(("PIC", "BEL"), ("PIC", "PAR"))],
         "RUSSIA": [Draw(("SEV", "UKR"), ("SEV", "ARM"))]})  # coastal part by default
-    fates = {r.power: r for r in again.map_results}
+    fates = {r.power: r for r in again.facts("map_results")}
     assert not fates["FRANCE"].succeeded and fates["FRANCE"].section == "II.C"
     assert fates["RUSSIA"].succeeded
     assert diplomap(again.next).map_orders_used == frozenset()  # the year is over: all back
@@ -97,18 +97,18 @@ def test_an_erase_that_would_make_an_island_fails() -> None:
     state = position(game_map, {"phase": "S1901M"})
     spring = adjudicate(game_map, state, {}, map_orders={
         "TURKEY": [Draw(("SYR", "ARM"), ("SYR", "EDGE"))]})
-    assert [r.succeeded for r in spring.map_results] == [True]
+    assert [r.succeeded for r in spring.facts("map_results")] == [True]
     board = apply_changes(game_map, diplomap(spring.next).map_changes)
     (split,) = diplomap(spring.next).map_changes
     assert isinstance(split, Split)
     corner, rest = split.parts
     assert sorted(board.rings[corner]) == sorted(["ARM", "EDGE", rest])
     fall = adjudicate(game_map, spring.next, {}, map_orders={"RUSSIA": [Erase(("ARM", rest))]})
-    (result,) = fall.map_results
+    (result,) = fall.facts("map_results")
     assert not result.succeeded and result.section == "II.G.5", result
     elsewhere = adjudicate(game_map, spring.next, {},
                            map_orders={"RUSSIA": [Erase(("SMY", rest))]})
-    assert [r.succeeded for r in elsewhere.map_results] == [True]
+    assert [r.succeeded for r in elsewhere.facts("map_results")] == [True]
 
 
 def _moved_in() -> tuple:

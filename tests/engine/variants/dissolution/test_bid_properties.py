@@ -80,10 +80,10 @@ def check_bids(drawn: Drawn) -> None:
     units = {u.province: u for u in state.units}
     results = obeyed(resolution.results)
     board = RULES.board(RULES.map_for(MAP, state), state, units)
-    assert len(resolution.bids) == sum(len(b) for b in drawn.bids.values())
-    assert Counter((r.bidder, r.bid) for r in resolution.bids) == Counter(
+    assert len(resolution.facts("bids")) == sum(len(b) for b in drawn.bids.values())
+    assert Counter((r.bidder, r.bid) for r in resolution.facts("bids")) == Counter(
         (bidder, bid) for bidder, bids in drawn.bids.items() for bid in bids)
-    counted = [r for r in resolution.bids if r.counted]
+    counted = [r for r in resolution.facts("bids") if r.counted]
     spent: Counter[str] = Counter()
     on_nuclear: Counter[tuple[str, str]] = Counter()
     per_unit: dict[str, list[BidResult]] = {}
@@ -162,7 +162,7 @@ def check_ignored(drawn: Drawn) -> None:
     board = RULES.board(RULES.map_for(MAP, state), state, units)
     spent: Counter[str] = Counter()
     capped: Counter[tuple[str, str]] = Counter()
-    for r in resolution.bids:  # in the order written, bidder by bidder
+    for r in resolution.facts("bids"):  # in the order written, bidder by bidder
         order = r.order
         unit = units.get(province_of(order.unit.location)) if order is not None else None
         nuclear = unit.power if unit is not None and unit.power in NUCLEAR else None
@@ -276,7 +276,7 @@ def _expected_violations(drawn: Drawn) -> Counter[tuple[str, str, str, str, str]
 
 
 def check_violations(drawn: Drawn) -> None:
-    violations = drawn.resolution.violations
+    violations = drawn.resolution.facts("violations")
     for v in violations:
         assert v.power in PLAYED, v
         assert v.nuclear in NUCLEAR, v
@@ -329,8 +329,8 @@ def test_adjudication_is_deterministic(seed: int) -> None:
                            dict(reversed(list(drawn.bids.items()))))
     assert _normal(reordered.results) == _normal(drawn.resolution.results)
     assert reordered.next == drawn.resolution.next
-    assert reordered.violations == drawn.resolution.violations
-    assert Counter(reordered.bids) == Counter(drawn.resolution.bids)
+    assert reordered.facts("violations") == drawn.resolution.facts("violations")
+    assert Counter(reordered.facts("bids")) == Counter(drawn.resolution.facts("bids"))
 
 
 @settings(max_examples=400, deadline=None)
@@ -354,7 +354,7 @@ def test_the_order_of_units_orders_and_bids_does_not_matter(seed: int) -> None:
     assert second.next.contested == first.next.contested
     assert second.next.phase == first.next.phase
     assert second.next.owners == first.next.owners
-    assert Counter(second.violations) == Counter(first.violations)
-    assert Counter(second.bids) == Counter(first.bids)
+    assert Counter(second.facts("violations")) == Counter(first.facts("violations"))
+    assert Counter(second.facts("bids")) == Counter(first.facts("bids"))
 
 

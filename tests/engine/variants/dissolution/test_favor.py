@@ -14,7 +14,6 @@ import pytest
 from engine.game import adjudicate
 from engine.orders import Retreat
 from engine.phase import Phase
-from engine.rules import Violation
 from engine.state import GameState
 from engine.units import Unit
 from engine.variant_file import load_variant
@@ -23,6 +22,7 @@ from engine.variants.dissolution.favor_board import favor_board, read_setup
 from engine.variants.dissolution.kicks import apply_kicks
 from engine.variants.dissolution.state import favor_of
 from engine.variants.dissolution.state import of as dissolution
+from engine.variants.dissolution.violations import Violation
 from parser import parse_order
 from tests.engine.case_runner import read_orders
 

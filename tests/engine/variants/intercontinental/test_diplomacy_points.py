@@ -47,7 +47,7 @@ def test_case(board: GameMap, case: dict[str, Any]) -> None:
 def test_bids_stay_secret(board: GameMap) -> None:
     """§1.4, §11.0: the results of §11.4 name the neutral units' orders,
     under the neutral powers, and nothing of who bid what; the bids'
-    fates go to the game master's record only (Resolution.bids)."""
+    fates go to the game master's record only (Resolution.reports, secret until the end)."""
     import json
 
     from engine.game import adjudicate
@@ -68,4 +68,5 @@ def test_bids_stay_secret(board: GameMap) -> None:
     assert {str(r.order) for r in neutral} >= {"A MUKD S A IRKU - URGA", "A URGA S A PEKI - MUKD"}
     public = json.dumps([r.to_json() for r in neutral])
     assert "SIBERIA" not in public and "CHINA" not in public and "Olive" not in public
-    assert [(b.bidder, b.counted) for b in resolution.bids] == [("SIBERIA", True), ("CHINA", True)]
+    assert [(b.bidder, b.counted) for b in resolution.facts("bids")] == \
+        [("SIBERIA", True), ("CHINA", True)]

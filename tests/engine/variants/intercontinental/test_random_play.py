@@ -134,7 +134,7 @@ def check_pools(state: GameState, resolution: Resolution) -> None:
         expected = _pool(state, seat.powers)
         for power in seat.powers:
             assert RULES.bid_allowance(MAP, state, power)[0] == expected, (seat, power)
-        counted = [r for r in resolution.bids if r.counted and r.bidder in seat.powers]
+        counted = [r for r in resolution.facts("bids") if r.counted and r.bidder in seat.powers]
         assert sum(r.bid.points for r in counted) <= expected, seat.player
         per_order = Counter(str(r.order) for r in counted for _ in range(r.bid.points))
         assert max(per_order.values(), default=0) <= 2, seat.player
@@ -194,8 +194,8 @@ def check(state: GameState, resolution: Resolution, seen: Seen) -> None:
     seen.refused_builds += sum(1 for r in resolution.results if isinstance(r.order, Build)
                                and r.outcome is Outcome.ILLEGAL
                                and "adjustments to make" not in str(r.reason))
-    seen.counted += sum(1 for r in resolution.bids if r.counted)
-    seen.ignored.update(m.group(0) for r in resolution.bids if not r.counted
+    seen.counted += sum(1 for r in resolution.facts("bids") if r.counted)
+    seen.ignored.update(m.group(0) for r in resolution.facts("bids") if not r.counted
                         for m in [re.search(r"§[0-9.]+[0-9]", r.why)] if m)
     seen.suez_fleets["canal" if state.phase.year >= CANAL.opens else "split"] += sum(
         1 for u in state.units if u.province == CANAL.province and u.kind is UnitKind.FLEET)

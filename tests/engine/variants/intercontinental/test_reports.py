@@ -32,4 +32,5 @@ def test_phase_notes(case: dict[str, Any]) -> None:
 
     before = at(case["before"], case.get("homes_before", {}))
     after = at(case["after"], case.get("homes_after", {}))
-    assert list(rules.phase_notes(game_map, before, after)) == case["notes"]
+    notes = [line.text for s in rules.report_sections(game_map, before, after) for line in s.lines]
+    assert notes == case["notes"]

@@ -1,0 +1,107 @@
+"""A phase's report sections (engine/reports.py) as the judge stores and
+reads them: each section's lines under its key in the phase's results
+JSON, and under ``sections`` the keys in order with their titles and
+secrecy. The results mail, HISTORY and the end-of-game mail read them back
+here and loop over them, whatever the variant.
+
+Results stored before sections existed have the four reports of that time
+under their own keys and no ``sections``; they are read as sections too,
+their lines' text made as the mails of that time made it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.bids import BIDS_KEY, BIDS_TITLE, bid_line
+from engine.diplomap.values import fate_text
+from engine.reports import DESTROYED_KEY, ReportSection
+
+
+@dataclass(frozen=True)
+class Reported:
+    """A stored section: its lines as JSON, each with its ``text``."""
+
+    key: str
+    title: str
+    lines: tuple[Mapping[str, Any], ...]
+    secret_until_end: bool = False
+
+    @property
+    def texts(self) -> list[str]:
+        return [str(line["text"]) for line in self.lines]
+
+
+def to_json(sections: Iterable[ReportSection],
+            extra: Mapping[str, Sequence[dict[str, Any]]] | None = None) -> dict[str, Any]:
+    """The sections for a phase's results JSON. ``extra``: lines the judge
+    adds to a section by key, first (bids and map orders it could not read);
+    a section with extra lines and none of the engine's is made for them."""
+    extra = dict(extra or {})
+    out: dict[str, Any] = {}
+    index = []
+    for section in sections:
+        out[section.key] = [*extra.pop(section.key, ()), *(ln.fields() for ln in section.lines)]
+        index.append({"key": section.key, "title": section.title,
+                      "secret_until_end": section.secret_until_end})
+    for key, lines in extra.items():
+        if lines:
+            title, secret = _LEGACY.get(key, (key, False))
+            out[key] = list(lines)
+            index.append({"key": key, "title": title, "secret_until_end": secret})
+    return {**out, "sections": index} if index else {}
+
+
+def read(results: Mapping[str, Any]) -> list[Reported]:
+    """The sections of a phase's stored results, in order."""
+    index = results.get("sections")
+    if index is None:  # stored before sections existed
+        index = [{"key": key, "title": title, "secret_until_end": secret}
+                 for key, (title, secret) in _LEGACY.items() if results.get(key)]
+    return [Reported(key := entry["key"], entry["title"],
+                     tuple(_with_text(key, line) for line in results.get(key, [])),
+                     bool(entry.get("secret_until_end")))
+            for entry in index]
+
+
+def read_text(record_results: str) -> list[Reported]:
+    return read(json.loads(record_results)) if record_results else []
+
+
+def public(sections: Iterable[Reported], over: bool = False) -> list[Reported]:
+    """The sections everyone may read: not the secret ones until the game is over."""
+    return [s for s in sections if over or not s.secret_until_end]
+
+
+def told_as_destroyed(sections: Iterable[Reported]) -> set[tuple[str, str]]:
+    """(power, order) of the result rows the engine added for units it took
+    off the board: the 'Units destroyed' section says it, once."""
+    return {(str(line.get("power")), str(line["order"])) for s in sections
+            if s.key == DESTROYED_KEY for line in s.lines if line.get("order")}
+
+
+# the reports stored by name before sections: (title, secret until the end)
+_LEGACY: dict[str, tuple[str, bool]] = {
+    "map_results": ("Map orders (Diplomap)", False),
+    "violations": ("Violations against nuclear powers", False),
+    "kicks": ("Embassies kicked on the Favor map", False),
+    BIDS_KEY: (BIDS_TITLE, True),
+}
+
+
+def _with_text(key: str, line: Mapping[str, Any]) -> Mapping[str, Any]:
+    if "text" in line:
+        return line
+    if key == BIDS_KEY:  # stored, or unreadable and never a fact
+        text = bid_line(str(line["bidder"]), str(line["bid"]), bool(line["counted"]),
+                        str(line.get("why") or ""))
+    elif key == "map_results":
+        text = (f"{line['power']:<9} " + fate_text(str(line["order"]), bool(line["succeeded"]),
+                                                   str(line.get("reason") or ""),
+                                                   str(line.get("section") or "")))
+    else:
+        text = str(line)
+    return {**line, "text": text}

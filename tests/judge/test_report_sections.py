@@ -1,0 +1,99 @@
+"""Report sections as the judge stores and reads them (judge/reported.py):
+results stored before sections existed read as sections with the lines
+their mails printed, HISTORY shows them (the secret ones once the game is
+over), and a unit the rules destroyed is told once."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy.engine import Engine
+
+from engine.game import adjudicate
+from engine.map import UnitKind
+from engine.orders import Move, SupportMove, UnitRef
+from engine.state import GameState
+from engine.units import Unit
+from engine.variant_file import load_variant
+from judge import adjudicating, games, reported, turns
+from judge.config import Config
+from judge.db import transaction
+from judge.passwords import hash_password
+from judge.settings import GameSettings
+
+OLD = json.loads((Path(__file__).parent / "data" / "results_before_sections.json").read_text())
+START = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+
+# what the mails and HISTORY of the time printed for OLD's reports
+OLD_LINES = {
+    "Map orders (Diplomap)": [
+        "FRANCE    DRAW BUR/PIC - BUR/MUN: succeeded",
+        "GERMANY   ERASE RUH/BUR: failed: two supply centres would be combined (§II.G.3)"],
+    "Violations against nuclear powers": [
+        "UKRAINE against RUSSIA: A KHK disabled the unit in MOS"],
+    "Embassies kicked on the Favor map": ["UKRAINE's Embassy with RUSSIA kicked R2m - R1q"],
+    "Diplomacy Point bids": [
+        "POLAND    1: A BLR S KHK - MOS           counted",
+        "ROMANIA   1: A Nowhere H                 ignored: unreadable: no such province"],
+}
+
+
+def test_results_stored_before_sections_read_as_sections() -> None:
+    sections = reported.read(OLD)
+    assert {s.title: s.texts for s in sections} == OLD_LINES
+    assert [s.title for s in sections if s.secret_until_end] == ["Diplomacy Point bids"]
+    assert [s.key for s in reported.public(sections)] == ["map_results", "violations", "kicks"]
+
+
+def test_history_shows_an_old_phase_and_its_bids_once_the_game_is_over(db: Engine) -> None:
+    from judge.handlers import Context
+    from judge.handlers.info import do_history
+    from parser.commands import History
+
+    secret = hash_password("pw")
+    config = Config(address="judge@judge.test")
+    with transaction(db) as session:
+        game = games.create_game(session, "old", secret, "gm@x.test", GameSettings())
+        for power in load_variant("standard").powers:
+            games.join(session, game, f"{power.lower()}@x.test", secret, power)
+        games.start(session, game, START)
+        turns.process(session, game, config, START)
+        record = games.phase_record(session, game, "S1901M")
+        assert record is not None
+        record.results = json.dumps(OLD)
+        session.add(record)
+        ctx = Context(session=session, config=config, sender="x@x.test", now=START)
+        running = do_history(ctx, History("old", "S1901M", "S1901M"))
+        games.end_game(session, game, "terminated", "terminated by the GM")
+        over = do_history(ctx, History("old", "S1901M", "S1901M"))
+    public = [line for title, lines in OLD_LINES.items() if title != "Diplomacy Point bids"
+              for line in lines]
+    for line in public:
+        assert f"  {line}" in running.splitlines() and f"  {line}" in over.splitlines()
+    assert "A BLR S KHK" not in running
+    assert "  Diplomacy Point bids: POLAND    1: A BLR S KHK - MOS           counted" \
+        in over.splitlines()
+
+
+def test_a_unit_the_rules_destroy_is_told_once() -> None:
+    """A stationary unit dislodged is gone without a retreat: the engine's
+    Disband row is in the stored results, and the mail and HISTORY say it
+    under 'Units destroyed' only."""
+    game_map = load_variant("dissolution")
+    state = GameState.initial(game_map).evolve(units=(
+        Unit("EGYPT", UnitKind.WING, "ASW"), Unit("ETHIOPIA", UnitKind.ARMY, "KHM"),
+        Unit("ETHIOPIA", UnitKind.ARMY, "WDE")))
+    orders = {"EGYPT": [Move(UnitRef("ASW"), "RED")],
+              "ETHIOPIA": [Move(UnitRef("KHM"), "ASW"),
+                           SupportMove(UnitRef("WDE"), UnitRef("KHM"), "ASW")]}
+    resolution = adjudicate(game_map, state, orders)
+    (gone,) = resolution.facts("destroyed")
+    assert (gone.power, gone.unit, gone.order) == ("EGYPT", "W ASW", "W ASW DISBAND")
+    stored = adjudicating.results_json(adjudicating.Adjudication(resolution, (), ()))
+    assert any(r["order"] == "W ASW DISBAND" for r in stored["results"])  # type: ignore
+    sections = reported.read(stored)
+    assert reported.told_as_destroyed(sections) == {("EGYPT", "W ASW DISBAND")}
+    (destroyed,) = [s for s in sections if s.key == "destroyed"]
+    assert destroyed.texts == ["EGYPT W ASW: dislodged by the unit from KHM: it cannot retreat"]
