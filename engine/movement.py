@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from engine.bids import Bid, bid_section
 from engine.legality import CheckedMovement, check_movement
 from engine.map import GameMap, UnitKind, province_of
+from engine.movement_result import MovementResult
 from engine.order_sets import OrderSet
 from engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
@@ -16,20 +17,6 @@ from engine.resolver import MovementResolver
 from engine.rules import STANDARD, NeutralOrders, Rules
 from engine.state import Dislodged, GameState
 from engine.units import Unit
-
-
-@dataclass(frozen=True, slots=True)
-class MovementResult:
-    results: tuple[OrderResult, ...]
-    units: tuple[Unit, ...]  # the units still on the board
-    dislodged: tuple[Dislodged, ...]
-    contested: frozenset[str]
-    # what the results report of the moves: the bids' fates (secret), and
-    # what the rules did after the moves (Dissolution's violations and kicks)
-    reports: tuple[ReportSection, ...] = ()
-    # the position the retreats start from when the rules changed it after
-    # the moves (kicked Embassies)
-    state: GameState | None = None
 
 
 def resolve_movement(

@@ -28,6 +28,7 @@ from engine.boards import HexBoard
 from engine.legality import Board
 from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, Power
+from engine.movement_result import MovementResult
 from engine.orders import MovementOrder, Order
 from engine.outcomes import OrderResult
 from engine.reports import ReportSection
@@ -37,7 +38,6 @@ from engine.units import Unit
 
 if TYPE_CHECKING:
     from engine.diplomap.values import MapOrder
-    from engine.movement import MovementResult
 
 
 @dataclass(frozen=True, slots=True)

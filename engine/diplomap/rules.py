@@ -26,7 +26,7 @@ from engine.diplomap.values import MapOrder, MapOrderResult
 from engine.legality import check_retreat
 from engine.lines import LineKind
 from engine.map import GameMap, UnitKind, province_of
-from engine.movement import MovementResult
+from engine.movement_result import MovementResult
 from engine.orders import Order, Retreat, UnitRef
 from engine.phase import Season
 from engine.reports import ReportSection, section

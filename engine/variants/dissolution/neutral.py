@@ -26,20 +26,16 @@ board, support to hold for its partner (§9.2.1).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from engine.bids import Bid, BidResult, bid_target, spend, winning_orders
 from engine.legality import Board
 from engine.map import GameMap, province_of
 from engine.orders import Convoy, Hold, Move, MovementOrder, SupportHold, SupportMove
-from engine.rules import NeutralOrders
+from engine.rules import NeutralOrders, Rules
 from engine.state import GameState
 from engine.units import Unit
 from engine.variants.dissolution.nuclear import nuclear_powers
 from engine.variants.dissolution.state import favor_of, of
-
-if TYPE_CHECKING:
-    from engine.variants.dissolution import DissolutionRules
 
 MAX_UNIT_POINTS = 4  # §5.2.1
 OIL = "oil"  # the centre flag of an oil supply centre (§5.2.2)
@@ -67,7 +63,7 @@ def bidders(game_map: GameMap, state: GameState) -> list[str]:
             if not power.ordered_by_bids and name not in of(state).silenced]
 
 
-def neutral_orders(rules: DissolutionRules, game_map: GameMap, state: GameState,
+def neutral_orders(rules: Rules, game_map: GameMap, state: GameState,
                    board: Board, chosen: Mapping[str, MovementOrder],
                    bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
     allowed = set(bidders(game_map, state))
@@ -103,7 +99,7 @@ def default_order(game_map: GameMap, board: Board, unit: Unit) -> MovementOrder:
     return Hold(me)
 
 
-def _judge(rules: DissolutionRules, game_map: GameMap, state: GameState, board: Board,
+def _judge(rules: Rules, game_map: GameMap, state: GameState, board: Board,
            chosen: Mapping[str, MovementOrder], bidder: str, bid: Bid,
            may_bid: bool) -> BidResult:
     def ignored(why: str, order: MovementOrder | None = None) -> BidResult:

@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from engine.bids import Bid
 from engine.legality import Board
 from engine.map import province_of
-from engine.movement import MovementResult, resolve_movement
+from engine.movement import resolve_movement
+from engine.movement_result import MovementResult
 from engine.orders import MovementOrder
 from engine.phase import Phase
 from engine.rules import NeutralOrders
