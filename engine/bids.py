@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from engine.legality import Board, check_movement
+from engine.legality import Occupancy, check_movement
 from engine.map import GameMap, province_of
 from engine.orders import MovementOrder
 from engine.reports import ReportSection, section
@@ -128,7 +128,7 @@ def _ignored(result: BidResult, why: str) -> BidResult:
     return BidResult(result.bidder, result.bid, False, why, result.order)
 
 
-def bid_target(game_map: GameMap, board: Board, bid: Bid,
+def bid_target(game_map: GameMap, board: Occupancy, bid: Bid,
                kind: str = "neutral") -> tuple[Unit, MovementOrder] | str:
     """The bid-ordered unit a bid orders, and the order checked as that
     unit's own; or why the bid is void whatever the variant. ``kind``: how

@@ -33,7 +33,7 @@ CheckedRetreat = tuple[Retreat | Disband, None] | tuple[None, Reason]
 CheckedMovement = tuple[MovementOrder, None] | tuple[None, Reason]
 
 
-class Board:
+class Occupancy:
     """The units on the board by province, with the questions legality asks."""
 
     def __init__(self, game_map: GameMap, units: Mapping[str, Unit], closed: frozenset[str],
@@ -209,7 +209,7 @@ class Board:
         return None, f"a fleet in {unit.location} cannot reach {target}"
 
 
-def check_movement(board: Board, power: str, order: Order) -> CheckedMovement:
+def check_movement(board: Occupancy, power: str, order: Order) -> CheckedMovement:
     """Legality of one movement-phase order."""
     check = _MOVEMENT_CHECKS.get(type(order))
     if check is None:
@@ -224,11 +224,11 @@ def check_movement(board: Board, power: str, order: Order) -> CheckedMovement:
     return check(board, unit, me, order)
 
 
-def _check_hold(board: Board, unit: Unit, me: UnitRef, order: Hold) -> CheckedMovement:
+def _check_hold(board: Occupancy, unit: Unit, me: UnitRef, order: Hold) -> CheckedMovement:
     return (order if me is order.unit else Hold(me)), None
 
 
-def _check_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMovement:
+def _check_move(board: Occupancy, unit: Unit, me: UnitRef, order: Move) -> CheckedMovement:
     dest = order.dest
     if board.binding_paths:
         return _check_binding_move(board, unit, me, order)
@@ -247,7 +247,7 @@ def _check_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMo
     return Move(me, target, convoyed, order.path), None
 
 
-def _check_binding_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> CheckedMovement:
+def _check_binding_move(board: Occupancy, unit: Unit, me: UnitRef, order: Move) -> CheckedMovement:
     """A move where a convoy must name its path (Dissolution §3.10)."""
     if not order.path:
         adjacent = unit.kind is not UnitKind.ARMY or board.map.adjacent(
@@ -273,7 +273,7 @@ def _check_binding_move(board: Board, unit: Unit, me: UnitRef, order: Move) -> C
     return Move(me, dest, False, order.path), None
 
 
-def convoy_path_fault(board: Board, army: Unit, path: tuple[str, ...], dest: str) -> str:
+def convoy_path_fault(board: Occupancy, army: Unit, path: tuple[str, ...], dest: str) -> str:
     """Why an army cannot be convoyed along ``path`` to ``dest``, or ''.
 
     Each place on the path must hold a unit that can convoy there (a fleet
@@ -323,7 +323,7 @@ def _linked(game_map: GameMap, a: Unit, b: Unit) -> bool:
             or game_map.reaches_province(b.kind, b.location, a.province))
 
 
-def _supported(board: Board, unit: Unit, order: SupportHold | SupportMove | Convoy
+def _supported(board: Occupancy, unit: Unit, order: SupportHold | SupportMove | Convoy
                ) -> tuple[Unit, UnitRef] | Reason:
     """The unit a support or convoy names, and its canonical reference."""
     target_unit = board.units.get(province_of(order.target.location))
@@ -335,7 +335,7 @@ def _supported(board: Board, unit: Unit, order: SupportHold | SupportMove | Conv
     return target_unit, board.ref(target_unit, order.target)
 
 
-def _check_support_hold(board: Board, unit: Unit, me: UnitRef,
+def _check_support_hold(board: Occupancy, unit: Unit, me: UnitRef,
                         order: SupportHold) -> CheckedMovement:
     found = _supported(board, unit, order)
     if isinstance(found, Reason):
@@ -348,7 +348,7 @@ def _check_support_hold(board: Board, unit: Unit, me: UnitRef,
     return SupportHold(me, target), None
 
 
-def _check_support_move(board: Board, unit: Unit, me: UnitRef,
+def _check_support_move(board: Occupancy, unit: Unit, me: UnitRef,
                         order: SupportMove) -> CheckedMovement:
     found = _supported(board, unit, order)
     if isinstance(found, Reason):
@@ -384,7 +384,7 @@ def _check_support_move(board: Board, unit: Unit, me: UnitRef,
     return SupportMove(me, target, supported), None
 
 
-def _check_convoy(board: Board, unit: Unit, me: UnitRef, order: Convoy) -> CheckedMovement:
+def _check_convoy(board: Occupancy, unit: Unit, me: UnitRef, order: Convoy) -> CheckedMovement:
     if board.map.provinces[unit.province].terrain not in board.map.traits(unit.kind).convoys_from:
         kinds = [k for k in board.map.kinds if board.map.traits(k).convoys_from]
         if kinds == [UnitKind.FLEET]:
@@ -414,7 +414,7 @@ def _check_convoy(board: Board, unit: Unit, me: UnitRef, order: Convoy) -> Check
     return Convoy(me, target, dest_prov), None
 
 
-_MOVEMENT_CHECKS: dict[type, Callable[[Board, Unit, UnitRef, Any], CheckedMovement]] = {
+_MOVEMENT_CHECKS: dict[type, Callable[[Occupancy, Unit, UnitRef, Any], CheckedMovement]] = {
     Hold: _check_hold,
     Move: _check_move,
     SupportHold: _check_support_hold,

@@ -24,7 +24,7 @@ def resolve_movement(
     rules: Rules = STANDARD, bids: Mapping[str, Sequence[Bid]] | None = None,
 ) -> MovementResult:
     units = {u.province: u for u in state.units}
-    board = rules.board(game_map, state, units)
+    board = rules.occupancy(game_map, state, units)
     by_bids = game_map.bid_powers
 
     def check(power: str, order: Order) -> CheckedMovement:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.bids import Bid, BidResult
 from engine.boards import HexBoard
-from engine.legality import Board
+from engine.legality import Occupancy
 from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, Power
 from engine.movement_result import MovementResult
@@ -203,10 +203,11 @@ class Rules:
 
     # -- orders -----------------------------------------------------------------
 
-    def board(self, game_map: GameMap, state: GameState, units: Mapping[str, Unit]) -> Board:
-        return Board(game_map, units, state.closed, self.binding_paths)
+    def occupancy(self, game_map: GameMap, state: GameState,
+                  units: Mapping[str, Unit]) -> Occupancy:
+        return Occupancy(game_map, units, state.closed, self.binding_paths)
 
-    def neutral_orders(self, game_map: GameMap, state: GameState, board: Board,
+    def neutral_orders(self, game_map: GameMap, state: GameState, board: Occupancy,
                        chosen: Mapping[str, MovementOrder],
                        bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
         """Orders for the units of bid-ordered powers. The standard game has none."""

@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.diplomap import changes as do
-from engine.diplomap.board import Board
+from engine.diplomap.board import WorkingBoard
 from engine.diplomap.in_force import board_of
 from engine.diplomap.state import DiplomapState
 from engine.diplomap.validity import (
@@ -39,7 +39,7 @@ class Outcome:
     results: tuple[MapOrderResult, ...]
     changes: tuple[MapChange, ...]
     used: frozenset[tuple[str, str]]
-    board: Board
+    board: WorkingBoard
     pieces: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
@@ -157,7 +157,7 @@ def _crossing(a: int, b: int, c: int, d: int) -> bool:
     return inside(c) != inside(d)
 
 
-def _judge_erases(work: Board,
+def _judge_erases(work: WorkingBoard,
                   verdicts: dict[tuple[str, MapOrder], Verdict | DrawPlan | ErasePlan],
                   pieces: Mapping[str, list[str]], occupied: Collection[str]) -> None:
     """The Erases' centres, units and neighbours, on the board after the
@@ -180,7 +180,7 @@ def _judge_erases(work: Board,
     _chains(work, verdicts, joined, here)
 
 
-def _meeting(work: Board, plan: ErasePlan, pieces: Mapping[str, list[str]]
+def _meeting(work: WorkingBoard, plan: ErasePlan, pieces: Mapping[str, list[str]]
              ) -> tuple[str, str] | Verdict:
     """The two provinces an Erase joins after the Draws: the part of a split
     province that holds the whole border."""
@@ -194,7 +194,8 @@ def _meeting(work: Board, plan: ErasePlan, pieces: Mapping[str, list[str]]
     return pairs[0]
 
 
-def _chains(work: Board, verdicts: dict[tuple[str, MapOrder], Verdict | DrawPlan | ErasePlan],
+def _chains(work: WorkingBoard,
+            verdicts: dict[tuple[str, MapOrder], Verdict | DrawPlan | ErasePlan],
             joined: Mapping[tuple[str, MapOrder], tuple[str, str]],
             occupied: Mapping[str, str]) -> None:
     """§II.G.3 and §II.G.4 over several Erases: provinces joined by valid
@@ -233,7 +234,7 @@ def _now(pieces: Mapping[str, list[str]], code: str) -> list[str]:
     return pieces.get(code, [code])
 
 
-def _carry_out_draw(work: Board, plan: DrawPlan, pieces: dict[str, list[str]],
+def _carry_out_draw(work: WorkingBoard, plan: DrawPlan, pieces: dict[str, list[str]],
                     order: MapOrder) -> Split | None:
     """Split the province the Draw lies in as the board stands after the
     Draws before it (a second line in a province lies in one of its parts)."""
@@ -281,7 +282,7 @@ def _replace(pieces: dict[str, list[str]], code: str, new: list[str]) -> None:
         pieces[code] = list(new)
 
 
-def _carry_out_erase(work: Board, plan: ErasePlan, pieces: dict[str, list[str]]
+def _carry_out_erase(work: WorkingBoard, plan: ErasePlan, pieces: dict[str, list[str]]
                      ) -> Merge | Verdict | None:
     """Merge the provinces the Erase's border now lies between: after a
     Draw, the part holding the whole border (example J)."""

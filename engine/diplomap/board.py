@@ -152,7 +152,7 @@ def compass_of(dx: float, dy: float) -> str:
 
 
 @dataclass
-class Board:
+class WorkingBoard:
     """A mutable copy of a map's board that changes apply to."""
 
     base: GameMap
@@ -186,7 +186,7 @@ class Board:
     retired: set[str] = field(default_factory=set)
 
     @classmethod
-    def of(cls, game_map: GameMap, segs: Mapping[str, list[Segs]] | None = None) -> Board:
+    def of(cls, game_map: GameMap, segs: Mapping[str, list[Segs]] | None = None) -> WorkingBoard:
         drawing = game_map.drawing
         return cls(
             base=game_map,
@@ -204,8 +204,8 @@ class Board:
             alias_keys=_keys_by_province(game_map.aliases),
         )
 
-    def copy(self) -> Board:
-        return Board(
+    def copy(self) -> WorkingBoard:
+        return WorkingBoard(
             base=self.base, provinces=dict(self.provinces), army=dict(self.army),
             fleet=dict(self.fleet), rings=dict(self.rings), segs=dict(self.segs),
             origin=dict(self.origin), powers=dict(self.powers), labels=dict(self.labels),

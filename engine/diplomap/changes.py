@@ -1,4 +1,4 @@
-"""Splitting and merging provinces on a :class:`Board` (no checking here:
+"""Splitting and merging provinces on a :class:`WorkingBoard` (no checking here:
 engine/diplomap/validity.py decides what may be done).
 
 A split of X by a line from its border with A (ring position i) to its
@@ -13,7 +13,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.diplomap.board import INNER, OUTER, WORDS, Board, Point, Seg, Segs, compass_of, cut
+from engine.diplomap.board import (
+    INNER,
+    OUTER,
+    WORDS,
+    Point,
+    Seg,
+    Segs,
+    WorkingBoard,
+    compass_of,
+    cut,
+)
 from engine.diplomap.values import EDGE, Anchor
 from engine.map import Province, Terrain, province_of
 
@@ -27,7 +37,7 @@ class Plan:
     sides: tuple[str, str]
 
 
-def plan_split(board: Board, code: str, i: int, j: int) -> Plan:
+def plan_split(board: WorkingBoard, code: str, i: int, j: int) -> Plan:
     ring = board.rings[code]
     if i == j:
         return Plan(((ring[i],), tuple(ring)), (INNER, OUTER))
@@ -41,7 +51,8 @@ def plan_split(board: Board, code: str, i: int, j: int) -> Plan:
     return Plan((tuple(first), tuple(second)), (side, other))
 
 
-def part_names(board: Board, code: str, plan: Plan) -> tuple[tuple[str, str], tuple[str, str]]:
+def part_names(board: WorkingBoard, code: str,
+               plan: Plan) -> tuple[tuple[str, str], tuple[str, str]]:
     """Codes and names for the parts (§II.H): the original province's code
     and the side, ``GAL-N`` "North Galicia"; a digit added when taken."""
     base = board.origin[code]
@@ -61,7 +72,7 @@ def _arc(ring: list[str], i: int, j: int) -> list[str]:
     return [ring[(i + k) % n] for k in range((j - i) % n + 1)]
 
 
-def split(board: Board, code: str, i: int, j: int, parts: tuple[str, str],
+def split(board: WorkingBoard, code: str, i: int, j: int, parts: tuple[str, str],
           names: tuple[str, str], centre: str | None) -> tuple[Anchor, Anchor]:
     """Split ``code`` in place; the anchors where the line starts and ends."""
     board.lines += 1
@@ -153,13 +164,13 @@ def _pulled(origin: Point | None, towards: Point | None, key: str) -> dict[str, 
     return {key: (round((origin[0] + towards[0]) / 2, 1), round((origin[1] + towards[1]) / 2, 1))}
 
 
-def _terrain(board: Board, old: Province, ring: list[str]) -> Terrain:
+def _terrain(board: WorkingBoard, old: Province, ring: list[str]) -> Terrain:
     if old.terrain in (Terrain.WATER, Terrain.IMPASSABLE):
         return old.terrain
     return Terrain.COASTAL if any(board.is_water(n) for n in ring) else Terrain.LAND
 
 
-def shores(board: Board, code: str) -> dict[int, frozenset[str]]:
+def shores(board: WorkingBoard, code: str) -> dict[int, frozenset[str]]:
     """Whose shore each of a province's sea borders is: ring position ->
     the locations (coasts) a fleet stands on there.
 
@@ -203,7 +214,7 @@ def _water_runs(water: list[bool]) -> list[list[int]]:
     return runs
 
 
-def _fleet_links(board: Board, old: Province, ring: list[str], owner: dict[int, str],
+def _fleet_links(board: WorkingBoard, old: Province, ring: list[str], owner: dict[int, str],
                  cut_owner: dict[tuple[int, str], str], old_fleet: dict[str, set[str]],
                  shore: dict[int, frozenset[str]], parts: tuple[str, str],
                  ends: tuple[int, int]) -> None:
@@ -274,7 +285,7 @@ def _fleet_links(board: Board, old: Province, ring: list[str], owner: dict[int, 
         board.link_fleet(one, two)
 
 
-def _location_on(board: Board, part: str, water: str) -> str | None:
+def _location_on(board: WorkingBoard, part: str, water: str) -> str | None:
     """The part's location a fleet reaches ``water`` from, if any."""
     if board.provinces[part].terrain is Terrain.LAND:
         return None
@@ -284,7 +295,7 @@ def _location_on(board: Board, part: str, water: str) -> str | None:
     return None
 
 
-def merge(board: Board, first: str, second: str, into: str, name: str
+def merge(board: WorkingBoard, first: str, second: str, into: str, name: str
           ) -> tuple[tuple[Anchor, Anchor], ...]:
     """Merge two provinces sharing one stretch of border; the anchors of
     the stretch that vanished."""
@@ -356,7 +367,7 @@ def _merged_coasts(old_a: Province, old_b: Province, fleet: dict[str, set[str]]
     return keeper.coasts, next(iter(linked))
 
 
-def _merged_points(board: Board, first: str, second: str
+def _merged_points(board: WorkingBoard, first: str, second: str
                    ) -> tuple[Point | None, Point | None]:
     """Where the merged province's name goes (between the two) and its
     centre (where the centre was)."""
@@ -366,7 +377,7 @@ def _merged_points(board: Board, first: str, second: str
     return label, board.centre_points.get(first) or board.centre_points.get(second)
 
 
-def rename(board: Board, code: str, new_code: str, name: str) -> None:
+def rename(board: WorkingBoard, code: str, new_code: str, name: str) -> None:
     """Give a province a new code and name, carried everywhere it is named."""
     board.own_everything()
     for table in (board.army,):

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.diplomap import changes as do
-from engine.diplomap.board import Board, Seg
+from engine.diplomap.board import Seg, WorkingBoard
 from engine.diplomap.in_force import board_of
 from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
 from engine.state import Dislodged
@@ -26,7 +26,7 @@ class Moved:
     contested: frozenset[str]
 
 
-def located(board: Board, code: str, old: str) -> str:
+def located(board: WorkingBoard, code: str, old: str) -> str:
     """A unit's location in province ``code`` of the new board, keeping its
     coast where the new province has it."""
     coasts = board.provinces[code].coasts
@@ -36,7 +36,7 @@ def located(board: Board, code: str, old: str) -> str:
     return f"{code}/{coast}" if coast in coasts else f"{code}/{coasts[0]}"
 
 
-def part_choices(before: GameMap, board: Board, unit: Unit,
+def part_choices(before: GameMap, board: WorkingBoard, unit: Unit,
                  parts: Sequence[str]) -> tuple[str, ...]:
     """Where a unit in a split province may go (§III.B): any part, but a
     fleet never inland (B.1) and a fleet on a coast only into parts along
@@ -53,7 +53,8 @@ def part_choices(before: GameMap, board: Board, unit: Unit,
     return tuple(found)
 
 
-def _along_coast(before: Board, board: Board, location: str) -> Callable[[str], bool] | None:
+def _along_coast(before: WorkingBoard, board: WorkingBoard,
+                 location: str) -> Callable[[str], bool] | None:
     """For a fleet on one coast of a province: whether a part of the board
     after holds a piece of that coast's shore (the sea borders it stood on,
     engine.diplomap.changes.shores), found by the base borders' pieces.
@@ -77,7 +78,7 @@ def _overlap(one: Seg, two: Seg) -> bool:
     return same and min(one.hi, two.hi) - max(one.lo, two.lo) > 1e-9
 
 
-def after_changes(before: GameMap, board: Board, pieces: Mapping[str, tuple[str, ...]],
+def after_changes(before: GameMap, board: WorkingBoard, pieces: Mapping[str, tuple[str, ...]],
                   units: Sequence[Unit], dislodged: Sequence[Dislodged],
                   contested: frozenset[str]) -> Moved:
     standing: list[Unit] = []
@@ -114,7 +115,7 @@ def default_part(game_map: GameMap, choices: Sequence[str]) -> str:
     return choices[0]
 
 
-def _carried(before: GameMap, board: Board, pieces: Mapping[str, tuple[str, ...]],
+def _carried(before: GameMap, board: WorkingBoard, pieces: Mapping[str, tuple[str, ...]],
              d: Dislodged, occupied: set[str], contested: frozenset[str]) -> Dislodged:
     """A dislodged unit's retreats on the new board: those it had on the old
     one, where still open. Not into a piece of its own province (§III.C),

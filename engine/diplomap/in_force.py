@@ -14,20 +14,20 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.diplomap import changes as do
-from engine.diplomap.board import Board
+from engine.diplomap.board import WorkingBoard
 from engine.diplomap.values import MapChange, Merge, Rename, Split
 from engine.map import GameMap, normalise_name
 
 # The working board behind each map in force, for the next changes to start from.
-_BOARDS: weakref.WeakKeyDictionary[GameMap, Board] = weakref.WeakKeyDictionary()
+_BOARDS: weakref.WeakKeyDictionary[GameMap, WorkingBoard] = weakref.WeakKeyDictionary()
 _BASES: dict[int, GameMap] = {}
 
 
-def board_of(game_map: GameMap) -> Board:
+def board_of(game_map: GameMap) -> WorkingBoard:
     """The working board a map stands for (a fresh one for a base map)."""
     board = _BOARDS.get(game_map)
     if board is None:
-        board = Board.of(game_map)
+        board = WorkingBoard.of(game_map)
         _BOARDS[game_map] = board
     return board
 
@@ -67,7 +67,7 @@ def apply_changes(base: GameMap, changes: Sequence[MapChange]) -> GameMap:
     return _keep(base, changes, board)
 
 
-def adopt(base: GameMap, changes: Sequence[MapChange], board: Board) -> GameMap:
+def adopt(base: GameMap, changes: Sequence[MapChange], board: WorkingBoard) -> GameMap:
     """The board after ``changes`` when ``board`` has just carried them out
     (a phase's own working board): the same map :func:`apply_changes`
     would build, without carrying the changes out again."""
@@ -82,7 +82,7 @@ def _cached(base: GameMap, changes: tuple[MapChange, ...]) -> GameMap | None:
     return found
 
 
-def _keep(base: GameMap, changes: tuple[MapChange, ...], board: Board) -> GameMap:
+def _keep(base: GameMap, changes: tuple[MapChange, ...], board: WorkingBoard) -> GameMap:
     """The map of a board that carries out ``changes``, cached for them."""
     _BASES[id(base)] = base  # keeps the id meaningful while the cache holds it
     result = board.game_map()
@@ -116,7 +116,7 @@ _CACHE_SIZE = 512
 _SAME: dict[int, tuple[tuple[MapChange, ...], GameMap, GameMap]] = {}
 
 
-def apply_one(board: Board, change: MapChange) -> None:
+def apply_one(board: WorkingBoard, change: MapChange) -> None:
     """Carry out one recorded change on a working board."""
     if isinstance(change, Split):
         do.split(board, change.province, change.ring_start, change.ring_end, change.parts,

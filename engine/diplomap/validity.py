@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from engine.diplomap.board import INNER, OUTER, Board, compass_vector
+from engine.diplomap.board import INNER, OUTER, WorkingBoard, compass_vector
 from engine.diplomap.changes import Plan, plan_split
 from engine.diplomap.values import EDGE, Draw, Erase, Side
 from engine.map import Province, Terrain, province_of
@@ -50,7 +50,7 @@ def border_key(one: str, other: str) -> tuple[str, str]:
     return (one, other) if one <= other else (other, one)
 
 
-def coastal_homes(board: Board) -> dict[str, str]:
+def coastal_homes(board: WorkingBoard) -> dict[str, str]:
     """Home centres of the board in force that were coastal at the start:
     code now -> base code (§II.G.1, §II.G.7)."""
     base = board.base
@@ -62,14 +62,14 @@ def coastal_homes(board: Board) -> dict[str, str]:
     return found
 
 
-def inland_homes(board: Board) -> frozenset[str]:
+def inland_homes(board: WorkingBoard) -> frozenset[str]:
     """Base home centres that were inland at the start (§II.G.1: never a fleet)."""
     base = board.base
     return frozenset(c for p in base.powers.values() for c in p.home
                      if base.provinces[c].terrain is Terrain.LAND)
 
 
-def _province(board: Board, code: str) -> Province | None:
+def _province(board: WorkingBoard, code: str) -> Province | None:
     return board.provinces.get(province_of(code).upper())
 
 
@@ -96,7 +96,7 @@ def _other(pair: tuple[str, str], code: str) -> str:
     return two if one == code else one
 
 
-def check_draw(board: Board, draw: Draw, occupied: Collection[str]) -> Verdict | DrawPlan:
+def check_draw(board: WorkingBoard, draw: Draw, occupied: Collection[str]) -> Verdict | DrawPlan:
     del occupied  # a Draw may cut an occupied province: its unit is displaced (§III.B)
     code = _where(draw)
     loop = {province_of(c).upper() for c in draw.start} == {
@@ -149,7 +149,7 @@ def check_draw(board: Board, draw: Draw, occupied: Collection[str]) -> Verdict |
     return DrawPlan(code, i, j, plan, centre, borders)
 
 
-def _accessible(board: Board, name: str) -> bool:
+def _accessible(board: WorkingBoard, name: str) -> bool:
     """Could a unit enter this space from next door? Not the board's edge,
     not impassable land (§II.G.5 counts neither)."""
     if name == "(the other part)":
@@ -158,11 +158,11 @@ def _accessible(board: Board, name: str) -> bool:
     return prov is not None and prov.terrain is not Terrain.IMPASSABLE
 
 
-def _borders_water(board: Board, prov: Province, ring: tuple[str, ...]) -> bool:
+def _borders_water(board: WorkingBoard, prov: Province, ring: tuple[str, ...]) -> bool:
     return prov.terrain is Terrain.WATER or any(board.is_water(n) for n in ring)
 
 
-def side_part(board: Board, plan: Plan, side: Side) -> int | None:
+def side_part(board: WorkingBoard, plan: Plan, side: Side) -> int | None:
     """Which part (0 or 1) a side names: a compass word nearest to the
     part's side, or a neighbour only that part borders."""
     if side.neighbour is not None:
@@ -187,7 +187,7 @@ def side_part(board: Board, plan: Plan, side: Side) -> int | None:
     return 0 if scores[0] > scores[1] else 1
 
 
-def check_erase(board: Board, erase: Erase) -> Verdict | ErasePlan:
+def check_erase(board: WorkingBoard, erase: Erase) -> Verdict | ErasePlan:
     """An Erase on its own, on the board before the turn's Draws: what no
     Draw can change (the border, the terrain, Switzerland). What a Draw can
     change is :func:`check_merge`'s, after the Draws (§II.F order: Draws
@@ -208,7 +208,7 @@ def check_erase(board: Board, erase: Erase) -> Verdict | ErasePlan:
     return ErasePlan((one, two))
 
 
-def check_merge(board: Board, pair: tuple[str, str],
+def check_merge(board: WorkingBoard, pair: tuple[str, str],
                 occupied: Collection[str]) -> Verdict | None:
     """Whether the two provinces an Erase joins, as they stand after the
     turn's Draws, may be merged: None if so. A Draw may have moved a centre

@@ -28,7 +28,7 @@ SIMPLIFY = 0.2  # map units: province areas are drawn with this much less detail
 
 
 @dataclass(frozen=True)
-class Board:
+class MapDrawing:
     """A variant's drawing, ready to have a position laid over it."""
 
     width: float
@@ -83,7 +83,7 @@ def area_data(shape: BaseGeometry) -> str:
     return "".join(words)
 
 
-def artwork_board(game_map: GameMap) -> Board:
+def artwork_board(game_map: GameMap) -> MapDrawing:
     drawing = game_map.drawing
     assert drawing.artwork is not None
     art = read_postscript((ARTWORK / drawing.artwork).read_text(encoding="latin-1"))
@@ -113,6 +113,6 @@ def artwork_board(game_map: GameMap) -> Board:
         for code, shape in province_shapes(art, water).items()
         if not water[code]
     }
-    return Board(width=width, height=height, under=under, over=over, areas=areas,
+    return MapDrawing(width=width, height=height, under=under, over=over, areas=areas,
                  units=dict(drawing.units), labels=dict(drawing.labels),
                  centres=dict(drawing.centres), unit_size=13.0)

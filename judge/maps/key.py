@@ -15,7 +15,7 @@ from engine.map import GameMap, Point
 from engine.rules import MapKey
 from engine.state import GameState
 from engine.variants import rules_for
-from judge.maps.board import SEA, Board
+from judge.maps.board import SEA, MapDrawing
 from judge.maps.board import number as _n
 
 INK = "#1e1e1e"
@@ -68,7 +68,7 @@ def legend_texts(game_map: GameMap, state: GameState, key: MapKey
     return rows
 
 
-def coasts_drawn(game_map: GameMap, state: GameState, board: Board) -> str:
+def coasts_drawn(game_map: GameMap, state: GameState, board: MapDrawing) -> str:
     """Each province with split coasts in the base board: a bar of land
     between its coasts while they are split in this phase, a channel of
     water from one to the other once the map in force joins them (a canal)."""

@@ -24,7 +24,7 @@ from engine.orders import (
     SupportMove,
 )
 from engine.state import GameState
-from judge.maps.board import Board
+from judge.maps.board import MapDrawing
 from judge.maps.board import number as _n  # short: it is in every coordinate written
 from judge.maps.key import marker
 from judge.maps.scene import DrawnOrder, Scene
@@ -58,7 +58,7 @@ class Piece:
 class Geometry:
     """Where things are on one board."""
 
-    def __init__(self, game_map: GameMap, board: Board,
+    def __init__(self, game_map: GameMap, board: MapDrawing,
                  former: Mapping[str, Point] | None = None) -> None:
         self.map = game_map
         self.board = board

@@ -29,7 +29,7 @@ from shapely.ops import linemerge, polylabel, substring
 
 from engine.diplomap.values import EDGE, Anchor, MapChange, Merge, Rename, Split
 from engine.map import GameMap, Terrain, province_of
-from judge.maps.board import BORDER, LAND, SEA, SIMPLIFY, Board, area_data, number
+from judge.maps.board import BORDER, LAND, SEA, SIMPLIFY, MapDrawing, area_data, number
 from judge.maps.labels import circle_box, label_box, place_name, unit_boxes
 from judge.maps.new_borders import (
     BaseShapes,
@@ -55,7 +55,7 @@ LINE_WIDTH = 1.0  # as the artwork's borders (judge/maps/board.py)
 class Redrawn:
     """A changed board, ready for render.py."""
 
-    board: Board  # the base board's fields for the board in force
+    board: MapDrawing  # the base board's fields for the board in force
     patch: str  # SVG drawn over the base board's picture
     hidden: frozenset[str]  # base provinces whose names the base picture shows but are gone
     lines: Mapping[int, tuple[Pt, ...]] = field(default_factory=dict)  # each line as drawn
@@ -88,7 +88,7 @@ def _spot_in(shape: BaseGeometry, old: Pt | None, margin: float = 2.0) -> Pt:
 class _Redrawing:
     """The board in force being built up from the base board, change by change."""
 
-    def __init__(self, game_map: GameMap, board: Board, base: BaseShapes | None) -> None:
+    def __init__(self, game_map: GameMap, board: MapDrawing, base: BaseShapes | None) -> None:
         self.map = game_map
         self.base = base
         self.board = board
@@ -379,7 +379,7 @@ _CACHE: dict[tuple[int, tuple[MapChange, ...]], tuple[object, Redrawn]] = {}
 _LOCK = threading.Lock()
 
 
-def redraw(game_map: GameMap, board: Board, names: Mapping[str, Pt],
+def redraw(game_map: GameMap, board: MapDrawing, names: Mapping[str, Pt],
            changes: tuple[MapChange, ...]) -> Redrawn:
     """The board ``board`` (the base map's) after ``changes``; ``names``:
     where the base board writes each name. Kept per drawing and changes."""

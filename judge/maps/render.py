@@ -35,7 +35,7 @@ from engine.phase import Phase
 from engine.state import GameState
 from engine.variants import rules_for
 from judge.mail import TEMPLATES
-from judge.maps.board import Board, artwork_board
+from judge.maps.board import MapDrawing, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
 from judge.maps.key import coasts_drawn, legend_texts, map_key
 from judge.maps.labels import circle_box, clear_labels, unit_boxes
@@ -389,6 +389,6 @@ def _prepared(game_map: GameMap) -> _Prepared:
         return found[1]
 
 
-def board_for(game_map: GameMap) -> Board:
+def board_for(game_map: GameMap) -> MapDrawing:
     """The variant's board, built on first use and kept for the process."""
     return _prepared(game_map).board

@@ -15,7 +15,7 @@ import numpy as np
 
 from engine.map import GameMap, Point, Terrain, province_of
 from engine.variants import rules_for
-from judge.maps.board import BORDER, LAND, SEA, Board, number
+from judge.maps.board import BORDER, LAND, SEA, MapDrawing, number
 
 MARGIN = 30.0  # map units around the outermost discs
 SPACING = 70.0  # map units the layout leaves between neighbouring discs, roughly
@@ -126,7 +126,7 @@ def _regions(places: dict[str, Point], nearest: float) -> dict[str, str]:
 _FILL = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}  # anything else is land
 
 
-def schematic_board(game_map: GameMap) -> Board:
+def schematic_board(game_map: GameMap) -> MapDrawing:
     drawing = game_map.drawing
     codes = sorted(game_map.provinces)
     edges = _edges(game_map)
@@ -190,6 +190,6 @@ def schematic_board(game_map: GameMap) -> Board:
     centres = {code: drawing.centres.get(code, (places[code][0] + radius * 0.72,
                                                 places[code][1] - radius * 0.72))
                for code, prov in game_map.provinces.items() if prov.is_centre}
-    return Board(width=width, height=height, under="".join(parts), over="".join(outlines),
+    return MapDrawing(width=width, height=height, under="".join(parts), over="".join(outlines),
                  areas=areas, units=units, labels=labels, centres=centres,
                  unit_size=radius * 0.95, schematic=True, label_size=label_size)

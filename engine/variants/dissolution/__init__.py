@@ -27,7 +27,7 @@ from dataclasses import replace
 
 from engine.bids import Bid
 from engine.boards import HexBoard, HexCell
-from engine.legality import Board
+from engine.legality import Occupancy
 from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power, UnitKind
 from engine.orders import MovementOrder, Order
@@ -73,7 +73,7 @@ class DissolutionRules(Rules):
 
     # -- the neutral-orders stage and what follows movement --------------------
 
-    def neutral_orders(self, game_map: GameMap, state: GameState, board: Board,
+    def neutral_orders(self, game_map: GameMap, state: GameState, board: Occupancy,
                        chosen: Mapping[str, MovementOrder],
                        bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
         return neutral_orders(self, game_map, state, board, chosen, bids)

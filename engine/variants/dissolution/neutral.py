@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.bids import Bid, BidResult, bid_target, spend, winning_orders
-from engine.legality import Board
+from engine.legality import Occupancy
 from engine.map import GameMap, province_of
 from engine.orders import Convoy, Hold, Move, MovementOrder, SupportHold, SupportMove
 from engine.rules import NeutralOrders, Rules
@@ -64,7 +64,7 @@ def bidders(game_map: GameMap, state: GameState) -> list[str]:
 
 
 def neutral_orders(rules: Rules, game_map: GameMap, state: GameState,
-                   board: Board, chosen: Mapping[str, MovementOrder],
+                   board: Occupancy, chosen: Mapping[str, MovementOrder],
                    bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
     allowed = set(bidders(game_map, state))
     results: list[BidResult] = []
@@ -87,7 +87,7 @@ def neutral_orders(rules: Rules, game_map: GameMap, state: GameState,
     return NeutralOrders(orders, tuple(results))
 
 
-def default_order(game_map: GameMap, board: Board, unit: Unit) -> MovementOrder:
+def default_order(game_map: GameMap, board: Occupancy, unit: Unit) -> MovementOrder:
     """Hold; a paired minor with both armies on the board supports its partner."""
     me = board.ref(unit)
     power = game_map.powers[unit.power]
@@ -99,7 +99,7 @@ def default_order(game_map: GameMap, board: Board, unit: Unit) -> MovementOrder:
     return Hold(me)
 
 
-def _judge(rules: Rules, game_map: GameMap, state: GameState, board: Board,
+def _judge(rules: Rules, game_map: GameMap, state: GameState, board: Occupancy,
            chosen: Mapping[str, MovementOrder], bidder: str, bid: Bid,
            may_bid: bool) -> BidResult:
     def ignored(why: str, order: MovementOrder | None = None) -> BidResult:
@@ -126,7 +126,7 @@ def _target(order: MovementOrder) -> str | None:
     return None
 
 
-def _cohesion(game_map: GameMap, board: Board, unit: Unit, order: MovementOrder) -> str:
+def _cohesion(game_map: GameMap, board: Occupancy, unit: Unit, order: MovementOrder) -> str:
     """§9.2: no attack on its own units (unless mobile), nor on its friends'."""
     target = _target(order)
     victim = board.units.get(target) if target else None
@@ -140,7 +140,7 @@ def _cohesion(game_map: GameMap, board: Board, unit: Unit, order: MovementOrder)
     return ""
 
 
-def _prejudice(game_map: GameMap, state: GameState, board: Board, unit: Unit,
+def _prejudice(game_map: GameMap, state: GameState, board: Occupancy, unit: Unit,
                order: MovementOrder) -> str:
     """§9.3: a nuclear power helps one player attack another player's unit,
     or empty supply centre, only when the attacker has more Favor with it."""
@@ -170,7 +170,7 @@ def _prejudice(game_map: GameMap, state: GameState, board: Board, unit: Unit,
             f"{defender}'s {what} only with more Favor than {defender}'s {theirs} (§9.3)")
 
 
-def _deception(game_map: GameMap, board: Board, chosen: Mapping[str, MovementOrder],
+def _deception(game_map: GameMap, board: Occupancy, chosen: Mapping[str, MovementOrder],
                bidder: str, unit: Unit) -> str:
     """§9.1: no bids on a stationary neutral power's units while attacking,
     or supporting or convoying an attack on, one of them."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.bids import Bid
-from engine.legality import Board
+from engine.legality import Occupancy
 from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power
 from engine.orders import MovementOrder
@@ -67,7 +67,7 @@ class IntercontinentalRules(Rules):
         """§11.1: the pool of the power's player (its colour group)."""
         return diplomacy_points.bid_allowance(game_map, state, power)
 
-    def neutral_orders(self, game_map: GameMap, state: GameState, board: Board,
+    def neutral_orders(self, game_map: GameMap, state: GameState, board: Occupancy,
                        chosen: Mapping[str, MovementOrder],
                        bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
         """§11: minors' and affiliates' orders from the groups' bids."""

@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.bids import Bid, BidResult, bid_target, winning_orders
-from engine.legality import Board
+from engine.legality import Occupancy
 from engine.map import GameMap, province_of
 from engine.orders import Hold, Move, MovementOrder, SupportMove
 from engine.rules import NeutralOrders
@@ -165,14 +165,14 @@ def bid_allowance(game_map: GameMap, state: GameState,
 
 # -- the neutral-orders stage ---------------------------------------------------
 
-def neutral_orders(game_map: GameMap, state: GameState, board: Board,
+def neutral_orders(game_map: GameMap, state: GameState, board: Occupancy,
                    chosen: Mapping[str, MovementOrder],
                    bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
     return allocate(game_map, state, board, chosen, bids,
                     players(game_map, state), sponsors(game_map))
 
 
-def allocate(game_map: GameMap, state: GameState, board: Board,
+def allocate(game_map: GameMap, state: GameState, board: Occupancy,
              chosen: Mapping[str, MovementOrder], bids: Mapping[str, Sequence[Bid]],
              found: Sequence[Player], sponsored: Mapping[str, Sponsor]) -> NeutralOrders:
     """Every bid's fate, and an order for every minor and affiliate unit.
@@ -216,7 +216,7 @@ def allocate(game_map: GameMap, state: GameState, board: Board,
     return NeutralOrders(orders, tuple(results))
 
 
-def _judge(game_map: GameMap, board: Board, chosen: Mapping[str, MovementOrder],
+def _judge(game_map: GameMap, board: Occupancy, chosen: Mapping[str, MovementOrder],
            bidder: str, player: Player | None, budget: int, bid: Bid) -> BidResult:
     """Whether a bid may count at all, before the pool and the per-order cap."""
     def ignored(why: str, order: MovementOrder | None = None) -> BidResult:
@@ -234,7 +234,7 @@ def _judge(game_map: GameMap, board: Board, chosen: Mapping[str, MovementOrder],
     return BidResult(bidder, bid, True, "", checked)
 
 
-def _attack_on(board: Board, chosen: Mapping[str, MovementOrder], player: Player,
+def _attack_on(board: Occupancy, chosen: Mapping[str, MovementOrder], player: Player,
                neutral: Unit) -> str:
     """§11.2: which of the player's units attacks, or supports an attack on,
     the neutral power's unit; '' when none does. Convoying is neither."""

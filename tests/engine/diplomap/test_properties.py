@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.diplomap.adjudication import adjudicate_map_orders
-from engine.diplomap.board import Board
+from engine.diplomap.board import WorkingBoard
 from engine.diplomap.in_force import adopt, apply_changes, apply_one, board_of
 from engine.diplomap.state import of as diplomap
 from engine.diplomap.values import EDGE, Draw, Erase, MapChange, MapOrder, Side
@@ -78,7 +78,7 @@ def _problems(board: GameMap) -> list[str]:
 
 
 def _replayed(game_map: GameMap, changes: tuple[MapChange, ...]) -> GameMap:
-    board = Board.of(game_map)
+    board = WorkingBoard.of(game_map)
     for change in changes:
         apply_one(board, change)
     return board.game_map()

@@ -79,7 +79,7 @@ def check_bids(drawn: Drawn) -> None:
     state, resolution = drawn.state, drawn.resolution
     units = {u.province: u for u in state.units}
     results = obeyed(resolution.results)
-    board = RULES.board(RULES.map_for(MAP, state), state, units)
+    board = RULES.occupancy(RULES.map_for(MAP, state), state, units)
     assert len(resolution.facts("bids")) == sum(len(b) for b in drawn.bids.values())
     assert Counter((r.bidder, r.bid) for r in resolution.facts("bids")) == Counter(
         (bidder, bid) for bidder, bids in drawn.bids.items() for bid in bids)
@@ -159,7 +159,7 @@ def check_ignored(drawn: Drawn) -> None:
     state, resolution = drawn.state, drawn.resolution
     units = {u.province: u for u in state.units}
     results = obeyed(resolution.results)
-    board = RULES.board(RULES.map_for(MAP, state), state, units)
+    board = RULES.occupancy(RULES.map_for(MAP, state), state, units)
     spent: Counter[str] = Counter()
     capped: Counter[tuple[str, str]] = Counter()
     for r in resolution.facts("bids"):  # in the order written, bidder by bidder

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.bids import Bid
-from engine.legality import Board
+from engine.legality import Occupancy
 from engine.map import province_of
 from engine.movement import resolve_movement
 from engine.movement_result import MovementResult
@@ -30,7 +30,7 @@ class Given(IntercontinentalRules):
     def __init__(self, orders: Sequence[str]) -> None:
         self.given = orders
 
-    def neutral_orders(self, game_map: object, state: GameState, board: Board,
+    def neutral_orders(self, game_map: object, state: GameState, board: Occupancy,
                        chosen: Mapping[str, MovementOrder],
                        bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
         parsed = [parse_order(text, MAP) for text in self.given]
