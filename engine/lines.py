@@ -19,11 +19,11 @@ builds engine values, so it depends on the engine and never the reverse.
 from __future__ import annotations
 
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from engine.bids import Bid
+from engine.bids import BIDS_KEY, Bid
 from engine.orders import Order
 from engine.phase import PhaseKind
 
@@ -40,6 +40,14 @@ class LineKind(Generic[T]):
     value: type[Any] | types.UnionType  # what one line reads as (Bid, Draw | Erase)
     phases: frozenset[PhaseKind]  # the phases whose lines are read
     secret: bool = False  # seen by no other player until the game ends (bids)
+    # where the fate of each line is reported in a phase's results (the
+    # orders' results, a report section's key), and the row a line that
+    # cannot be read gets there: (power, text, why) -> the row's fields
+    reported_in: str = "results"
+    unreadable: Callable[[str, str, str], dict[str, Any]] | None = None
+    # how a phase's JSON switches this kind on, where rules that do not read
+    # it can be made to (Diplomap's switch); said when such lines are refused
+    switched_on_by: str = ""
 
     def read_in(self, phase: PhaseKind) -> bool:
         return phase in self.phases
@@ -61,8 +69,18 @@ def _type_name(value: type[Any] | types.UnionType) -> str:
     return str(value) if isinstance(value, types.UnionType) else value.__name__
 
 
-ORDERS: LineKind[Order] = LineKind("orders", "orders", Order, frozenset(PhaseKind))
+def _unreadable_order(power: str, text: str, why: str) -> dict[str, Any]:
+    return {"power": power, "order": text, "outcome": "illegal", "reason": why,
+            "why": {"why": "unreadable"}}
+
+
+def _unreadable_bid(power: str, text: str, why: str) -> dict[str, Any]:
+    return {"bidder": power, "bid": text, "counted": False, "why": f"unreadable: {why}"}
+
+
+ORDERS: LineKind[Order] = LineKind("orders", "orders", Order, frozenset(PhaseKind),
+                                   unreadable=_unreadable_order)
 # Diplomacy Points steer neutral units in the moves (engine/bids.py); a
 # player's bids are secret until the game ends
 BIDS: LineKind[Bid] = LineKind("bids", "bids", Bid, frozenset({PhaseKind.MOVEMENT}),
-                               secret=True)
+                               secret=True, reported_in=BIDS_KEY, unreadable=_unreadable_bid)

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel import Session
 
 from engine.bids import Bid
 from engine.diplomap.lines import MAP_ORDERS
 from engine.game import adjudicate
-from engine.lines import BIDS, ORDERS
+from engine.lines import BIDS, ORDERS, LineKind
 from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Build, Order, Waive
 from engine.outcomes import OrderResult, Outcome, Why
@@ -37,7 +38,7 @@ from judge.games import (
 from judge.models import Game, Member
 from parser import OrderError, parse_order, parse_orders
 from parser.bids import parse_bid
-from parser.line_kinds import sort_mail
+from parser.line_kinds import READERS, sort_mail
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ def submit_orders(session: Session, game: Game, member: Member,
     merged = {p: f.orders for p, f in filed.items()}
     filing = Filing(session, game, game_map, board, state, powers, merged)
     for name, given in by_kind.items():  # the mail's other kinds of line, each its own way
-        notes.extend(_INTAKE[name](filing, given))
+        notes.extend(_INTAKE.get(name, _as_read)(filing, READERS[name].kind, given))
     notes.sort(key=lambda n: n.line)
     for power in powers:
         if merged[power] != before[power]:
@@ -276,7 +277,32 @@ class Filing:
 Line = tuple[int, str]
 
 
-def _bids(filing: Filing, lines: Sequence[Line]) -> list[OrderNote]:
+def _as_read(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:
+    """A kind with no intake of its own: each line read on the phase's board
+    and, if the rules read the kind now, the readable ones filed for the
+    seat's first power (replacing those on file); the rest answered."""
+    if not lines:
+        return []
+    if kind not in rules_for(filing.game_map).line_kinds:
+        return [OrderNote(n, t.strip(), f"this game's rules read no {kind.noun}")
+                for n, t in lines]
+    if not kind.read_in(filing.state.phase.kind):
+        return [OrderNote(n, t.strip(), f"{kind.noun} are not read in the "
+                          f"{filing.state.phase.name}") for n, t in lines]
+    notes, kept = [], []
+    for number, text in lines:
+        value = READERS[kind.name].read(text, filing.board, number)
+        if isinstance(value, OrderError):
+            notes.append(OrderNote(number, text.strip(), value.message))
+        else:
+            notes.append(OrderNote(number, text.strip(), ""))
+            kept.append(str(value))
+    if filing.powers:
+        filed_lines.put(filing.session, filing.game, kind, filing.powers[0], kept)
+    return notes
+
+
+def _bids(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:
     """Read the mail's bids, check them against the orders on file, and file
     them for the seat's first power: a mail's bids replace the bids on file
     (a bid is no unit's order); a mail without bids leaves them."""
@@ -310,7 +336,8 @@ def _bids(filing: Filing, lines: Sequence[Line]) -> list[OrderNote]:
     return notes
 
 
-def _map_orders(filing: Filing, lines: Sequence[Line]) -> list[OrderNote]:
+def _map_orders(filing: Filing, kind: LineKind[Any],
+                lines: Sequence[Line]) -> list[OrderNote]:
     """Diplomap: each of the seat's powers has its own Draw and Erase."""
     return [OrderNote(*note) for note in map_orders.submit(
         filing.session, filing.game, filing.board, filing.state, filing.powers, lines,
@@ -319,7 +346,7 @@ def _map_orders(filing: Filing, lines: Sequence[Line]) -> list[OrderNote]:
 
 # how a mail's lines of each kind besides orders are checked and filed, by
 # the kind's name (parser/line_kinds.py recognises them in the mail)
-_INTAKE: Mapping[str, Callable[[Filing, Sequence[Line]], list[OrderNote]]] = {
+_INTAKE: Mapping[str, Callable[[Filing, LineKind[Any], Sequence[Line]], list[OrderNote]]] = {
     BIDS.name: _bids,
     MAP_ORDERS.name: _map_orders,
 }

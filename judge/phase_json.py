@@ -6,11 +6,10 @@ The contract is documented in docs/cli.md. Input errors raise
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from engine.bids import BIDS_KEY
 from engine.game import Resolution, adjudicate
 from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, normalise_name, power_named
@@ -202,20 +201,6 @@ def _location_code(text: str) -> str:
 # A line of each kind that does not read, as a row of the results that
 # kind's lines are reported in (the orders' results, the bids' fates, the
 # map orders' results), by the kind's name
-_UNREADABLE: Mapping[str, Callable[[str, str, str], dict[str, Any]]] = {
-    "orders": lambda power, text, why: {
-        "power": power, "order": text, "outcome": "illegal", "reason": why,
-        "why": {"why": "unreadable"}},
-    "bids": lambda power, text, why: {
-        "bidder": power, "bid": text, "counted": False, "why": f"unreadable: {why}"},
-    "map_orders": lambda power, text, why: {
-        "power": power, "order": text, "succeeded": False, "reason": f"unreadable: {why}"},
-}
-# why lines of a kind are refused in a game whose rules do not read it,
-# where the JSON can switch it on
-_NOT_READ = {"map_orders": 'Diplomap is not on (add "diplomap": true)'}
-
-
 def read_lines(game_map: GameMap, board: GameMap, data: Mapping[str, Any],
                kind: LineKind[Any]) -> tuple[dict[str, list[Any]], list[dict[str, Any]]]:
     """A kind's key ({POWER: ["...", ...]} or one line per power) read on
@@ -227,7 +212,9 @@ def read_lines(game_map: GameMap, board: GameMap, data: Mapping[str, Any],
         texts.setdefault(power, []).extend(
             str(t) for t in ([given] if isinstance(given, str) else given))
     values, unreadable = read_lines_of(texts, partial(reader(kind).read, board=board))
-    return values, [_UNREADABLE[kind.name](*row) for row in unreadable]
+    row = kind.unreadable or (lambda power, text, why: {"power": power, "line": text,
+                                                        "why": f"unreadable: {why}"})
+    return values, [row(*found) for found in unreadable]
 
 
 def _units_json(units: tuple[Unit, ...]) -> dict[str, list[str]]:
@@ -269,11 +256,13 @@ def write_state(game_map: GameMap, state: GameState) -> dict[str, Any]:
 
 
 def write_resolution(
-    game_map: GameMap, resolution: Resolution, unreadable: list[dict[str, Any]] | None = None,
-    unreadable_bids: list[dict[str, Any]] | None = None,
-    unreadable_map_orders: list[dict[str, Any]] | None = None,
+    game_map: GameMap, resolution: Resolution,
+    unreadable: Mapping[str, list[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
-    results = list(unreadable or [])
+    """The resolution as JSON; ``unreadable``: rows for the lines that could
+    not be read, by where their kind's fates are reported (LineKind.reported_in)."""
+    extra = dict(unreadable or {})
+    results = list(extra.pop(ORDERS.reported_in, []))
     for result in resolution.results:
         results.append({
             "power": result.power,
@@ -288,10 +277,9 @@ def write_resolution(
         "next": write_state(game_map, resolution.next),
     }
     # each report section under its key (the GM's tool: the secret bids too),
-    # the bids and map orders that could not be read first in theirs
-    out.update((key, lines) for key, lines in reported.to_json(resolution.reports, {
-        BIDS_KEY: unreadable_bids or [], "map_results": unreadable_map_orders or []}).items()
-        if key != "sections")
+    # the lines of its kind that could not be read first
+    out.update((key, lines) for key, lines in reported.to_json(resolution.reports, extra).items()
+               if key != "sections")
     if resolution.winner:
         out["winner"] = resolution.winner
     return out
@@ -306,17 +294,17 @@ def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
     if displaced:  # Diplomap: orders name the split provinces (§III.B)
         board = on_the_map.displaced_board(game_map, board, state, displaced) or board
     declared = {kind.name for kind in rules.line_kinds}
-    for name in READERS:
+    for name, found in READERS.items():
         if name not in declared and data.get(name):
-            raise PhaseInputError(f"{name}: " + _NOT_READ.get(
-                name, f"the rules of {state.variant} read none"))
+            raise PhaseInputError(f"{name}: " + (
+                found.kind.switched_on_by or f"the rules of {state.variant} read none"))
     # each kind of line the rules read, under its own key
     lines: dict[str, Mapping[str, Sequence[object]]] = {}
     unreadable: dict[str, list[dict[str, Any]]] = {}
     for kind in rules.line_kinds:
-        lines[kind.name], unreadable[kind.name] = read_lines(game_map, board, data, kind)
+        lines[kind.name], rows = read_lines(game_map, board, data, kind)
+        unreadable.setdefault(kind.reported_in, []).extend(rows)
     orders = ORDERS.given(lines)
     del lines[ORDERS.name]
     return write_resolution(game_map, adjudicate(game_map, state, orders, lines=lines),
-                            unreadable[ORDERS.name], unreadable.get("bids"),
-                            unreadable.get("map_orders"))
+                            unreadable)

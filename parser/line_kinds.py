@@ -20,7 +20,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.lines import LineKind
+from engine.diplomap.lines import MAP_ORDERS
+from engine.lines import BIDS, LineKind
+from engine.lines import ORDERS as ORDER_LINES
 from engine.map import GameMap
 from parser.bids import looks_like_bid, parse_bid
 from parser.map_orders import is_map_line, parse_map_order
@@ -31,6 +33,7 @@ Line = tuple[int, str]  # (line number in the mail, text)
 
 @dataclass(frozen=True, slots=True)
 class LineReader:
+    kind: LineKind[Any]  # the kind it reads, as the engine declares it
     # one line on the board the phase is read on (its line number for errors)
     parse: Callable[[str, GameMap, int], Any]
     # does a mail's line belong to this kind? None: every line no other claims
@@ -48,10 +51,10 @@ ORDERS = "orders"  # the kind every mail's unclaimed lines are
 # in the order a mail's lines are offered to them: map orders first, so
 # that 'Gal/War' is never taken for a province with a coast
 READERS: Mapping[str, LineReader] = {
-    "map_orders": LineReader(parse_map_order, is_map_line),
-    "bids": LineReader(parse_bid, looks_like_bid,
-                       re.compile(r"^\s*(dp|diplomacy points|bids?)\s*:?\s*$", re.IGNORECASE)),
-    ORDERS: LineReader(parse_order),
+    MAP_ORDERS.name: LineReader(MAP_ORDERS, parse_map_order, is_map_line),
+    BIDS.name: LineReader(BIDS, parse_bid, looks_like_bid, re.compile(
+        r"^\s*(dp|diplomacy points|bids?)\s*:?\s*$", re.IGNORECASE)),
+    ORDERS: LineReader(ORDER_LINES, parse_order),
 }
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.displacement import after_changes, default_part
 from engine.diplomap.in_force import adopt, apply_changes, board_of, share_board
-from engine.diplomap.lines import MAP_ORDERS
+from engine.diplomap.lines import MAP_ORDERS, MAP_RESULTS_KEY
 from engine.diplomap.state import DiplomapState, map_changes, of
 from engine.diplomap.validity import inland_homes
 from engine.diplomap.values import MapOrder, MapOrderResult
@@ -66,7 +66,7 @@ class DiplomapRules(Rules):
             else state.with_part(replace(part, map_orders_used=used_before))
         outcome = adjudicate_map_orders(phase_map, judged, {u.province for u in moved.units},
                                         map_orders)
-        report = section("map_results", "Map orders (Diplomap)", outcome.results,
+        report = section(MAP_RESULTS_KEY, "Map orders (Diplomap)", outcome.results,
                          MapOrderResult.describe, lambda r: r.power)
         if not outcome.changes:
             return (moved, state.with_part(replace(part, map_orders_used=outcome.used)),
