@@ -25,13 +25,9 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from engine.map import GameMap
 from engine.phase import Phase
+from engine.phase_input import PhaseInputError
 from engine.plain import PlainDataError, field_hints, from_plain, to_plain
 from engine.units import Unit
-
-
-class PartInputError(ValueError):
-    """A part's key in a phase's JSON that cannot be used; the message names the key."""
-
 
 _PARTS: dict[str, type[StatePart]] = {}
 
@@ -66,7 +62,7 @@ class StatePart:
                 try:
                     values[name] = from_plain(data[name], hint, name)
                 except PlainDataError as exc:
-                    raise PartInputError(str(exc)) from None
+                    raise PhaseInputError(str(exc)) from None
         return dataclasses.replace(start, **values)  # type: ignore[type-var]
 
     def write_phase(self, game_map: GameMap) -> dict[str, Any]:

@@ -14,7 +14,8 @@ from engine.variant_file import VariantError, load_variant_file
 
 
 def _adjudicate_one(text: str) -> dict[str, object]:
-    from judge.phase_json import PhaseInputError, adjudicate_json
+    from engine.phase_input import PhaseInputError
+    from judge.phase_json import adjudicate_json
 
     try:
         data = json.loads(text)

@@ -12,10 +12,11 @@ from typing import Any
 
 from engine.game import Resolution, adjudicate
 from engine.lines import ORDERS, LineKind
-from engine.map import GameMap, normalise_name, power_named
+from engine.map import GameMap, normalise_name
 from engine.movement import retreat_options
 from engine.phase import Phase
-from engine.state import Dislodged, GameState, PartInputError, Seat
+from engine.phase_input import PhaseInputError, listed, power_in, table
+from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
@@ -23,17 +24,6 @@ from judge import phase_json_map as on_the_map
 from judge import reported
 from parser.line_kinds import READERS, reader
 from parser.line_kinds import read_lines as read_lines_of
-
-
-class PhaseInputError(ValueError):
-    pass
-
-
-def _power(game_map: GameMap, name: Any, key: str) -> str:
-    power = power_named(game_map, str(name))
-    if power is None:
-        raise PhaseInputError(f"{key}: unknown power {name!r}")
-    return power
 
 
 def _location(game_map: GameMap, text: str, key: str) -> str:
@@ -57,13 +47,6 @@ def _unit(game_map: GameMap, power: str, text: Any, key: str) -> Unit:
     return unit
 
 
-def _dict(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise PhaseInputError(f"{key} must be an object")
-    return value
-
-
 def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     if not isinstance(data, dict):
         raise PhaseInputError("the phase must be a JSON object")
@@ -84,14 +67,11 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     # what the variant keeps beside the standard game's fields: each part reads its own keys
     state = opening.evolve(phase=phase, units=(), owners=())
     for kind in rules.state_parts:
-        try:
-            state = state.with_part(kind.read_phase(game_map, data, opening))
-        except PartInputError as exc:
-            raise PhaseInputError(str(exc)) from None
+        state = state.with_part(kind.read_phase(game_map, data, opening))
     board = rules.map_for(game_map, state)  # the board in force, where the units stand
     units: list[Unit] = []
-    for name, texts in _dict(data, "units").items():
-        power = _power(game_map, name, "units")
+    for name, texts in table(data, "units").items():
+        power = power_in(game_map, name, "units")
         units.extend(_unit(board, power, t, f"units.{power}") for t in texts)
     seen: set[str] = set()
     for unit in units:
@@ -99,17 +79,17 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
             raise PhaseInputError(f"units: two units in {unit.province}")
         seen.add(unit.province)
     centres: dict[str, list[str]] = {}
-    for name, provs in _dict(data, "centers").items():
-        power = _power(game_map, name, "centers")
+    for name, provs in table(data, "centers").items():
+        power = power_in(game_map, name, "centers")
         centres[power] = [_location(board, str(p), f"centers.{power}") for p in provs]
     contested = frozenset(_location(board, str(p), "contested")
                           for p in data.get("contested", []))
-    drawn = tuple(str(player) for player in _list(data, "drawn"))
+    drawn = tuple(str(player) for player in listed(data, "drawn"))
     state = state.evolve(units=tuple(units), owners=GameState.make_owners(centres),
                          contested=contested, drawn=drawn,
                          seats=_seats(game_map, data) or opening.seats,
-                         unplayed=frozenset(_power(game_map, p, "unplayed")
-                                            for p in _list(data, "unplayed")))
+                         unplayed=frozenset(power_in(game_map, p, "unplayed")
+                                            for p in listed(data, "unplayed")))
     return game_map, state.evolve(dislodged=_dislodged(game_map, board, state, data))
 
 
@@ -122,8 +102,8 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
     rules = rules_for(game_map)
     occupied = {u.province for u in state.units}
     dislodged = []
-    for name, entries in _dict(data, "dislodged").items():
-        power = _power(game_map, name, "dislodged")
+    for name, entries in table(data, "dislodged").items():
+        power = power_in(game_map, name, "dislodged")
         for text, info in entries.items():
             key = f"dislodged.{power}.{text}"
             if info.get("displaced") or not board.is_location(
@@ -179,19 +159,12 @@ def _seats(game_map: GameMap, data: Mapping[str, Any]) -> tuple[Seat, ...]:
     """{PLAYER: [POWER, ...]}: who plays which powers, where a player plays
     several (Intercontinental's colour groups share one DP pool, §3)."""
     seats = []
-    for player, powers in _dict(data, "seats").items():
+    for player, powers in table(data, "seats").items():
         if not isinstance(powers, list) or not powers:
             raise PhaseInputError(f"seats.{player} must be a list of powers")
-        seats.append(Seat(str(player), tuple(_power(game_map, p, f"seats.{player}")
+        seats.append(Seat(str(player), tuple(power_in(game_map, p, f"seats.{player}")
                                              for p in powers)))
     return tuple(seats)
-
-
-def _list(data: Mapping[str, Any], key: str) -> list[Any]:
-    value = data.get(key, [])
-    if not isinstance(value, list):
-        raise PhaseInputError(f"{key} must be a list")
-    return value
 
 
 def _location_code(text: str) -> str:
@@ -207,8 +180,8 @@ def read_lines(game_map: GameMap, board: GameMap, data: Mapping[str, Any],
     ``board``, the board in force: each power's values, and a result row
     for each line that does not read."""
     texts: dict[str, list[str]] = {}
-    for name, given in _dict(data, kind.name).items():
-        power = _power(game_map, name, kind.name)
+    for name, given in table(data, kind.name).items():
+        power = power_in(game_map, name, kind.name)
         texts.setdefault(power, []).extend(
             str(t) for t in ([given] if isinstance(given, str) else given))
     values, unreadable = read_lines_of(texts, partial(reader(kind).read, board=board))

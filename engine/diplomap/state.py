@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.diplomap.records import change_from_dict, change_to_dict
 from engine.diplomap.values import MapChange
 from engine.map import power_named
-from engine.state import PartInputError, StatePart
+from engine.phase_input import PhaseInputError
+from engine.state import StatePart
 
 if TYPE_CHECKING:
     from engine.map import GameMap
@@ -59,27 +60,27 @@ def read_changes(data: Mapping[str, Any]) -> tuple[MapChange, ...]:
     """A phase's ``map_changes`` (its phase before's ``next.map_changes``)."""
     raw = data.get("map_changes", [])
     if not isinstance(raw, list):
-        raise PartInputError("map_changes must be a list (a phase's next.map_changes)")
+        raise PhaseInputError("map_changes must be a list (a phase's next.map_changes)")
     changes = []
     for n, item in enumerate(raw):
         try:
             changes.append(change_from_dict(item))
         except (KeyError, TypeError, ValueError) as exc:
-            raise PartInputError(f"map_changes[{n}]: not a board change ({exc!r})") from None
+            raise PhaseInputError(f"map_changes[{n}]: not a board change ({exc!r})") from None
     return tuple(changes)
 
 
 def _read_used(game_map: GameMap, data: Mapping[str, Any]) -> frozenset[tuple[str, str]]:
     raw = data.get("map_orders_used", {})
     if not isinstance(raw, dict):
-        raise PartInputError("map_orders_used must be an object: {POWER: [\"draw\", ...]}")
+        raise PhaseInputError("map_orders_used must be an object: {POWER: [\"draw\", ...]}")
     used = set()
     for name, kinds in raw.items():
         power = power_named(game_map, str(name))
         if power is None:
-            raise PartInputError(f"map_orders_used: unknown power {name!r}")
+            raise PhaseInputError(f"map_orders_used: unknown power {name!r}")
         for kind in kinds if isinstance(kinds, list) else [kinds]:
             if str(kind).lower() not in MAP_ORDER_KINDS:
-                raise PartInputError(f"map_orders_used.{power}: {kind!r} is not draw or erase")
+                raise PhaseInputError(f"map_orders_used.{power}: {kind!r} is not draw or erase")
             used.add((power, str(kind).lower()))
     return frozenset(used)

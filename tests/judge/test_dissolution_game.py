@@ -140,15 +140,7 @@ def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
         assert games.bids_on_file(session, game) == {"POLAND": ["1: A BRA H"]}  # replaced
         order_entry.clear_orders(session, game, poland)
         assert games.bids_on_file(session, game) == {}  # CLEAR takes the bids too
-        state = games.current_state(session, game)
-        from judge import snapshots
-        record = games.phase_record(session, game)
-        assert record is not None
-        record.state = snapshots.dumps(state.evolve(phase=Phase.parse("W1992A")))
-        record.phase = game.phase = "W1992A"
-        session.add(record)
-        session.flush()
-        games._forget(session, games._POSITION)
+        _in_winter(session, game)
         report = order_entry.submit_orders(session, game, poland, [
             (1, "E N1q - N2o"), (2, "E U2k S PO B1r"), (3, "E R1r - R2n"), (4, "E I1q H")])
         notes = {n.line: n.problem for n in report.notes}

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from judge.phase_json import PhaseInputError, adjudicate_json
+from engine.phase_input import PhaseInputError
+from judge.phase_json import adjudicate_json
 from parser.line_kinds import READERS
 from tests.judge.json_match import matches
 

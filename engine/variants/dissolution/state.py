@@ -9,8 +9,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.map import normalise_name, power_named
-from engine.state import PartInputError, StatePart
+from engine.map import normalise_name
+from engine.phase_input import PhaseInputError, listed, power_in, table
+from engine.state import StatePart
 from engine.variants.dissolution.nuclear import nuclear_powers
 
 if TYPE_CHECKING:
@@ -43,20 +44,20 @@ class DissolutionState(StatePart):
     def read_phase(cls, game_map: GameMap, data: Mapping[str, Any],
                    opening: GameState) -> DissolutionState:
         start = of(opening)
-        exiles = frozenset(_power(game_map, p, "exiles") for p in _list(data, "exiles"))
+        exiles = frozenset(power_in(game_map, p, "exiles") for p in listed(data, "exiles"))
         # §4.1: an eliminated player's Embassies have left the Favor map
         embassies = tuple(e for e in _read_embassies(game_map, data, start, exiles)
                           if e[0] not in exiles)
         return cls(
             favor=_unsaid(game_map, _read_favor(game_map, data), embassies),
             embassies=embassies,
-            built=tuple(sorted((_power(game_map, name, "built"),
+            built=tuple(sorted((power_in(game_map, name, "built"),
                                 _centre(game_map, str(c), f"built.{name}"))
-                               for name, cs in _table(data, "built").items() for c in cs)),
+                               for name, cs in table(data, "built").items() for c in cs)),
             kicked=_read_pairs(game_map, data, "kicked"),
             retaliated=_read_pairs(game_map, data, "retaliated"),
             exiles=exiles,
-            silenced=frozenset(_power(game_map, p, "silenced") for p in _list(data, "silenced")),
+            silenced=frozenset(power_in(game_map, p, "silenced") for p in listed(data, "silenced")),
         )
 
     def write_phase(self, game_map: GameMap) -> dict[str, Any]:
@@ -69,12 +70,12 @@ class DissolutionState(StatePart):
         if favor:  # each played power's, read from its Embassies where they stand
             out["favor"] = favor
         if self.built:
-            out["built"] = _by_power(self.built)
+            out["built"] = _bypower_in(self.built)
         if self.embassies:
-            out["embassies"] = _by_power((power, space) for power, _, space in self.embassies)
+            out["embassies"] = _bypower_in((power, space) for power, _, space in self.embassies)
         for key, pairs in (("kicked", self.kicked), ("retaliated", self.retaliated)):
             if pairs:
-                out[key] = _by_power(sorted(pairs))
+                out[key] = _bypower_in(sorted(pairs))
         if self.exiles:
             out["exiles"] = sorted(self.exiles)
         if self.silenced:
@@ -116,38 +117,17 @@ def favor_of(game_map: GameMap, state: GameState, power: str, nuclear: str) -> i
 # -- reading a phase's JSON ------------------------------------------------------
 
 
-def _power(game_map: GameMap, name: Any, key: str) -> str:
-    power = power_named(game_map, str(name))
-    if power is None:
-        raise PartInputError(f"{key}: unknown power {name!r}")
-    return power
-
-
 def _centre(game_map: GameMap, text: str, key: str) -> str:
     code = game_map.aliases.get(normalise_name(text), text.upper())
     if code not in game_map.provinces:
-        raise PartInputError(f"{key}: unknown place {text!r}")
+        raise PhaseInputError(f"{key}: unknown place {text!r}")
     return code
 
 
-def _table(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise PartInputError(f"{key} must be an object")
-    return value
-
-
-def _list(data: Mapping[str, Any], key: str) -> list[Any]:
-    value = data.get(key, [])
-    if not isinstance(value, list):
-        raise PartInputError(f"{key} must be a list")
-    return value
-
-
 def _nuclear(game_map: GameMap, name: Any, key: str) -> str:
-    nuclear = _power(game_map, name, key)
+    nuclear = power_in(game_map, name, key)
     if not nuclear_powers(game_map).is_nuclear(nuclear):
-        raise PartInputError(f"{key}: {nuclear} is not a nuclear power")
+        raise PhaseInputError(f"{key}: {nuclear} is not a nuclear power")
     return nuclear
 
 
@@ -155,10 +135,10 @@ def _read_pairs(game_map: GameMap, data: Mapping[str, Any],
                 key: str) -> frozenset[tuple[str, str]]:
     """{POWER: [NUCLEAR, ...]}: this year's kicks or retaliations (§11.5.3)."""
     pairs: set[tuple[str, str]] = set()
-    for name, nuclears in _table(data, key).items():
-        power = _power(game_map, name, key)
+    for name, nuclears in table(data, key).items():
+        power = power_in(game_map, name, key)
         if not isinstance(nuclears, list):
-            raise PartInputError(f"{key}.{power} must be a list of nuclear powers")
+            raise PhaseInputError(f"{key}.{power} must be a list of nuclear powers")
         pairs.update((power, _nuclear(game_map, n, f"{key}.{power}")) for n in nuclears)
     return frozenset(pairs)
 
@@ -172,22 +152,22 @@ def _read_embassies(game_map: GameMap, data: Mapping[str, Any], opening: Dissolu
         return ()
     where = {(p, n): s for p, n, s in opening.embassies if p not in exiles}
     slices = {s[0]: n for (_, n), s in where.items()}
-    for name, spaces in _table(data, "embassies").items():
-        power = _power(game_map, name, "embassies")
+    for name, spaces in table(data, "embassies").items():
+        power = power_in(game_map, name, "embassies")
         if not isinstance(spaces, list):
-            raise PartInputError(f"embassies.{power} must be a list of spaces")
+            raise PhaseInputError(f"embassies.{power} must be a list of spaces")
         for text in spaces:
             label = str(text).strip()
             label = label[:1].upper() + label[1:2] + label[2:].lower()
             nuclear = slices.get(label[:1])
             if nuclear is None or len(label) != 3 or not (
                     label[1:] == "0z" or (label[1] in "12345" and label[2].isalpha())):
-                raise PartInputError(f"embassies.{power}: {text!r} is not a Favor map space")
+                raise PhaseInputError(f"embassies.{power}: {text!r} is not a Favor map space")
             where[power, nuclear] = label
     taken: dict[str, str] = {}
     for (power, _), space in where.items():
         if not space.endswith("0z") and space in taken:
-            raise PartInputError(f"embassies: {space} holds {taken[space]}'s and {power}'s")
+            raise PhaseInputError(f"embassies: {space} holds {taken[space]}'s and {power}'s")
         taken[space] = power
     return tuple(sorted((p, n, s) for (p, n), s in where.items()))
 
@@ -196,14 +176,14 @@ def _read_favor(game_map: GameMap, data: Mapping[str, Any]) -> tuple[tuple[str, 
     """Favor values given per played power and nuclear power (the variant's
     starting values stand for the rest)."""
     favor = {}
-    for name, values in _table(data, "favor").items():
-        power = _power(game_map, name, "favor")
+    for name, values in table(data, "favor").items():
+        power = power_in(game_map, name, "favor")
         if not isinstance(values, dict):
-            raise PartInputError(f"favor.{power} must be an object: NUCLEAR: value")
+            raise PhaseInputError(f"favor.{power} must be an object: NUCLEAR: value")
         for nuclear_name, value in values.items():
             nuclear = _nuclear(game_map, nuclear_name, f"favor.{power}")
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 5:
-                raise PartInputError(f"favor.{power}.{nuclear}: a Favor value is 0 to 5")
+                raise PhaseInputError(f"favor.{power}.{nuclear}: a Favor value is 0 to 5")
             favor[power, nuclear] = value
     return tuple(sorted((p, n, v) for (p, n), v in favor.items()))
 
@@ -219,7 +199,7 @@ def _unsaid(game_map: GameMap, favor: tuple[tuple[str, str, int], ...],
                  and nuclear.starting_favor(f[0], f[1]) != f[2])
 
 
-def _by_power(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+def _bypower_in(rows: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
     """(power, thing) rows as {power: [thing, ...]}, in the rows' order."""
     table: dict[str, list[str]] = {}
     for power, thing in rows:

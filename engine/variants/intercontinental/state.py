@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.map import normalise_name, power_named
-from engine.state import PartInputError, StatePart
+from engine.phase_input import PhaseInputError
+from engine.state import StatePart
 
 if TYPE_CHECKING:
     from engine.map import GameMap
@@ -29,17 +30,17 @@ class IntercontinentalState(StatePart):
                    opening: GameState) -> IntercontinentalState:
         given = data.get("additional_homes", {})
         if not isinstance(given, dict):
-            raise PartInputError('additional_homes must be an object: {"POWER": "CENTRE"}')
+            raise PhaseInputError('additional_homes must be an object: {"POWER": "CENTRE"}')
         homes: dict[str, str] = {}
         for name, text in given.items():
             power = power_named(game_map, str(name))
             if power is None:
-                raise PartInputError(f"additional_homes: unknown power {name!r}")
+                raise PhaseInputError(f"additional_homes: unknown power {name!r}")
             code = game_map.aliases.get(normalise_name(str(text)), str(text).upper())
             if code not in game_map.supply_centres:
-                raise PartInputError(f"additional_homes.{power}: {text!r} is not a supply centre")
+                raise PhaseInputError(f"additional_homes.{power}: {text!r} is not a supply centre")
             if code in homes.values():
-                raise PartInputError(f"additional_homes: {code} is named twice")
+                raise PhaseInputError(f"additional_homes: {code} is named twice")
             homes[power] = code
         return cls(tuple(sorted(homes.items())))
 
