@@ -20,7 +20,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from engine.adjustments import powers_adjusting
-from engine.diplomap.in_force import with_diplomap
+from engine.layers import with_layers
 from engine.lines import BIDS, ORDERS
 from engine.map import GameMap
 from engine.phase import PhaseKind
@@ -56,7 +56,7 @@ def map_of(game: Game) -> GameMap:
     settings = settings_of(game)
     if settings.options:
         game_map = rules_for(game_map).with_options(game_map, settings.options)
-    return with_diplomap(game_map) if settings.diplomap else game_map
+    return with_layers(game_map, settings.layers)
 
 
 def board_of(game_map: GameMap, state: GameState) -> GameMap:

@@ -33,7 +33,6 @@ from judge.games import (
     powers_of,
     powers_to_order,
     reading_board,
-    settings_of,
 )
 from judge.models import Game, Member
 from parser import OrderError, parse_order, parse_orders
@@ -341,7 +340,7 @@ def _map_orders(filing: Filing, kind: LineKind[Any],
     """Diplomap: each of the seat's powers has its own Draw and Erase."""
     return [OrderNote(*note) for note in map_orders.submit(
         filing.session, filing.game, filing.board, filing.state, filing.powers, lines,
-        settings_of(filing.game).diplomap)]
+        MAP_ORDERS in rules_for(filing.game_map).line_kinds)]
 
 
 # how a mail's lines of each kind besides orders are checked and filed, by

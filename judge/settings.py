@@ -25,7 +25,7 @@ from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from engine.diplomap.in_force import with_diplomap
+from engine.layers import LAYERS
 from engine.variant_file import load_variant
 from engine.variants import rules_for
 from judge.zones import ZoneError, zone_name
@@ -34,7 +34,7 @@ from judge.zones import tz as zone_tz
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 PRESS_KINDS = ("white", "grey", "none")  # grey: anonymous press allowed
 NMR_POLICIES = ("wait", "hold")  # wait: grace period, then civil disorder
-SWITCH = {"on": True, "yes": True, "off": False, "no": False}  # `diplomap on`
+SWITCH = {"on": True, "yes": True, "off": False, "no": False}  # a layer: `diplomap on`
 # the `rules` setting's choices, the first of each the default:
 # cd_distance: civil disorder removals by distance to owned or home centres;
 # power_choice: whether a player may JOIN a named power (DPJudge asks the GM
@@ -71,9 +71,10 @@ class GameSettings:
     # 1880`), key -> value as the rules module wrote it back; the rules read
     # them as tables of the game's map (Rules.with_options)
     options: tuple[tuple[str, str], ...] = field(default=())
-    # Diplomap (ru12 by Michael Harvath): players redraw the board's borders;
+    # rules layers switched on over the variant (engine/layers.py), by name:
+    # Diplomap (ru12 by Michael Harvath), players redraw the board's borders,
     # for any variant whose data has [rings]
-    diplomap: bool = False
+    layers: tuple[str, ...] = field(default=())
 
     def setup_text(self) -> str:
         """The GM's setup of the other board as players read it:
@@ -111,7 +112,10 @@ class GameSettings:
             data["options"] = tuple(tuple(pair) for pair in data["options"])
         if "setup" in data:
             data["setup"] = tuple((power, tuple(spaces)) for power, spaces in data["setup"])
-        return cls(**data)
+        layers = tuple(data.pop("layers", ()))
+        if data.pop("diplomap", False):  # stored before layers had names of their own
+            layers = (*layers, "diplomap")
+        return cls(**data, layers=layers)
 
     def describe(self) -> list[tuple[str, str]]:
         """The settings as (key, value) lines for mails."""
@@ -132,7 +136,7 @@ class GameSettings:
             ("rules", " ".join(f"{k}={v}" for k, v in self.rules) or "standard"),
             *self.options,
             # shown only when on: the settings of every other game read as before
-            *((("diplomap", "on"),) if self.diplomap else ()),
+            *((name, "on") for name in self.layers),
         ]
 
 
@@ -237,10 +241,11 @@ def _setting(settings: GameSettings, key: str, value: str) -> GameSettings:
             raise SettingsError("nmr must be 'wait' (grace period, then civil disorder) "
                                 "or 'hold' (process at the deadline)")
         return replace(settings, nmr=value.lower())
-    if key == "diplomap":
+    if key in LAYERS:
         if value.lower() not in SWITCH:
-            raise SettingsError("diplomap must be 'on' or 'off'")
-        return replace(settings, diplomap=SWITCH[value.lower()])
+            raise SettingsError(f"{key} must be 'on' or 'off'")
+        others = tuple(name for name in settings.layers if name != key)
+        return replace(settings, layers=(*others, key) if SWITCH[value.lower()] else others)
     if key in ("list", "mailinglist"):
         if not re.fullmatch(r"[^@\s<>]+@[^@\s<>]+", value):
             raise SettingsError(f"{value!r} is not a mail address")
@@ -292,23 +297,24 @@ def parse_settings(
         except SettingsError as exc:
             problems.append(f"{key}: {exc}")
     settings, refused = _variant_options(settings)
-    return settings, problems + refused + _diplomap_refused(settings)
+    return settings, problems + refused + _layers_refused(settings)
 
 
-def _diplomap_refused(settings: GameSettings) -> list[str]:
-    """Diplomap splits provinces by the order of their neighbours round
-    their border, the variant's [rings]: a variant without them refuses it."""
-    if not settings.diplomap:
-        return []
+def _layers_refused(settings: GameSettings) -> list[str]:
+    """A layer the variant's data cannot carry (Diplomap splits provinces by
+    the order of their neighbours round their border, the variant's [rings]:
+    a variant without them refuses it)."""
     try:
         game_map = load_variant(settings.variant)
     except KeyError:  # CREATE and SET VARIANT name the unknown variant
         return []
-    try:
-        with_diplomap(game_map)
-    except ValueError as exc:
-        return [f"diplomap: {exc}"]
-    return []
+    refused = []
+    for name in settings.layers:
+        try:
+            LAYERS[name].switch_on(game_map)
+        except ValueError as exc:
+            refused.append(f"{name}: {exc}")
+    return refused
 
 
 def next_deadline(

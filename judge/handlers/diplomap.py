@@ -17,6 +17,7 @@ from engine.diplomap.state import DiplomapState, map_changes, of
 from engine.state import GameState
 from engine.units import Unit
 from engine.variant_file import load_variant
+from engine.variants import rules_for
 from judge import filed_lines, games
 from judge.games import GameError
 from judge.handlers.common import Context, _gm, _notice
@@ -26,7 +27,7 @@ from parser import commands as c
 
 def do_rename(ctx: Context, command: c.RenameProvince) -> str:
     game = _gm(ctx)
-    if not games.settings_of(game).diplomap:
+    if not rules_for(games.map_of(game)).diplomap:
         raise GameError(f"game {game.name} is not played with Diplomap: its provinces "
                         "keep the variant's names")
     if game.status not in ("active", "paused"):

@@ -4,6 +4,7 @@ SET ZONE is their own time zone, in which deadlines are shown to them too."""
 
 from __future__ import annotations
 
+from engine.layers import LAYERS
 from engine.variant_file import load_variant
 from judge import games
 from judge.games import GameError
@@ -18,7 +19,7 @@ from parser import commands as c
 # the seats depend on these: they may change only before anyone has joined
 _SEATING = ("variant", "players")
 # the rules played: they may change only before the game starts
-_BEFORE_START = ("diplomap",)
+_BEFORE_START = tuple(LAYERS)  # a layer changes the rules of the whole game
 # these apply from the next deadline computed on; the current one stays
 _PERIODS = ("movement", "retreat", "adjustment", "time", "days")
 

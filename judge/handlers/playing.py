@@ -7,6 +7,7 @@ import json
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 
+from engine.diplomap.lines import MAP_ORDERS
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variants import rules_for
@@ -54,7 +55,7 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
     if state.phase.kind is PhaseKind.ADJUSTMENT:
         lines.extend(winter_notes.due_lines(game_map, state, powers, on_file))
     lines.extend(_bids_summary(ctx, game, state, powers))
-    if games.settings_of(game).diplomap:
+    if MAP_ORDERS in rules_for(game_map).line_kinds:
         lines.extend(map_orders.summary(ctx.session, game, games.board_of(game_map, state),
                                         state, powers))
     return "\n".join(lines)

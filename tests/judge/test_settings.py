@@ -40,3 +40,17 @@ def test_good_settings(case: dict[str, Any]) -> None:
 def test_bad_settings(case: dict[str, Any]) -> None:
     _, problems = parse_settings([tuple(pair) for pair in case["lines"]])
     assert len(problems) == 1 and case["problem"] in problems[0]
+
+
+def test_settings_round_trip_with_a_layer() -> None:
+    settings, problems = parse_settings([("variant", "standard"), ("diplomap", "on")])
+    assert not problems and settings.layers == ("diplomap",)
+    assert GameSettings.from_json(settings.to_json()) == settings
+
+
+def test_settings_stored_before_layers_keep_diplomap_on() -> None:
+    """A game created when Diplomap was a setting of its own (`"diplomap":
+    true`) is still played with it."""
+    stored = GameSettings.from_json('{"variant": "standard", "diplomap": true}')
+    assert stored.layers == ("diplomap",)
+    assert GameSettings.from_json('{"variant": "standard", "diplomap": false}').layers == ()
