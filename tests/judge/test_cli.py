@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 DATA = tomllib.loads((Path(__file__).parent / "data" / "adjudicate.toml").read_text())
 
 

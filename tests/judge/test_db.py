@@ -10,6 +10,8 @@ from sqlmodel import select
 from judge import models
 from judge.db import SCHEMA_VERSION, migrate, open_database, schema_version, transaction
 
+pytestmark = pytest.mark.postgres
+
 
 def test_new_database_gets_current_schema(db_url: str) -> None:
     engine = open_database(db_url)

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.mailtext import MailText, clean_address, html_to_text, is_automatic, read_mail
+from tests.examples import examples
 
 MAILS = Path(__file__).parent / "data" / "mails"
 CASES: dict[str, dict[str, Any]] = tomllib.loads((MAILS / "expected.toml").read_text("utf-8"))
@@ -121,7 +122,8 @@ def test_limits_of_structure() -> None:
 
 # --------------------------------------------------------------------------- never raises
 
-_FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_FAST = settings(max_examples=examples(300), deadline=None,
+                 suppress_health_check=[HealthCheck.too_slow])
 
 
 @_FAST

@@ -118,6 +118,7 @@ def test_wrong_passwords_of_many_mails_are_counted_per_power(
     assert "too many wrong passwords for FRANCE in g" in reply and scrypt_runs == []
 
 
+@pytest.mark.postgres
 def test_a_mail_is_accepted_while_another_mail_checks_passwords(
         db: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """While a mail's passwords are being checked, another sender's mail is

@@ -34,6 +34,8 @@ from judge.outbox import OutgoingMail, queue
 from judge.sender import MAX_BACKOFF, Sender, retry_delay
 from tests.loopback import free_port
 
+pytestmark = pytest.mark.postgres
+
 DATA = tomllib.loads((Path(__file__).parent / "data" / "sender.toml").read_text("utf-8"))
 JUDGE = "judge@judge.example.org"
 

@@ -37,6 +37,7 @@ from judge.maps.render import PIXELS_WIDE, changed_board
 from judge.maps.rings import shapes_for_rings
 from judge.maps.scene import DrawnOrder, Scene
 from parser.orders import OrderError, parse_order
+from tests.examples import examples
 from tests.judge.maps.test_render import scenes
 
 DATA = tomllib.loads((Path(__file__).parent / "data" / "redrawn.toml").read_text("utf-8"))
@@ -349,7 +350,7 @@ def boards(draw: st.DrawFn) -> tuple[MapChange, ...]:
     return tuple(changes)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards())
 def test_any_changes_draw_with_every_province_named_and_placed_in_its_own_shape(
         changes: tuple[MapChange, ...]) -> None:
