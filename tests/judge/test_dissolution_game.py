@@ -63,6 +63,7 @@ def test_seats_are_the_ten_played_powers(db: Engine) -> None:
         assert games.missing_powers(session, game, game_map, state) == PLAYED
 
 
+@pytest.mark.slow
 def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
     config = Config(address="judge@judge.test")
     with _playing(db) as (session, game):
@@ -101,6 +102,7 @@ def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
         assert "1: A BLR" not in mail.body and "W RAM - AUS" not in mail.body
         assert not re.search(r"^\s*\d+: [AFW] ", mail.body, re.MULTILINE)  # no bid line
 
+@pytest.mark.slow
 def test_rollback_takes_the_bids_off_file(db: Engine) -> None:
     config = Config(address="judge@judge.test")
     with _playing(db) as (session, game):
@@ -156,6 +158,7 @@ def test_a_players_mail_of_orders_bids_and_embassy_orders(db: Engine) -> None:
         assert games.powers_to_order(load_variant("dissolution"), state) == PLAYED
 
 
+@pytest.mark.slow
 def test_the_bids_are_told_when_the_game_ends(db: Engine) -> None:
     """§5.1.3: secret while the game runs (HISTORY leaves them out), mailed to
     everyone at its end and shown by HISTORY from then on."""

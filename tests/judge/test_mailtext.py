@@ -59,6 +59,7 @@ def test_every_sample_has_expectations() -> None:
     assert on_disk == named
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_sample(name: str) -> None:
     case = CASES[name]
@@ -103,6 +104,7 @@ def test_clean_address(entry: dict[str, str]) -> None:
     assert clean_address(entry["raw"]) == entry["clean"]
 
 
+@pytest.mark.slow
 def test_limits_of_structure() -> None:
     """Nesting and part counts past the limits end in text, not in a crash."""
     head = b"From: Al <al@example.org>\nSubject: deep\n"

@@ -116,6 +116,7 @@ def _from(sender: str, body: str, n: int) -> bytes:
             f"\r\n{body}\r\n").encode()
 
 
+@pytest.mark.slow
 def test_a_robot_is_answered_only_so_often_and_its_mail_still_counts(db: Engine) -> None:
     """A robot answering every reply (no Auto-Submitted) sends 25 mails: it
     gets the hour's replies and no more; every mail is carried out (the

@@ -121,6 +121,7 @@ def group_of_shade(colour: Colour) -> str:
         gs[1], colour, strict=True)))[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(POSITIONS))
 def test_the_png_decodes_at_the_map_styles_width(name: str) -> None:
     _, png, root = drawn(name)
@@ -212,6 +213,7 @@ def test_the_legend_has_a_line_per_colour_group(name: str) -> None:
         assert all(p.replace("_", " ").title() in line for p in powers), line
 
 
+@pytest.mark.slow
 def test_a_results_mail_carries_the_same_map() -> None:
     """The PNG attached to results is the PNG MAP sends, and the SVG beside it
     is the whole map at the same size."""

@@ -132,6 +132,7 @@ def piece_of(spot: tuple[float, float], found: list[BaseGeometry]) -> int:
     return min(range(len(found)), key=lambda n: found[n].distance(point))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(CASES))
 def test_each_line_is_drawn_inside_its_province(name: str) -> None:
     case = CASES[name]
@@ -215,6 +216,7 @@ def _path_start(d: str) -> tuple[float, float]:
     return (x1 + x2) / 2, y1 + 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.get("erased")])
 def test_an_erased_border_is_painted_over(name: str) -> None:
     case = CASES[name]
@@ -256,6 +258,7 @@ def test_a_board_without_changes_is_drawn_byte_for_byte_as_before() -> None:
         assert hashlib.sha256(svg).hexdigest() == digest, phase
 
 
+@pytest.mark.slow
 def test_a_schematic_board_draws_new_provinces_near_their_base_province() -> None:
     bare = dataclasses.replace(standard(), drawing=Drawing())
     for case in CASES.values():
