@@ -208,6 +208,7 @@ def test_never_raises_on_any_text(text: str) -> None:
     _check(text, parse_commands(text))
 
 
+@pytest.mark.slow
 def test_hostile_input() -> None:
     huge_order = "A PAR - BUR " * 100_000
     lines = parse_commands(f"SIGNON Fjigdy pw\n{huge_order}\nSET WAIT")

@@ -129,6 +129,7 @@ def test_the_png_decodes_at_the_map_styles_width(name: str) -> None:
     assert png.size[1] > png.size[0]  # the legend below the map
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(POSITIONS))
 def test_each_major_is_drawn_in_its_groups_shade(name: str) -> None:
     state, png, _ = drawn(name)
