@@ -35,6 +35,8 @@ from tests.judge.maps.test_label_clearance import (
 )
 from tests.judge.maps.test_render import SVG
 
+pytestmark = pytest.mark.slow
+
 DATA = tomllib.loads((Path(__file__).parent / "data" / "intercontinental_maps.toml")
                      .read_text(encoding="utf-8"))
 KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET}
@@ -121,7 +123,6 @@ def group_of_shade(colour: Colour) -> str:
         gs[1], colour, strict=True)))[0]
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", list(POSITIONS))
 def test_the_png_decodes_at_the_map_styles_width(name: str) -> None:
     _, png, root = drawn(name)
@@ -129,7 +130,6 @@ def test_the_png_decodes_at_the_map_styles_width(name: str) -> None:
     assert png.size[1] > png.size[0]  # the legend below the map
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("name", list(POSITIONS))
 def test_each_major_is_drawn_in_its_groups_shade(name: str) -> None:
     state, png, _ = drawn(name)
@@ -214,7 +214,6 @@ def test_the_legend_has_a_line_per_colour_group(name: str) -> None:
         assert all(p.replace("_", " ").title() in line for p in powers), line
 
 
-@pytest.mark.slow
 def test_a_results_mail_carries_the_same_map() -> None:
     """The PNG attached to results is the PNG MAP sends, and the SVG beside it
     is the whole map at the same size."""

@@ -245,6 +245,7 @@ def test_an_erased_border_is_painted_over(name: str) -> None:
         assert dark(changed) < dark(before) / 3, (dark(before), dark(changed))
 
 
+@pytest.mark.slow
 def test_the_png_renders_at_the_map_size() -> None:
     for case in CASES.values():
         _, png, _ = drawn(case)
@@ -298,6 +299,7 @@ def test_orders_and_displaced_units_naming_provinces_that_are_gone_are_drawn() -
     assert ("unit army dislodged", "BUR") in kinds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.get("lines")])
 def test_the_new_lines_show_on_the_png(name: str) -> None:
     """The PNG lays the phase's drawing over a picture of the base board
