@@ -1,6 +1,6 @@
 """A whole judge on loopback for end-to-end tests: its own SMTP listener,
-a real aiosmtpd sink as its outgoing relay, and a database (SQLite and
-PostgreSQL, through the ``db_url`` fixture)."""
+a real aiosmtpd sink as its outgoing relay, and a database (through the
+``db_url`` fixture: SQLite, and PostgreSQL too for tests marked postgres)."""
 
 from __future__ import annotations
 

@@ -13,8 +13,12 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.e2e.conftest import Harness, Received
 from tests.e2e.test_game_by_mail import check_map, one_reply
+
+pytestmark = pytest.mark.slow
 
 DATA = Path(__file__).parent / "data" / "diplomap_game.toml"
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.e2e import bid_secrecy
 from tests.e2e.conftest import Harness, Received
+
+pytestmark = pytest.mark.slow
 
 PLAYED = ["EGYPT", "ETHIOPIA", "IRAN", "KAZAKHSTAN", "PAKISTAN", "POLAND", "ROMANIA",
           "SAUDI_ARABIA", "UKRAINE", "YUGOSLAVIA"]

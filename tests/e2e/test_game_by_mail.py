@@ -13,10 +13,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
 from judge.maps.render import PIXELS_WIDE
 from tests.e2e.conftest import Harness, Received
+
+pytestmark = pytest.mark.slow
 
 DATA = Path(__file__).parent / "data" / "game.toml"
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
@@ -94,6 +97,7 @@ def signon(power: str, lines: list[str]) -> str:
     return "\n".join([f"SIGNON {power.lower()}@tester pw-{power.lower()}", *lines, "SIGNOFF"])
 
 
+@pytest.mark.postgres
 def test_a_game_by_mail(harness: Harness) -> None:
     h = harness
     script: list[dict[str, Any]] = tomllib.loads(DATA.read_text())["phase"]
@@ -179,6 +183,7 @@ def test_a_game_by_mail(harness: Harness) -> None:
     assert {m.to for m in over} == {player(p) for p in POWERS} | {OBSERVER, GM, LIST}
 
 
+@pytest.mark.postgres
 def test_mail_from_judge_deliver_is_processed_by_the_running_judge(harness: Harness) -> None:
     """An MTA pipe (`judge deliver`, another process) only stores the mail;
     the running judge finds it and answers."""

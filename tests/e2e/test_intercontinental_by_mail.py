@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.e2e import bid_secrecy
 from tests.e2e.conftest import Harness, Received
+
+pytestmark = pytest.mark.slow
 
 GROUPS = ["Blue", "Teal", "Green", "Olive", "Yellow", "Red", "Maroon", "Violet"]
 GM = "gm@players.test"

@@ -148,6 +148,7 @@ def test_section_3_can_be_satisfied(facts: Facts) -> None:
         assert theatres == set(THEATRES), group
 
 
+@pytest.mark.slow
 def test_every_assignment_gives_9_or_10_first_spring_dp(facts: Facts) -> None:
     # §11.1: 1 DP per centre, at most 3 per power; "either 9 or 10 DP" at the start.
     dp = {code: min(3, len(power.units)) for code, power in facts.powers.items()}

@@ -18,6 +18,7 @@ from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variant_file import load_variant
 from tests.engine.random_orders import random_orders
+from tests.examples import examples
 
 MAP = load_variant("standard")
 
@@ -44,7 +45,7 @@ def check_invariants(before: GameState, after: GameState,
         assert centre in MAP.supply_centres
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_random_games_keep_the_board_sound(seed: int) -> None:
     rng = random.Random(seed)

@@ -24,6 +24,7 @@ from engine.variants.dissolution.state import DissolutionState
 from engine.variants.intercontinental.state import IntercontinentalState
 from engine.ways_to_play import setup
 from judge import snapshots
+from tests.examples import examples
 
 Parts = Callable[[GameMap, GameState], st.SearchStrategy[Any]]
 
@@ -131,7 +132,7 @@ def test_every_declared_part_has_a_strategy_here() -> None:
 
 
 @pytest.mark.parametrize(("variant", "diplomap", "key"), DECLARED)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
 def test_a_part_survives_snapshot_and_json(variant: str, diplomap: bool, key: str,
                                            data: st.DataObject) -> None:

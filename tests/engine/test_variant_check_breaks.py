@@ -40,6 +40,7 @@ def test_the_check_reports_exactly_the_problem(case: dict[str, Any]) -> None:
     assert found == case["problems"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", [c for c in CASES if c["problems"]],
                          ids=[c["name"] for c in CASES if c["problems"]])
 def test_judge_variant_check_prints_each_problem_with_its_line(

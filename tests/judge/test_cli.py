@@ -13,6 +13,8 @@ import pytest
 
 from tests.judge.json_match import matches
 
+pytestmark = pytest.mark.slow
+
 DATA = tomllib.loads((Path(__file__).parent / "data" / "adjudicate.toml").read_text())
 
 

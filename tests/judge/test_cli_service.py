@@ -74,6 +74,7 @@ def test_replay_agrees_then_finds_a_tampered_phase(
     assert status == 2 and "no game called nosuch" in text
 
 
+@pytest.mark.slow
 def test_map_draws_a_stored_phase_as_png_svg_or_pdf(
         db: Engine, db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     played_game(db)
@@ -94,6 +95,7 @@ def test_map_draws_a_stored_phase_as_png_svg_or_pdf(
         assert status == 2 and said in text, text
 
 
+@pytest.mark.slow
 def test_map_draws_the_other_board_of_a_dissolution_game(
         db: Engine, db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """`judge map GAME --other-board`: the Favor map of a stored Dissolution

@@ -62,6 +62,8 @@ from judge.intake.store import store_inbound
 from judge.models import FiledLines, Game, Member, Outbox, PhaseRecord, Press, as_utc
 from judge.processing import process_mail
 
+pytestmark = pytest.mark.slow
+
 DATA = Path(__file__).parent / "data" / "commands"
 PRELUDES: dict[str, Any] = tomllib.loads(
     (DATA / "preludes.toml").read_text())

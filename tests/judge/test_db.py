@@ -20,6 +20,8 @@ from judge.db import (
     transaction,
 )
 
+pytestmark = pytest.mark.postgres
+
 
 def test_new_database_gets_current_schema(db_url: str) -> None:
     engine = open_database(db_url)

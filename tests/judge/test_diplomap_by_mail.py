@@ -17,6 +17,7 @@ from tests.judge.test_commands_by_mail import test_scenario as run_scenario
 SCENARIOS = scenarios_in(Path(__file__).parent / "data" / "diplomap")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", SCENARIOS)
 def test_diplomap_scenario(db: Engine, scenario: dict[str, Any]) -> None:
     run_scenario(db, scenario)

@@ -19,6 +19,8 @@ from judge.models import Game
 from judge.passwords import hash_password
 from judge.settings import parse_settings
 
+pytestmark = pytest.mark.slow
+
 START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
 ORDERS = {  # Spring 1901; the other units hold

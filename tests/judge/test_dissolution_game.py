@@ -68,6 +68,7 @@ def test_seats_are_the_ten_played_powers(db: Engine) -> None:
         assert games.missing_powers(session, game, game_map, state) == PLAYED
 
 
+@pytest.mark.slow
 def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
     config = Config(address="judge@judge.test")
     with _playing(db) as (session, game):
@@ -106,6 +107,7 @@ def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
         assert "1: A BLR" not in mail.body and "W RAM - AUS" not in mail.body
         assert not re.search(r"^\s*\d+: [AFW] ", mail.body, re.MULTILINE)  # no bid line
 
+@pytest.mark.slow
 def test_rollback_takes_the_bids_off_file(db: Engine) -> None:
     config = Config(address="judge@judge.test")
     with _playing(db) as (session, game):
@@ -172,6 +174,7 @@ def _in_winter(session: Session, game: Game) -> None:
     games._forget(session, games._POSITION)
 
 
+@pytest.mark.slow
 def test_a_void_embassy_support_is_listed_once_in_results_and_history(db: Engine) -> None:
     """A void Embassy order is the Embassy's one line, in the results mail
     and in HISTORY: the hold it falls back on is not listed beside it."""
@@ -209,6 +212,7 @@ def test_a_void_embassy_support_is_listed_once_in_results_and_history(db: Engine
         assert not re.search(rf"^\s+{power}\s+{order}\s", history, re.MULTILINE), line
 
 
+@pytest.mark.slow
 def test_the_bids_are_told_when_the_game_ends(db: Engine) -> None:
     """§5.1.3: secret while the game runs (HISTORY leaves them out), mailed to
     everyone at its end and shown by HISTORY from then on."""

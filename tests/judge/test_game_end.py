@@ -7,6 +7,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 
+import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -22,6 +23,8 @@ from judge.order_entry import submit_orders
 from judge.passwords import hash_password
 from judge.scheduler import attend
 from judge.settings import GameSettings
+
+pytestmark = pytest.mark.slow
 
 START = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]

@@ -13,6 +13,8 @@ from sqlalchemy.engine import Engine
 from tests.judge.test_commands_by_mail import scenarios_in
 from tests.judge.test_commands_by_mail import test_scenario as run_scenario
 
+pytestmark = pytest.mark.slow
+
 SCENARIOS = scenarios_in(Path(__file__).parent / "data" / "intercontinental")
 
 

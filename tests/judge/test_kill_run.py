@@ -10,6 +10,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 

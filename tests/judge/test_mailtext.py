@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.mailtext import MailText, clean_address, html_to_text, is_automatic, read_mail
+from tests.examples import examples
 
 MAILS = Path(__file__).parent / "data" / "mails"
 CASES: dict[str, dict[str, Any]] = tomllib.loads((MAILS / "expected.toml").read_text("utf-8"))
@@ -58,6 +59,7 @@ def test_every_sample_has_expectations() -> None:
     assert on_disk == named
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_sample(name: str) -> None:
     case = CASES[name]
@@ -102,6 +104,7 @@ def test_clean_address(entry: dict[str, str]) -> None:
     assert clean_address(entry["raw"]) == entry["clean"]
 
 
+@pytest.mark.slow
 def test_limits_of_structure() -> None:
     """Nesting and part counts past the limits end in text, not in a crash."""
     head = b"From: Al <al@example.org>\nSubject: deep\n"
@@ -121,7 +124,8 @@ def test_limits_of_structure() -> None:
 
 # --------------------------------------------------------------------------- never raises
 
-_FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_FAST = settings(max_examples=examples(300), deadline=None,
+                 suppress_health_check=[HealthCheck.too_slow])
 
 
 @_FAST

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from itertools import cycle, islice
 
+import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -14,6 +15,8 @@ from judge.intake.store import store_inbound
 from judge.models import FiledLines, Game
 from judge.processing import process_mail
 from tests.judge.test_commands_by_mail import CONFIG, PRELUDES, _raw, _when
+
+pytestmark = pytest.mark.slow
 
 LINES = ["A PAR - BUR", "A PAR - PIC", "A MAR - SPA", "A MAR - MOS", "F BRE - MAO",
          "A BER - KIE", "F BRE - ENG", "A PAR - GAS", "A XYZ H"]

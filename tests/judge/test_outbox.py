@@ -225,6 +225,7 @@ def _count(db: Engine) -> int:
         return session.exec(select(func.count()).select_from(models.Outbox)).one()
 
 
+@pytest.mark.postgres
 def test_queue_adds_a_pending_row(db: Engine) -> None:
     with transaction(db) as session:
         outbox_id = queue(session, mail(to=("a@example.com", "b@example.com"),
@@ -239,6 +240,7 @@ def test_queue_adds_a_pending_row(db: Engine) -> None:
     assert stored.next_attempt_at <= models.utcnow()
 
 
+@pytest.mark.postgres
 def test_queue_commits_only_with_the_caller(db: Engine) -> None:
     class Abandon(Exception):
         pass

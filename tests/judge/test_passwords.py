@@ -86,6 +86,7 @@ def scrypt_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return runs
 
 
+@pytest.mark.slow
 def test_a_thousand_signons_in_one_mail_cost_a_bounded_number_of_checks(
         db: Engine, scrypt_runs: list[str]) -> None:
     _game(db)
@@ -107,6 +108,7 @@ def test_a_thousand_signons_in_one_mail_cost_a_bounded_number_of_checks(
     assert "Signed on as the Game Master of g" in reply
 
 
+@pytest.mark.slow
 def test_wrong_passwords_of_many_mails_are_counted_per_power(
         db: Engine, scrypt_runs: list[str]) -> None:
     _game(db)
@@ -118,6 +120,7 @@ def test_wrong_passwords_of_many_mails_are_counted_per_power(
     assert "too many wrong passwords for FRANCE in g" in reply and scrypt_runs == []
 
 
+@pytest.mark.postgres
 def test_a_mail_is_accepted_while_another_mail_checks_passwords(
         db: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """While a mail's passwords are being checked, another sender's mail is
@@ -148,6 +151,7 @@ def test_a_mail_is_accepted_while_another_mail_checks_passwords(
     assert answers == [{}]  # accepted: no recipient refused
 
 
+@pytest.mark.slow
 def test_a_mail_of_many_joins_hashes_a_bounded_number_of_passwords(
         db: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each password set (JOIN, OBSERVE, CREATE, SET PASSWORD, REPLACE) is

@@ -61,6 +61,7 @@ def test_bad_mail(db: Engine, case: dict[str, Any]) -> None:
             assert "verysecret" not in entry.command
 
 
+@pytest.mark.postgres
 def test_processed_once(db: Engine) -> None:
     inbound_id, _ = store_inbound(db, b"From: a@players.test\r\nSubject: x\r\n\r\nLIST\r\n", "smtp")
     assert process_mail(db, CONFIG, inbound_id) == "done"
@@ -71,6 +72,7 @@ def test_processed_once(db: Engine) -> None:
         assert row is not None and row.status == "done"
 
 
+@pytest.mark.postgres
 def test_a_batch_with_a_failing_mail_is_undone_and_each_mail_processed_alone(
         db: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     ids = [store_inbound(db, f"From: p{n}@players.test\r\nSubject: {subject}\r\n"
@@ -94,6 +96,7 @@ def test_a_batch_with_a_failing_mail_is_undone_and_each_mail_processed_alone(
     assert len(_replies(db)) == 3  # already processed: nothing again
 
 
+@pytest.mark.postgres
 def test_a_batch_is_processed_in_order_in_one_go(db: Engine) -> None:
     ids = [store_inbound(db, f"From: p{n}@players.test\r\nSubject: m{n}\r\n"
                              f"Message-ID: <o{n}@players.test>\r\n\r\nLIST\r\n".encode(),
@@ -113,6 +116,7 @@ def _from(sender: str, body: str, n: int) -> bytes:
             f"\r\n{body}\r\n").encode()
 
 
+@pytest.mark.slow
 def test_a_robot_is_answered_only_so_often_and_its_mail_still_counts(db: Engine) -> None:
     """A robot answering every reply (no Auto-Submitted) sends 25 mails: it
     gets the hour's replies and no more; every mail is carried out (the
@@ -141,6 +145,7 @@ def test_a_robot_is_answered_only_so_often_and_its_mail_still_counts(db: Engine)
     assert len(_replies(db)) == limit + 1
 
 
+@pytest.mark.postgres
 def test_the_throttle_holds_across_a_restart(db_url: str) -> None:
     config = CONFIG.with_(limits=Limits(replies_per_hour=2))
     for n in range(3):
@@ -164,6 +169,7 @@ def test_game_mail_is_never_throttled(db: Engine) -> None:
     assert len(to_gm) >= 2 and any("duo" in body and "started" in body for body in to_gm[1:])
 
 
+@pytest.mark.postgres
 def test_the_throttle_counts_across_concurrent_workers(db: Engine) -> None:
     """Two workers (threads, each with its own connections, as processes
     would be) answering one robot at once send the hour's replies, not more."""

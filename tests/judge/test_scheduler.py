@@ -8,6 +8,7 @@ import json
 import threading
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -121,6 +122,7 @@ def test_missed_deadline_is_processed_at_start(db: Engine) -> None:
     assert game_row(db, game_id).phase == "F1901M"
 
 
+@pytest.mark.postgres
 def test_two_judges_process_a_phase_once(db: Engine, db_url: str) -> None:
     game_id = running_game(db, nmr="hold")
     deadline = game_row(db, game_id).deadline

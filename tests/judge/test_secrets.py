@@ -26,6 +26,8 @@ from judge.models import InboundMail, utcnow
 from judge.processing import process_mail
 from judge.retention import forget_old_mail
 
+pytestmark = pytest.mark.slow
+
 DATA = tomllib.loads((Path(__file__).parent / "data" / "secrets.toml").read_text("utf-8"))
 CONFIG = Config(name="TESTJUDGE", address="judge@judge.test")
 PASSWORDS: dict[str, str] = DATA["passwords"]

@@ -34,6 +34,8 @@ from judge.outbox import OutgoingMail, queue
 from judge.sender import MAX_BACKOFF, Sender, retry_delay
 from tests.loopback import free_port
 
+pytestmark = pytest.mark.postgres
+
 DATA = tomllib.loads((Path(__file__).parent / "data" / "sender.toml").read_text("utf-8"))
 JUDGE = "judge@judge.example.org"
 
@@ -297,6 +299,7 @@ def test_deferred_mail_is_sent_on_retry(db: Engine, sink: Sink, tmp_path: Path) 
     assert row.status == "sent" and row.attempts == 2 and row.last_error == ""
 
 
+@pytest.mark.slow
 def test_backoff_doubles_then_gives_up(db: Engine, sink: Sink, tmp_path: Path) -> None:
     config = relay_config(tmp_path, sink.port, relay_max_attempts=4,
                           relay_first_retry_seconds=10.0)
@@ -338,6 +341,7 @@ def test_partial_refusal_sends_to_the_others(db: Engine, sink: Sink, tmp_path: P
     assert "gone@example.com" in row.last_error and "550" in row.last_error
 
 
+@pytest.mark.slow
 def test_lost_answer_after_data_is_sent_again_with_the_same_message_id(
         db: Engine, sink: Sink, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """The message went but the relay's answer did not come: it may have been

@@ -20,6 +20,8 @@ from judge.models import InboundMail, Outbox
 from judge.processing import process_mail
 from tests.loopback import free_port
 
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
 MB = 1024 * 1024
 
 

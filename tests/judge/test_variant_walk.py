@@ -150,6 +150,7 @@ def test_the_opening_adjudicates(walk: Walk) -> None:
     assert {u.province for u in resolution.next.units} == {u.province for u in opening.units}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 @pytest.mark.parametrize("walk", WALKS, ids=[w.name for w in WALKS])
 def test_every_phase_survives_snapshot_and_json(walk: Walk, seed: int) -> None:

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -73,6 +74,8 @@ def _holding(db: Engine, inbound_id: int) -> Iterator[None]:
             conn.rollback()
 
 
+@pytest.mark.postgres
+@pytest.mark.slow
 def test_mail_is_processed_in_a_worker_process(db: Engine, db_url: str,
                                                tmp_path: Path) -> None:
     done: list[tuple[int, str]] = []
@@ -91,6 +94,8 @@ def test_mail_is_processed_in_a_worker_process(db: Engine, db_url: str,
     assert len(_reply_bodies(db)) == 6
 
 
+@pytest.mark.postgres
+@pytest.mark.slow
 def test_a_worker_killed_mid_mail_is_replaced_and_the_mail_set_aside(
         db: Engine, db_url: str, tmp_path: Path) -> None:
     done: list[tuple[int, str]] = []
@@ -118,6 +123,8 @@ def test_a_worker_killed_mid_mail_is_replaced_and_the_mail_set_aside(
         workers.stop()
 
 
+@pytest.mark.postgres
+@pytest.mark.slow
 def test_a_worker_killed_mid_batch_is_replaced_and_each_mail_goes_again_alone(
         db: Engine, db_url: str, tmp_path: Path) -> None:
     done: list[tuple[int, str]] = []
@@ -157,6 +164,8 @@ def test_a_batch_is_taken_from_what_waits_and_alone_mails_stay_alone() -> None:
     assert rest == (list(range(4 + BATCH - 3, 4 + BATCH)), True, [])
 
 
+@pytest.mark.postgres
+@pytest.mark.slow
 def test_mails_locking_two_games_in_opposite_orders_both_get_through(
         db: Engine, db_url: str, tmp_path: Path) -> None:
     """On PostgreSQL the two mails deadlock (each holds one game and waits
@@ -193,6 +202,7 @@ def test_mails_locking_two_games_in_opposite_orders_both_get_through(
         assert b"could not process" not in raw
 
 
+@pytest.mark.slow
 def test_killing_the_judge_leaves_no_worker_and_no_semaphore_behind(tmp_path: Path) -> None:
     """kill -9 of `judge serve`: its worker processes (and multiprocessing's
     helper) end with it, and it leaves nothing in /dev/shm."""

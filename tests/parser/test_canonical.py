@@ -26,6 +26,7 @@ from engine.orders import (
 )
 from engine.variant_file import load_variant
 from parser.orders import _parser_for
+from tests.examples import examples
 
 MAP = load_variant("standard")
 PARSER = _parser_for(MAP)
@@ -80,7 +81,7 @@ orders: st.SearchStrategy[Order] = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(orders, st.sampled_from([str.upper, str.lower, str.title]))
 def test_fast_lane_agrees_with_the_grammar(order: Order, case: object) -> None:
     text = case(str(order))  # type: ignore[operator]

@@ -26,6 +26,7 @@ from parser.commands import (
     secret_words,
 )
 from parser.commands.words import misspelt
+from tests.examples import examples
 
 DATA = tomllib.loads((Path(__file__).parent / "data" / "commands.toml").read_text("utf-8"))
 CASES: list[dict[str, Any]] = DATA["case"]
@@ -195,18 +196,19 @@ def _check(text: str, lines: list[Line]) -> None:
             assert command.recipients
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(mailish)
 def test_never_raises_on_mail_like_text(text: str) -> None:
     _check(text, parse_commands(text))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=300))
 def test_never_raises_on_any_text(text: str) -> None:
     _check(text, parse_commands(text))
 
 
+@pytest.mark.slow
 def test_hostile_input() -> None:
     huge_order = "A PAR - BUR " * 100_000
     lines = parse_commands(f"SIGNON Fjigdy pw\n{huge_order}\nSET WAIT")

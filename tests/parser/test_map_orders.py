@@ -30,6 +30,7 @@ from parser.map_orders import (
     with_former_names,
 )
 from parser.orders import _parser_for
+from tests.examples import examples
 
 DATA = tomllib.loads((Path(__file__).parent / "data" / "map_orders.toml").read_text("utf-8"))
 READ = [
@@ -153,7 +154,7 @@ def test_refuses_what_is_not_a_line(standard: GameMap) -> None:
     assert isinstance(parse_map_orders(too_long, standard)[0], OrderError)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("DrawEse GalWrBud/-\u2013,.SCinotOTB()&+N ")),
                max_size=60))
 def test_never_raises(text: str) -> None:
@@ -328,7 +329,7 @@ def _map_orders(draw: st.DrawFn) -> Draw | Erase:
     return Draw((codes[0], codes[1]), (codes[0], other), None, draw(_SIDES))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_map_orders())
 def test_the_canonical_form_reads_back(order: Draw | Erase) -> None:
     """str() of any map order is read back as the same value."""

@@ -114,6 +114,7 @@ def test_grammar_built_once_per_map(standard: GameMap) -> None:
     assert _parser_for(standard) is _parser_for(standard)
 
 
+@pytest.mark.slow
 def test_thousand_orders_under_a_second(standard: GameMap) -> None:
     lines = [
         "F North Sea Convoys A Yorkshire - Yorkshire",
@@ -129,8 +130,10 @@ def test_thousand_orders_under_a_second(standard: GameMap) -> None:
     ] * 100
     text = "\n".join(lines)
     parse_orders(text, standard)  # warm up: the grammar is built once
-    start = time.perf_counter()
+    # the parser's own CPU time: other processes on the machine (tests running
+    # beside this one) make the wall clock longer, not the parsing
+    start = time.process_time()
     result = parse_orders(text, standard)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert len(result.orders) == 900 and len(result.errors) == 100
     assert elapsed < 1.0, f"1000 orders took {elapsed:.2f}s"

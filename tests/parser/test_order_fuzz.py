@@ -9,6 +9,7 @@ from engine.map import GameMap
 from engine.orders import Move, Order
 from engine.variant_file import load_variant
 from parser import OrderError, OrdersParse, parse_order, parse_orders
+from tests.examples import examples
 
 STANDARD: GameMap = load_variant("standard")
 
@@ -56,7 +57,7 @@ def _canonical(order: Order) -> Order:
     return order
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(st.text())
 def test_never_raises_on_any_text(text: str) -> None:
     _check(parse_orders(text, STANDARD))
@@ -64,13 +65,13 @@ def test_never_raises_on_any_text(text: str) -> None:
     assert isinstance(result, (OrderError, *Order.__args__))  # type: ignore[attr-defined]
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(order_ish, max_size=5).map("\n".join))
 def test_never_raises_on_order_like_text(text: str) -> None:
     _check(parse_orders(text, STANDARD))
 
 
-@settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(500), suppress_health_check=[HealthCheck.too_slow])
 @given(order_ish)
 def test_what_is_read_reads_back(text: str) -> None:
     result = parse_order(text, STANDARD)
@@ -82,7 +83,7 @@ def test_what_is_read_reads_back(text: str) -> None:
 
 
 @given(st.text(min_size=490, max_size=2000))
-@settings(max_examples=30, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), suppress_health_check=[HealthCheck.too_slow])
 def test_long_text_never_raises(text: str) -> None:
     _check(parse_orders(text, STANDARD))
     _check(parse_orders(text.replace("\n", " "), STANDARD))

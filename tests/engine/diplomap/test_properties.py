@@ -22,6 +22,7 @@ from engine.rings import check_rings
 from engine.state import GameState
 from engine.variants import rules_for
 from tests.engine.diplomap.runner import diplomap_standard
+from tests.examples import examples
 
 ORDER = st.tuples(st.booleans(), st.integers(0, 10_000), st.integers(0, 100),
                   st.integers(0, 100), st.sampled_from(["N", "S", "E", "W"]))
@@ -89,7 +90,7 @@ def _tables(board: GameMap) -> tuple[object, ...]:
             board.aliases, board.powers, board.drawing)
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(STEPS)
 def test_valid_changes_keep_a_sound_board(
         steps: list[list[tuple[bool, int, int, int, str]]]) -> None:
@@ -114,7 +115,7 @@ def test_valid_changes_keep_a_sound_board(
     assert base.fleet == {c: set(d) for c, d in game_map.fleet_moves.items()}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(STEPS)
 def test_units_stand_on_the_new_board(steps: list[list[tuple[bool, int, int, int, str]]]) -> None:
     """With the opening units holding, every unit after a phase of map

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
@@ -12,6 +13,8 @@ from judge.intake.deliver import EX_DATAERR, EX_OK, EX_TEMPFAIL, deliver
 from judge.models import InboundMail
 from tests.judge.intake.mails import hostile_messages, load_mail
 from tests.loopback import free_port
+
+pytestmark = pytest.mark.postgres
 
 
 def _rows(engine: Engine) -> list[InboundMail]:

@@ -19,6 +19,8 @@ from judge.models import InboundMail
 from tests.judge.intake.mails import crlf, load_mail
 from tests.loopback import free_port
 
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
 THREE = ("orders.eml", "press.eml", "no_message_id.eml")
 WAIT = 30.0  # generous: events normally come within one poll interval (0.2 s)
 

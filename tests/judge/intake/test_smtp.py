@@ -21,6 +21,8 @@ from judge.models import InboundMail
 from tests.judge.intake.mails import crlf, hostile_messages, load_mail
 from tests.loopback import free_port
 
+pytestmark = pytest.mark.postgres
+
 LIMIT = 200_000  # above every hostile sample (the 1000-line header is 77 kB)
 SENDER = "anna@example.org"
 JUDGE = "judge@example.net"

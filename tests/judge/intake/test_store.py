@@ -14,7 +14,10 @@ from sqlmodel import Session, col, select
 
 from judge.intake.store import fingerprint, pending_ids, store_inbound, store_many
 from judge.models import InboundMail
+from tests.examples import examples
 from tests.judge.intake.mails import fingerprint_cases, hostile_messages, load_mail
+
+pytestmark = pytest.mark.postgres
 
 CASES = fingerprint_cases()
 
@@ -48,7 +51,7 @@ def test_message_id(case: dict[str, Any]) -> None:
 
 
 @given(st.binary(max_size=4000))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_fingerprint_never_raises(raw: bytes) -> None:
     message_id, content_hash = fingerprint(raw)
     assert len(content_hash) == 64
@@ -64,7 +67,7 @@ def test_fingerprint_never_raises(raw: bytes) -> None:
     b"DKIM-Signature: v=1; d=example.org;\n b=abc\n",
     b"Authentication-Results: mx; spf=pass\n",
 ]), max_size=6))
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 def test_any_trace_fields_on_top_keep_the_hash(trace: list[bytes]) -> None:
     raw = load_mail("orders.eml")
     assert fingerprint(b"".join(trace) + raw) == fingerprint(raw)

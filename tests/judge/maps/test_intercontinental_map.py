@@ -35,6 +35,8 @@ from tests.judge.maps.test_label_clearance import (
 )
 from tests.judge.maps.test_render import SVG
 
+pytestmark = pytest.mark.slow
+
 DATA = tomllib.loads((Path(__file__).parent / "data" / "intercontinental_maps.toml")
                      .read_text(encoding="utf-8"))
 KINDS = {"A": UnitKind.ARMY, "F": UnitKind.FLEET}

@@ -38,6 +38,7 @@ from judge.maps.render import PIXELS_WIDE, changed_board
 from judge.maps.rings import shapes_for_rings
 from judge.maps.scene import DrawnOrder, Scene
 from parser.orders import OrderError, parse_order
+from tests.examples import examples
 from tests.judge.maps.test_render import scenes
 
 DATA = tomllib.loads((Path(__file__).parent / "data" / "redrawn.toml").read_text("utf-8"))
@@ -132,6 +133,7 @@ def piece_of(spot: tuple[float, float], found: list[BaseGeometry]) -> int:
     return min(range(len(found)), key=lambda n: found[n].distance(point))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(CASES))
 def test_each_line_is_drawn_inside_its_province(name: str) -> None:
     case = CASES[name]
@@ -215,6 +217,7 @@ def _path_start(d: str) -> tuple[float, float]:
     return (x1 + x2) / 2, y1 + 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.get("erased")])
 def test_an_erased_border_is_painted_over(name: str) -> None:
     case = CASES[name]
@@ -243,6 +246,7 @@ def test_an_erased_border_is_painted_over(name: str) -> None:
         assert dark(changed) < dark(before) / 3, (dark(before), dark(changed))
 
 
+@pytest.mark.slow
 def test_the_png_renders_at_the_map_size() -> None:
     for case in CASES.values():
         _, png, _ = drawn(case)
@@ -256,6 +260,7 @@ def test_a_board_without_changes_is_drawn_byte_for_byte_as_before() -> None:
         assert hashlib.sha256(svg).hexdigest() == digest, phase
 
 
+@pytest.mark.slow
 def test_a_schematic_board_draws_new_provinces_near_their_base_province() -> None:
     bare = dataclasses.replace(standard(), drawing=Drawing())
     for case in CASES.values():
@@ -295,6 +300,7 @@ def test_orders_and_displaced_units_naming_provinces_that_are_gone_are_drawn() -
     assert ("unit army dislodged", "BUR") in kinds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.get("lines")])
 def test_the_new_lines_show_on_the_png(name: str) -> None:
     """The PNG lays the phase's drawing over a picture of the base board
@@ -350,7 +356,7 @@ def boards(draw: st.DrawFn) -> tuple[MapChange, ...]:
     return tuple(changes)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(boards())
 def test_any_changes_draw_with_every_province_named_and_placed_in_its_own_shape(
         changes: tuple[MapChange, ...]) -> None:

@@ -102,6 +102,7 @@ def test_every_phase_draws_to_a_png_with_units_and_centres_in_colour(phase: str)
         assert near(at(point), want), (centre, at(point), want)
 
 
+@pytest.mark.slow
 def test_the_png_is_the_svg_drawn() -> None:
     """The PNG lays the phase over a picture of the board made once; it
     must look like the whole SVG drawn in one go."""

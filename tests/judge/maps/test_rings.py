@@ -4,8 +4,12 @@ data and the way it was derived cannot drift apart."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.variant_file import load_variant
 from judge.maps.rings import standard_rings
+
+pytestmark = pytest.mark.slow
 
 
 def test_the_generator_reproduces_the_shipped_rings() -> None:

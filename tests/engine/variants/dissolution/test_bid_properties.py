@@ -43,6 +43,7 @@ from tests.engine.variants.dissolution.random_phases import (
     obeyed,
     order_key,
 )
+from tests.examples import examples
 
 # -- bids ------------------------------------------------------------------------------
 
@@ -215,13 +216,13 @@ def check_ignored(drawn: Drawn) -> None:
                 raise AssertionError(f"a bid ignored for an unknown reason: {r}")
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(SEEDS)
 def test_bids_are_counted_within_the_rules(seed: int) -> None:
     check_bids(draw(seed))
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(SEEDS)
 def test_bids_are_ignored_only_for_their_reasons(seed: int) -> None:
     check_ignored(draw(seed))
@@ -293,7 +294,7 @@ def check_violations(drawn: Drawn) -> None:
     assert direct == _expected_violations(drawn)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(SEEDS)
 def test_violations_follow_the_moves(seed: int) -> None:
     check_violations(draw(seed))
@@ -318,7 +319,7 @@ def _normal(results: Sequence[OrderResult]) -> list[tuple[object, ...]]:
     return out
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(SEEDS)
 def test_adjudication_is_deterministic(seed: int) -> None:
     drawn = draw(seed)
@@ -333,7 +334,7 @@ def test_adjudication_is_deterministic(seed: int) -> None:
     assert Counter(reordered.facts("bids")) == Counter(drawn.resolution.facts("bids"))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(SEEDS)
 def test_the_order_of_units_orders_and_bids_does_not_matter(seed: int) -> None:
     """The units' order on the board and the order in which powers' orders and

@@ -59,6 +59,7 @@ from tests.engine.variants.dissolution.test_bid_properties import (
     check_ignored,
     check_violations,
 )
+from tests.examples import examples
 
 
 @pytest.mark.parametrize(("orders", "bids"), [
@@ -254,7 +255,7 @@ def _random_retreats(rng: random.Random, state: GameState) -> dict[str, list[Ord
     return orders
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(SEEDS)
 def test_movement_keeps_the_board_sound(seed: int) -> None:
     drawn = draw(seed)
@@ -330,7 +331,7 @@ def check_adjustments(before: GameState, after: GameState) -> None:
                 assert Unit(name, UnitKind.ARMY, centre) in after.units, (name, centre)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(SEEDS)
 def test_random_games_keep_the_board_sound(seed: int) -> None:
     """Two years of random play: every movement phase keeps the rules above."""
@@ -365,7 +366,7 @@ def test_random_games_keep_the_board_sound(seed: int) -> None:
 STANDARD = load_variant("standard")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(SEEDS)
 def test_standard_game_ignores_bids_and_has_no_violations(seed: int) -> None:
     """The hooks Dissolution added change nothing in the standard game: bids

@@ -43,6 +43,8 @@ from engine.variants.intercontinental.facts import load_facts
 from engine.variants.intercontinental.state import of as intercontinental
 from tests.engine.variants.intercontinental.random_play import MAJORS, MAP, RULES, opening, turn
 
+pytestmark = pytest.mark.slow
+
 DATA = tomllib.loads((Path(__file__).parent / "data" / "random_play.toml").read_text())
 SEEDS: list[int] = DATA["seeds"]
 LAST_YEAR: int = DATA["last_year"]
