@@ -19,6 +19,8 @@ class RulesLayer:
     title: str  # how mails name it: "Diplomap"
     # the map with the layer on; ValueError saying why a map cannot have it
     switch_on: Callable[[GameMap], GameMap]
+    # keys of a phase's JSON only this layer reads: giving one switches it on
+    implied_by: tuple[str, ...] = ()
 
 
 def _diplomap(game_map: GameMap) -> GameMap:
@@ -27,7 +29,7 @@ def _diplomap(game_map: GameMap) -> GameMap:
 
 
 LAYERS: Mapping[str, RulesLayer] = {
-    "diplomap": RulesLayer("diplomap", "Diplomap", _diplomap),
+    "diplomap": RulesLayer("diplomap", "Diplomap", _diplomap, implied_by=("map_changes",)),
 }
 
 

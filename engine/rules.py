@@ -18,7 +18,7 @@ and what the results report (engine/reports.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -151,6 +151,13 @@ class Rules:
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
         """The board as it stands in this phase (canals open by year)."""
         return game_map.with_canals_for(state.phase.year)
+
+    def reading_board(self, game_map: GameMap, state: GameState,
+                      places: Collection[str] | None = None) -> GameMap:
+        """The board a phase's lines are read on: the board in force, here;
+        Diplomap's also knows the names units displaced by a Draw stand on
+        (``places``, by default where the state's dislodged units stand)."""
+        return self.map_for(game_map, state)
 
     # -- Diplomap: the board redrawn during play (engine/diplomap/rules.py) ----
 

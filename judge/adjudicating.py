@@ -48,7 +48,7 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     """The current phase resolved from the lines on file (nothing stored)."""
     game_map = map_of(game)
     state = current_state(session, game)
-    board = reading_board(session, game, game_map, state)
+    board = reading_board(game_map, state)
     lines: dict[str, Mapping[str, Sequence[object]]] = {}
     unreadable: list[tuple[str, str, str]] = []
     unreadable_secret: list[tuple[str, str, str]] = []

@@ -32,7 +32,6 @@ from judge import filed_lines, snapshots
 from judge.db import run
 from judge.models import Game, Member, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
-from parser.map_orders import with_former_names
 
 MASTER = "MASTER"
 
@@ -66,22 +65,11 @@ def board_of(game_map: GameMap, state: GameState) -> GameMap:
     return rules_for(game_map).map_for(game_map, state)
 
 
-def reading_board(session: Session, game: Game, game_map: GameMap,
-                  state: GameState, phase: str | None = None) -> GameMap:
-    """The board the orders of a phase (the current one by default) are
-    read on: the board in force, and in a retreat phase after a Draw also
-    the names of the provinces split since the phase before, where
-    displaced units still stand (``A Bur R Bur-N``, Diplomap §III.B)."""
-    board = board_of(game_map, state)
-    if state.phase.kind is not PhaseKind.RETREAT or not any(d.displaced
-                                                            for d in state.dislodged):
-        return board
-    record = phase_record(session, game, phase)
-    earlier = None if record is None else session.exec(select(PhaseRecord).where(
-        PhaseRecord.game_id == game.id, PhaseRecord.seq == record.seq - 1)).first()
-    if earlier is None:
-        return board
-    return with_former_names(board, board_of(game_map, snapshots.loads(earlier.state)))
+def reading_board(game_map: GameMap, state: GameState) -> GameMap:
+    """The board the lines of the phase ``state`` begins are read on (the
+    rules' reading_board: the board in force, and whatever names units still
+    stand on there)."""
+    return rules_for(game_map).reading_board(game_map, state)
 
 
 def phase_record(session: Session, game: Game, phase: str | None = None) -> PhaseRecord | None:

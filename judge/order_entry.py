@@ -143,7 +143,7 @@ def submit_orders(session: Session, game: Game, member: Member,
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     game_map = map_of(game)
     state = current_state(session, game)
-    board = reading_board(session, game, game_map, state)
+    board = reading_board(game_map, state)
     powers = powers_of(member)
     by_kind = sort_mail(lines)
     lines = by_kind.pop(ORDERS.name)

@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 
 from engine.game import Resolution, adjudicate
+from engine.layers import LAYERS
 from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, normalise_name
 from engine.movement import retreat_options
@@ -20,7 +21,6 @@ from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
-from judge import phase_json_map as on_the_map
 from judge import reported
 from parser.line_kinds import READERS, reader
 from parser.line_kinds import read_lines as read_lines_of
@@ -47,6 +47,19 @@ def _unit(game_map: GameMap, power: str, text: Any, key: str) -> Unit:
     return unit
 
 
+def _layers_on(game_map: GameMap, data: Mapping[str, Any]) -> GameMap:
+    """The map with the rules layers the phase switches on (``"diplomap":
+    true``, or a key only the layer reads, as ``map_changes``); a variant
+    whose data cannot carry one refuses it, ValueError saying why."""
+    for layer in LAYERS.values():
+        if any(data.get(key) for key in (layer.name, *layer.implied_by)):
+            try:
+                game_map = layer.switch_on(game_map)
+            except ValueError as exc:
+                raise ValueError(f"{layer.name}: {exc}") from None
+    return game_map
+
+
 def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     if not isinstance(data, dict):
         raise PhaseInputError("the phase must be a JSON object")
@@ -59,8 +72,8 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     except ValueError as exc:
         raise PhaseInputError(f"phase: {exc}") from None
     try:
-        game_map = on_the_map.switched_on(game_map, data)
-    except on_the_map.MapInputError as exc:
+        game_map = _layers_on(game_map, data)
+    except ValueError as exc:
         raise PhaseInputError(str(exc)) from None
     rules = rules_for(game_map)
     opening = rules.opening(game_map, GameState.initial(game_map))
@@ -139,8 +152,8 @@ def _displaced(game_map: GameMap, board: GameMap, state: GameState, power: str, 
     Also a unit dislodged in a province split since: its retreats were
     judged on the board before the split, so they are taken as written."""
     location = str(text).split(None, 1)[-1]
-    before = on_the_map.displaced_board(game_map, board, state, [_location_code(location)])
-    if before is None:
+    before = rules_for(game_map).reading_board(game_map, state, [_location_code(location)])
+    if not before.is_location(_location_code(location)):
         if info.get("displaced"):
             raise PhaseInputError(f"{key}: no board before the changes has {location!r}")
         raise PhaseInputError(f"dislodged.{power}: unknown place {location!r}")
@@ -261,11 +274,7 @@ def write_resolution(
 def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
     game_map, state = read_state(data)
     rules = rules_for(game_map)
-    board = rules.map_for(game_map, state)
-    displaced = [d.unit.location for d in state.dislodged
-                 if d.displaced or not board.is_location(d.unit.location)]
-    if displaced:  # Diplomap: orders name the split provinces (§III.B)
-        board = on_the_map.displaced_board(game_map, board, state, displaced) or board
+    board = rules.reading_board(game_map, state)  # where the lines are read
     declared = {kind.name for kind in rules.line_kinds}
     for name, found in READERS.items():
         if name not in declared and data.get(name):

@@ -112,7 +112,7 @@ def all_orders_in(session: Session, game: Game) -> bool:
         return False
     on_file = games.orders_on_file(session, game)
     return not order_entry.unordered_units(game_map, state, games.powers_to_order(game_map, state),
-                                     on_file, games.reading_board(session, game, game_map, state))
+                                     on_file, games.reading_board(game_map, state))
 
 
 def due(session: Session, game: Game, config: Config, now: datetime) -> list[OutgoingMail]:

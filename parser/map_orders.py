@@ -39,9 +39,8 @@ from __future__ import annotations
 
 import difflib
 import re
-import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import islice
 
 from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
@@ -424,30 +423,6 @@ def _word_at(text: str, at: int) -> str:
 
 
 _reader_for = per_map(_MapOrderReader)
-
-
-_WITH_FORMER: weakref.WeakKeyDictionary[GameMap, tuple[weakref.ref[GameMap], GameMap]] = (
-    weakref.WeakKeyDictionary())
-
-
-def with_former_names(board: GameMap, before: GameMap) -> GameMap:
-    """A map for *reading* orders on ``board`` that also knows the places of
-    ``before`` that are gone: in the retreat phase after a Draw, a displaced
-    unit still stands in the province that was split (``A Bur R Bur-N``,
-    §III.B), which the board in force no longer has. The names of ``board``
-    win where both have one. Only for parsing: adjudicate on ``board``.
-    Cached per pair, so the grammar is built once."""
-    if board is before:
-        return board
-    cached = _WITH_FORMER.get(board)
-    if cached is not None and cached[0]() is before:
-        return cached[1]
-    gone = {code: p for code, p in before.provinces.items() if code not in board.provinces}
-    names = {key: loc for key, loc in before.aliases.items() if province_of(loc) in gone}
-    both = replace(board, provinces={**board.provinces, **gone},
-                   aliases={**names, **board.aliases})
-    _WITH_FORMER[board] = (weakref.ref(before), both)
-    return both
 
 
 def split_map_orders(text: str) -> tuple[tuple[int, str], ...]:

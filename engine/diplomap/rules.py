@@ -12,7 +12,7 @@ own rules class, so Diplomap works on every variant whose map has rings.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +20,7 @@ from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.displacement import after_changes, default_part
 from engine.diplomap.in_force import adopt, apply_changes, board_of, share_board
 from engine.diplomap.lines import MAP_ORDERS, MAP_RESULTS_KEY
+from engine.diplomap.reading import with_former_names
 from engine.diplomap.state import DiplomapState, map_changes, of
 from engine.diplomap.validity import inland_homes
 from engine.diplomap.values import MapOrder, MapOrderResult
@@ -54,6 +55,27 @@ class DiplomapRules(Rules):
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
         """The base map (never a board in force) with the game's changes so far."""
         return _with_canals(apply_changes(game_map, map_changes(state)), state.phase.year)
+
+    def reading_board(self, game_map: GameMap, state: GameState,
+                      places: Collection[str] | None = None) -> GameMap:
+        """§III.B: in the retreat phase after a Draw a displaced unit (or one
+        dislodged in a province split since) still stands in the province
+        that was split: the board in force, knowing the names of the latest
+        board before the last changes that still has every such place
+        (several Draws of one phase may have displaced them)."""
+        board = self.map_for(game_map, state)
+        if places is None:
+            places = [d.unit.location for d in state.dislodged
+                      if d.displaced or not board.is_location(d.unit.location)]
+        if not places:
+            return board
+        part = of(state)
+        for cut in range(len(part.map_changes) - 1, -1, -1):
+            before = self.map_for(game_map, state.with_part(
+                replace(part, map_changes=part.map_changes[:cut])))
+            if all(before.is_location(place) for place in places):
+                return with_former_names(board, before)
+        return board
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
                   moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],

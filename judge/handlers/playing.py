@@ -49,7 +49,7 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
         lines.append("  (none)")
     game_map = games.map_of(game)
     missing = order_entry.unordered_units(
-        game_map, state, powers, on_file, games.reading_board(ctx.session, game, game_map, state))
+        game_map, state, powers, on_file, games.reading_board(game_map, state))
     if missing:
         lines.append("Without orders: " + ", ".join(missing))
     if state.phase.kind is PhaseKind.ADJUSTMENT:

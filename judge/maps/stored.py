@@ -29,6 +29,6 @@ def stored_scene(session: Session, game: Game, phase: str) -> tuple[GameMap, Sce
     rows = json.loads(earlier.results).get("results", [])
     before = snapshots.loads(earlier.state)
     # the orders were given on that phase's board (Diplomap's provinces of the time)
-    board = games.reading_board(session, game, game_map, before, earlier.phase)
+    board = games.reading_board(game_map, before)
     return game_map, Scene(game.name, position, before,
                            drawn_orders(stored_results(board, rows)))

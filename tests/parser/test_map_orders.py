@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.diplomap.reading import with_former_names
 from engine.diplomap.values import EDGE, Draw, Erase, Side
 from engine.map import GameMap, Province, Terrain, normalise_name
 from engine.variant_file import load_variant
@@ -27,7 +28,6 @@ from parser.map_orders import (
     parse_map_order,
     parse_map_orders,
     split_map_orders,
-    with_former_names,
 )
 from parser.orders import _parser_for
 from tests.examples import examples
