@@ -23,6 +23,7 @@ from engine.movement import resolve_movement
 from engine.orders import Convoy, Disband, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from engine.outcomes import OrderResult, Outcome, Reason, Why
 from engine.phase import PhaseKind, Season
+from engine.phase_context import PhaseContext, phase_context
 from engine.reports import Destroyed, ReportSection, destroyed_section, removed_in_disorder
 from engine.retreats import resolve_retreats
 from engine.rules import Rules
@@ -59,18 +60,20 @@ def adjudicate(
     game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
     bids: Mapping[str, Sequence[Bid]] | None = None,
     map_orders: Mapping[str, Sequence[MapOrder]] | None = None, *,
-    lines: Lines | None = None,
+    lines: Lines | None = None, context: PhaseContext | None = None,
 ) -> Resolution:
     """Resolve one phase. ``lines``: each power's lines of the other kinds
     the rules read (``rules.line_kinds``), by kind name; a kind the rules
     do not read in this phase is not looked at. ``bids`` (Diplomacy Point
     bids) and ``map_orders`` (Diplomap's Draws and Erases) give two of
-    them by name, for callers that know which they have."""
-    rules = rules_for(game_map)
+    them by name, for callers that know which they have. ``context``: the
+    phase's map, rules and board, when the caller has worked them out."""
+    context = context or phase_context(game_map, state)
+    rules = context.rules
     given = _read_now(rules, state.phase.kind, {
         **(lines or {}), **({BIDS.name: bids} if bids is not None else {}),
         **({MAP_ORDERS.name: map_orders} if map_orders is not None else {})})
-    resolved = _resolve(game_map, rules, state, orders, given)
+    resolved = _resolve(game_map, rules, context.board, state, orders, given)
     after = resolved.next
     return replace(resolved,
                    reports=(*resolved.reports,
@@ -79,10 +82,9 @@ def adjudicate(
 
 
 def _resolve(
-    game_map: GameMap, rules: Rules, state: GameState, orders: Mapping[str, Sequence[Order]],
-    given: Lines,
+    game_map: GameMap, rules: Rules, phase_map: GameMap, state: GameState,
+    orders: Mapping[str, Sequence[Order]], given: Lines,
 ) -> Resolution:
-    phase_map = rules.map_for(game_map, state)
     kind = state.phase.kind
     if kind is PhaseKind.MOVEMENT:
         moved = resolve_movement(phase_map, state, orders, rules, BIDS.given(given))

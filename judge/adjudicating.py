@@ -18,7 +18,7 @@ from sqlmodel import Session
 from engine.bids import BIDS_KEY, bid_line
 from engine.game import Resolution, adjudicate
 from engine.lines import ORDERS
-from engine.variants import rules_for
+from engine.phase_context import phase_context
 from judge import filed_lines, map_orders, reported, snapshots
 from judge.games import (
     current_state,
@@ -26,7 +26,6 @@ from judge.games import (
     map_of,
     phase_record,
     powers_to_order,
-    reading_board,
 )
 from judge.models import Game, PhaseRecord, utcnow
 from parser.line_kinds import read_lines, reader
@@ -48,12 +47,13 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     """The current phase resolved from the lines on file (nothing stored)."""
     game_map = map_of(game)
     state = current_state(session, game)
-    board = reading_board(game_map, state)
+    context = phase_context(game_map, state)  # the phase's rules and boards, once
+    board = context.reading
     lines: dict[str, Mapping[str, Sequence[object]]] = {}
     unreadable: list[tuple[str, str, str]] = []
     unreadable_secret: list[tuple[str, str, str]] = []
     ordered: set[str] = set()
-    for kind in rules_for(game_map).line_kinds:
+    for kind in context.rules.line_kinds:
         if not kind.read_in(state.phase.kind):
             continue
         texts = filed_lines.on_file(session, game, kind)
@@ -64,7 +64,7 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     orders = ORDERS.given(lines)  # the engine takes orders apart from the other kinds
     lines.pop(ORDERS.name, None)
     late = tuple(p for p in powers_to_order(game_map, state) if p not in ordered)
-    resolution = adjudicate(game_map, state, orders, lines=lines)
+    resolution = adjudicate(game_map, state, orders, lines=lines, context=context)
     # Diplomap: the board's changes in words, named on the board they were made on
     changes = map_orders.change_notes(board, map_orders.new_changes(state, resolution.next))
     return Adjudication(resolution, tuple(unreadable), late, tuple(unreadable_secret),

@@ -65,13 +65,6 @@ def board_of(game_map: GameMap, state: GameState) -> GameMap:
     return rules_for(game_map).map_for(game_map, state)
 
 
-def reading_board(game_map: GameMap, state: GameState) -> GameMap:
-    """The board the lines of the phase ``state`` begins are read on (the
-    rules' reading_board: the board in force, and whatever names units still
-    stand on there)."""
-    return rules_for(game_map).reading_board(game_map, state)
-
-
 def phase_record(session: Session, game: Game, phase: str | None = None) -> PhaseRecord | None:
     return session.exec(select(PhaseRecord).where(
         PhaseRecord.game_id == game.id, PhaseRecord.phase == (phase or game.phase))).first()

@@ -19,6 +19,7 @@ from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Build, Order, Waive
 from engine.outcomes import OrderResult, Outcome, Why
 from engine.phase import PhaseKind
+from engine.phase_context import phase_context
 from engine.state import GameState
 from engine.variants import rules_for
 from judge import filed_lines, map_orders
@@ -32,7 +33,6 @@ from judge.games import (
     orders_on_file,
     powers_of,
     powers_to_order,
-    reading_board,
 )
 from judge.models import Game, Member
 from parser import OrderError, parse_order, parse_orders
@@ -143,7 +143,7 @@ def submit_orders(session: Session, game: Game, member: Member,
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     game_map = map_of(game)
     state = current_state(session, game)
-    board = reading_board(game_map, state)
+    board = phase_context(game_map, state).reading
     powers = powers_of(member)
     by_kind = sort_mail(lines)
     lines = by_kind.pop(ORDERS.name)
@@ -365,7 +365,7 @@ def clear_orders(session: Session, game: Game, member: Member) -> None:
 def unordered_units(game_map: GameMap, state: GameState, powers: Sequence[str],
                     on_file: dict[str, list[str]], board: GameMap | None = None) -> list[str]:
     """The units of ``powers`` without an order on file; ``board``: the board
-    the orders are read on, if not the board in force (games.reading_board)."""
+    the orders are read on, if not the board in force (PhaseContext.reading)."""
     ordered: set[str] = set()
     board = board or board_of(game_map, state)
     for texts in on_file.values():

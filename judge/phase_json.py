@@ -16,6 +16,7 @@ from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, normalise_name
 from engine.movement import retreat_options
 from engine.phase import Phase
+from engine.phase_context import phase_context
 from engine.phase_input import PhaseInputError, listed, power_in, table
 from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
@@ -273,8 +274,8 @@ def write_resolution(
 
 def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
     game_map, state = read_state(data)
-    rules = rules_for(game_map)
-    board = rules.reading_board(game_map, state)  # where the lines are read
+    context = phase_context(game_map, state)  # the phase's rules and boards, once
+    rules, board = context.rules, context.reading  # lines are read on the reading board
     declared = {kind.name for kind in rules.line_kinds}
     for name, found in READERS.items():
         if name not in declared and data.get(name):
@@ -288,5 +289,5 @@ def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
         unreadable.setdefault(kind.reported_in, []).extend(rows)
     orders = ORDERS.given(lines)
     del lines[ORDERS.name]
-    return write_resolution(game_map, adjudicate(game_map, state, orders, lines=lines),
-                            unreadable)
+    return write_resolution(game_map, adjudicate(game_map, state, orders, lines=lines,
+                                                 context=context), unreadable)

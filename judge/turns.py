@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session
 
+from engine.phase_context import phase_context
 from judge import adjudicating, games, maps, order_entry, reported, snapshots
 from judge.adjudicating import Adjudication
 from judge.config import Config
@@ -112,7 +113,7 @@ def all_orders_in(session: Session, game: Game) -> bool:
         return False
     on_file = games.orders_on_file(session, game)
     return not order_entry.unordered_units(game_map, state, games.powers_to_order(game_map, state),
-                                     on_file, games.reading_board(game_map, state))
+                                     on_file, phase_context(game_map, state).reading)
 
 
 def due(session: Session, game: Game, config: Config, now: datetime) -> list[OutgoingMail]:

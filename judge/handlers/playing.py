@@ -9,6 +9,7 @@ from datetime import datetime, time, timedelta
 
 from engine.diplomap.lines import MAP_ORDERS
 from engine.phase import PhaseKind
+from engine.phase_context import phase_context
 from engine.state import GameState
 from engine.variants import rules_for
 from judge import games, map_orders, order_entry, turns, winter_notes
@@ -49,7 +50,7 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
         lines.append("  (none)")
     game_map = games.map_of(game)
     missing = order_entry.unordered_units(
-        game_map, state, powers, on_file, games.reading_board(game_map, state))
+        game_map, state, powers, on_file, phase_context(game_map, state).reading)
     if missing:
         lines.append("Without orders: " + ", ".join(missing))
     if state.phase.kind is PhaseKind.ADJUSTMENT:

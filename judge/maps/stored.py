@@ -7,6 +7,7 @@ import json
 from sqlmodel import Session, select
 
 from engine.map import GameMap
+from engine.phase_context import phase_context
 from judge import games, snapshots
 from judge.games import GameError
 from judge.maps.scene import Scene, drawn_orders, stored_results
@@ -29,6 +30,6 @@ def stored_scene(session: Session, game: Game, phase: str) -> tuple[GameMap, Sce
     rows = json.loads(earlier.results).get("results", [])
     before = snapshots.loads(earlier.state)
     # the orders were given on that phase's board (Diplomap's provinces of the time)
-    board = games.reading_board(game_map, before)
+    board = phase_context(game_map, before).reading
     return game_map, Scene(game.name, position, before,
                            drawn_orders(stored_results(board, rows)))
