@@ -24,7 +24,12 @@ from typing import Any
 
 from engine.map import GameMap
 from engine.map_cache import per_map
-from engine.variants.dissolution.nuclear import NuclearPowers, nuclear_powers, read_nuclear
+from engine.variants.dissolution.nuclear import (
+    NuclearPowers,
+    nuclear_powers,
+    read_nuclear,
+    sound,
+)
 
 PERIMETER_LETTER = "z"
 VALUES = range(1, 6)
@@ -139,10 +144,7 @@ def closest(board: FavorBoard, origin: str, candidates: Iterable[str]) -> str | 
 @per_map
 def favor_board(game_map: GameMap) -> FavorBoard:
     """The map's Favor board, read from its ``[favor]`` table once."""
-    board, problems = read_board(game_map)
-    if problems:
-        raise ValueError(f"the [favor] table has problems: {problems[0][1]}")
-    return board
+    return sound(read_board(game_map))
 
 
 def read_board(game_map: GameMap, nuclear: NuclearPowers | None = None

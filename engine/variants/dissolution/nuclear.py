@@ -22,12 +22,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.map import GameMap
 from engine.map_cache import per_map
 
 Problems = list[tuple[tuple[str, ...], str]]
+T = TypeVar("T")
 
 # the Favor of a power the file gives no starting value for, as an exile's
 # counts (§5.3)
@@ -78,13 +79,19 @@ class NuclearPowers:
                 for prov in game_map.powers[nuclear].territory}
 
 
+def sound(found: tuple[T, Problems]) -> T:
+    """What a reader of the ``[favor]`` table found, if it found no problem
+    (a map in play was checked when it was loaded: a problem here is a bug)."""
+    value, problems = found
+    if problems:
+        raise ValueError(f"the [favor] table has problems: {problems[0][1]}")
+    return value
+
+
 @per_map
 def nuclear_powers(game_map: GameMap) -> NuclearPowers:
     """The map's nuclear powers, read from its ``[favor]`` table once."""
-    nuclear, problems = read_nuclear(game_map)
-    if problems:
-        raise ValueError(f"the [favor] table has problems: {problems[0][1]}")
-    return nuclear
+    return sound(read_nuclear(game_map))
 
 
 def read_nuclear(game_map: GameMap) -> tuple[NuclearPowers, Problems]:
