@@ -41,8 +41,8 @@ class Resolution:
     winner: str | None = None  # the winning power (or player, where players win)
     # what the results report besides the orders, in the order found: the
     # bids' fates (secret until the game ends), the variant's own sections
-    # (Dissolution's violations and kicks, Diplomap's map orders), the units
-    # destroyed without a retreat (engine/reports.py)
+    # (Dissolution's violations and kicks, Diplomap's map orders and the
+    # board's changes), the units destroyed without a retreat (engine/reports.py)
     reports: tuple[ReportSection, ...] = ()
     # the scores, adjustments due and Diplomacy Points ``next`` leaves
     standing: Standing = field(default_factory=lambda: Standing({}))

@@ -49,6 +49,9 @@ class ReportSection:
     title: str  # its heading in mails
     lines: tuple[ReportLine, ...]
     secret_until_end: bool = False  # shown to the GM only until the game ends
+    # a word put before each line where several sections' lines share one
+    # list (HISTORY: 'board: ...'); none by default
+    label: str = ""
 
     @property
     def facts(self) -> tuple[Any, ...]:
@@ -56,12 +59,12 @@ class ReportSection:
 
 
 def section(key: str, title: str, facts: Iterable[F], text: Callable[[F], str],
-            power: Callable[[F], str], secret_until_end: bool = False,
+            power: Callable[[F], str], secret_until_end: bool = False, label: str = "",
             ) -> tuple[ReportSection, ...]:
     """A section of one line per fact, or none when there are no facts (so
     that a phase without anything to say has no empty headings)."""
     lines = tuple(ReportLine(text(f), power(f), f) for f in facts)
-    return (ReportSection(key, title, lines, secret_until_end),) if lines else ()
+    return (ReportSection(key, title, lines, secret_until_end, label),) if lines else ()
 
 
 def fact_fields(fact: object) -> dict[str, Any]:
@@ -86,9 +89,9 @@ def fact_fields(fact: object) -> dict[str, Any]:
 
 
 def _plain(value: Any, hint: Any) -> Any:
-    if dataclasses.is_dataclass(value):
+    if dataclasses.is_dataclass(value) and type(value).__str__ is not object.__str__:
         return str(value)  # an order or a bid: as the players write it
-    return to_plain(value, hint)
+    return to_plain(value, hint)  # a value of fields (a line's anchor): its fields
 
 
 # -- who was destroyed and why --------------------------------------------------

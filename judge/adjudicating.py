@@ -19,7 +19,7 @@ from engine.bids import BIDS_KEY, bid_line
 from engine.game import Resolution, adjudicate
 from engine.lines import ORDERS
 from engine.phase_context import phase_context
-from judge import filed_lines, map_orders, reported, snapshots
+from judge import filed_lines, reported, snapshots
 from judge.games import (
     current_state,
     enter_phase,
@@ -40,7 +40,6 @@ class Adjudication:
     late: tuple[str, ...]  # powers that had no orders on file
     # the same of the secret kinds (bids): kept with them, for the end of the game
     unreadable_bids: tuple[tuple[str, str, str], ...] = ()
-    map_changes: tuple[str, ...] = ()  # Diplomap: the board's changes, in words
 
 
 def adjudicate_phase(session: Session, game: Game) -> Adjudication:
@@ -65,10 +64,7 @@ def adjudicate_phase(session: Session, game: Game) -> Adjudication:
     lines.pop(ORDERS.name, None)
     late = tuple(p for p in powers_to_order(game_map, state) if p not in ordered)
     resolution = adjudicate(game_map, state, orders, lines=lines, context=context)
-    # Diplomap: the board's changes in words, named on the board they were made on
-    changes = map_orders.change_notes(board, map_orders.new_changes(state, resolution.next))
-    return Adjudication(resolution, tuple(unreadable), late, tuple(unreadable_secret),
-                        tuple(changes))
+    return Adjudication(resolution, tuple(unreadable), late, tuple(unreadable_secret))
 
 
 def results_json(adjudication: Adjudication) -> dict[str, object]:
@@ -81,12 +77,12 @@ def results_json(adjudication: Adjudication) -> dict[str, object]:
         "unreadable": [list(u) for u in adjudication.unreadable],
         "late": list(adjudication.late),
         "winner": adjudication.resolution.winner,
-        # each report section under its key; bids stay secret until the game ends
+        # each report section under its key (Diplomap's board changes among
+        # them); bids stay secret until the game ends
         **reported.to_json(adjudication.resolution.reports, {BIDS_KEY: [
             {"power": p, "bidder": p, "bid": text, "counted": False,
              "why": f"unreadable: {why}", "text": bid_line(p, text, False, f"unreadable: {why}")}
             for p, text, why in adjudication.unreadable_bids]}),
-        **({"map_changes": list(adjudication.map_changes)} if adjudication.map_changes else {}),
     }
 
 

@@ -235,7 +235,7 @@ def by_seat(state: GameState, game_map: GameMap,
 def results_body(config: Config, game: Game, settings: GameSettings, game_map: GameMap,
                  phase: str, results: Iterable[dict[str, Any]], late: Sequence[str],
                  after: GameState, standing: Standing, ending: str = "",
-                 sections: Sequence[Reported] = (), map_changes: Sequence[str] = ()) -> str:
+                 sections: Sequence[Reported] = ()) -> str:
     """The results mail. ``standing``: the scores, adjustments due and
     budgets the phase left (its resolution's); ``sections``: its report
     sections as stored, secret ones left out by the caller."""
@@ -261,7 +261,6 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         dislodged=dislodged,
         notes=list(after.notes),
         sections=list(sections),
-        map_changes=list(map_changes),
         budgets=budget_table(after, standing.budgets),
         centres=centres,
         groups=group_table(after, centres),

@@ -1,6 +1,8 @@
 """Diplomap's map orders by mail: a power's Draw and Erase on file for a
 movement phase, read from its orders mail, handed to the engine at the
-deadline, and their results and the board's changes told in the results.
+deadline. Their fates and the board's changes are report sections of the
+engine's (engine/diplomap/rules.py, notes.py), told in the results as every
+section is.
 
 Rule text: Diplomap ru12 by Michael Harvath (CC BY-SA 4.0). A power gives
 at most one Draw and one Erase a year, with the Spring or the Fall moves
@@ -23,8 +25,8 @@ from sqlmodel import Session
 
 from engine.diplomap import state as diplomap_state
 from engine.diplomap.lines import MAP_ORDERS
-from engine.diplomap.state import MAP_ORDER_KINDS, map_changes
-from engine.diplomap.values import Draw, MapChange, MapOrder, Merge, Rename, Split
+from engine.diplomap.state import MAP_ORDER_KINDS
+from engine.diplomap.values import Draw, MapOrder
 from engine.map import GameMap, power_named
 from engine.phase import PhaseKind, Season
 from engine.state import GameState
@@ -161,41 +163,3 @@ def summary(session: Session, game: Game, board: GameMap, state: GameState,
     if used:
         out.append("Used this year: " + ", ".join(used))
     return out
-
-
-# -- results -----------------------------------------------------------------------
-
-
-def change_notes(before: GameMap, changes: Sequence[MapChange]) -> list[str]:
-    """The board's new changes said in words, each on the board as the
-    changes before it left it: 'Galicia (GAL) is now North Galicia (GAL-N)
-    and South Galicia (GAL-S)'."""
-    names = {code: province.name for code, province in before.provinces.items()}
-
-    def name(code: str) -> str:
-        return f"{names[code]} ({code})" if code in names else code
-
-    notes: list[str] = []
-    for change in changes:
-        if isinstance(change, Split):
-            text = (f"{name(change.province)} is now {change.names[0]} "
-                    f"({change.parts[0]}) and {change.names[1]} ({change.parts[1]})")
-            if change.centre:
-                text += f"; the supply centre is in {change.centre}"
-            names.update(zip(change.parts, change.names, strict=True))
-        elif isinstance(change, Merge):
-            first, second = change.provinces
-            text = (f"{name(first)} and {name(second)} are now one province, "
-                    f"{change.name} ({change.into})")
-            names[change.into] = change.name
-        elif isinstance(change, Rename):
-            text = f"{name(change.code)} is now called {change.name} ({change.new_code})"
-            names[change.new_code] = change.name
-        notes.append(text + ".")
-    return notes
-
-
-def new_changes(before: GameState, after: GameState) -> tuple[MapChange, ...]:
-    """The changes ``after`` has that ``before`` had not."""
-    return map_changes(after)[len(map_changes(before)):]
-

@@ -6,7 +6,11 @@ here and loop over them, whatever the variant.
 
 Results stored before sections existed have the four reports of that time
 under their own keys and no ``sections``; they are read as sections too,
-their lines' text made as the mails of that time made it.
+their lines' text made as the mails of that time made it. So are the
+sentences on the board's changes that the judge itself wrote under
+``map_changes`` before Diplomap reported them as a section (``board_changes``),
+also in results that have ``sections``: they come after the sections, where
+the mails of that time put them.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ class Reported:
     title: str
     lines: tuple[Mapping[str, Any], ...]
     secret_until_end: bool = False
+    label: str = ""  # put before each line where sections share a list (HISTORY)
 
     @property
     def texts(self) -> list[str]:
@@ -46,10 +51,11 @@ def to_json(sections: Iterable[ReportSection],
     for section in sections:
         out[section.key] = [*extra.pop(section.key, ()), *(ln.fields() for ln in section.lines)]
         index.append({"key": section.key, "title": section.title,
-                      "secret_until_end": section.secret_until_end})
+                      "secret_until_end": section.secret_until_end,
+                      **({"label": section.label} if section.label else {})})
     for key, lines in extra.items():
         if lines:
-            title, secret = _LEGACY.get(key, (key, False))
+            title, secret, _ = _LEGACY.get(key, (key, False, ""))
             out[key] = list(lines)
             index.append({"key": key, "title": title, "secret_until_end": secret})
     return {**out, "sections": index} if index else {}
@@ -57,13 +63,15 @@ def to_json(sections: Iterable[ReportSection],
 
 def read(results: Mapping[str, Any]) -> list[Reported]:
     """The sections of a phase's stored results, in order."""
-    index = results.get("sections")
-    if index is None:  # stored before sections existed
-        index = [{"key": key, "title": title, "secret_until_end": secret}
-                 for key, (title, secret) in _LEGACY.items() if results.get(key)]
+    index = list(results.get("sections") or [])
+    indexed = {entry["key"] for entry in index}
+    # stored before sections existed, or (the board's changes) before theirs
+    index.extend({"key": key, "title": title, "secret_until_end": secret, "label": label}
+                 for key, (title, secret, label) in _LEGACY.items()
+                 if key not in indexed and results.get(key))
     return [Reported(key := entry["key"], entry["title"],
                      tuple(_with_text(key, line) for line in results.get(key, [])),
-                     bool(entry.get("secret_until_end")))
+                     bool(entry.get("secret_until_end")), str(entry.get("label") or ""))
             for entry in index]
 
 
@@ -83,16 +91,21 @@ def told_as_destroyed(sections: Iterable[Reported]) -> set[tuple[str, str]]:
             if s.key == DESTROYED_KEY for line in s.lines if line.get("order")}
 
 
-# the reports stored by name before sections: (title, secret until the end)
-_LEGACY: dict[str, tuple[str, bool]] = {
-    "map_results": ("Map orders (Diplomap)", False),
-    "violations": ("Violations against nuclear powers", False),
-    "kicks": ("Embassies kicked on the Favor map", False),
-    BIDS_KEY: (BIDS_TITLE, True),
+# the reports stored by name before sections: (title, secret until the
+# end, label), as the mails of that time printed them; the board's changes
+# were stored as sentences
+_LEGACY: dict[str, tuple[str, bool, str]] = {
+    "map_results": ("Map orders (Diplomap)", False, ""),
+    "violations": ("Violations against nuclear powers", False, ""),
+    "kicks": ("Embassies kicked on the Favor map", False, ""),
+    BIDS_KEY: (BIDS_TITLE, True, ""),
+    "map_changes": ("The board changes", False, "board"),
 }
 
 
-def _with_text(key: str, line: Mapping[str, Any]) -> Mapping[str, Any]:
+def _with_text(key: str, line: Mapping[str, Any] | str) -> Mapping[str, Any]:
+    if isinstance(line, str):  # a sentence alone (the board's changes, before sections)
+        return {"text": line}
     if "text" in line:
         return line
     if key == BIDS_KEY:  # stored, or unreadable and never a fact

@@ -80,8 +80,7 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
     # secret ones (the bids) wait for the end of the game
     sections = reported.public(reported.read(stored))
     body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
-                        after, adjudication.resolution.standing, ending, sections,
-                        adjudication.map_changes)
+                        after, adjudication.resolution.standing, ending, sections)
     files = maps.attachments_or_none(game_map, scene_after(game.name, adjudication.resolution))
     if preview:
         body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)
@@ -245,11 +244,6 @@ def maybe_draw_or_concession(session: Session, game: Game,
             return ended_mails(session, game, config)
     return []
 
-
-
-def map_changes_text(record_results: str) -> list[str]:
-    """What a processed phase's map orders did to the board, in words."""
-    return list(json.loads(record_results).get("map_changes", [])) if record_results else []
 
 
 def results_text(record_results: str) -> list[dict[str, str]]:

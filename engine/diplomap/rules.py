@@ -20,6 +20,7 @@ from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.displacement import after_changes, default_part
 from engine.diplomap.in_force import adopt, apply_changes, board_of, share_board
 from engine.diplomap.lines import MAP_ORDERS, MAP_RESULTS_KEY
+from engine.diplomap.notes import board_changes_section
 from engine.diplomap.reading import with_former_names
 from engine.diplomap.state import DiplomapState, map_changes, of
 from engine.diplomap.validity import inland_homes
@@ -93,6 +94,8 @@ class DiplomapRules(Rules):
         if not outcome.changes:
             return (moved, state.with_part(replace(part, map_orders_used=outcome.used)),
                     report, phase_map)
+        # the changes in words, named as the phase's board names them
+        report = (*report, *board_changes_section(phase_map, outcome.changes))
         changes = (*part.map_changes, *outcome.changes)
         # the phase's working board has carried the changes out already
         changed = adopt(game_map, changes, outcome.board)

@@ -13,7 +13,9 @@ or ``Edge`` by players) stands for the board's edge.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 EDGE = "EDGE"  # the board's edge in a ring (engine/rings.py uses the same word)
 
@@ -83,6 +85,10 @@ class Split:
     """A Draw carried out: ``province`` (a code of the board it was drawn
     on) became ``parts``; the line is the game's ``line``-th."""
 
+    # a change as a report line's fields (engine/reports.py) says its kind
+    # by its first key, as its record does (records.py: 'split', 'merge', 'rename')
+    json_names: ClassVar[Mapping[str, str]] = {"province": "split"}
+
     province: str
     parts: tuple[str, str]  # the new provinces' codes
     names: tuple[str, str]  # and their full names
@@ -108,6 +114,8 @@ class Split:
 class Merge:
     """An Erase carried out: ``provinces`` became ``into``."""
 
+    json_names: ClassVar[Mapping[str, str]] = {"provinces": "merge"}
+
     provinces: tuple[str, str]
     into: str
     name: str
@@ -121,6 +129,8 @@ class Merge:
 @dataclass(frozen=True, slots=True)
 class Rename:
     """A GM's name for a new province (§II.H): ``code`` is now ``new_code``, ``name``."""
+
+    json_names: ClassVar[Mapping[str, str]] = {"code": "rename", "new_code": "to"}
 
     code: str
     new_code: str

@@ -120,11 +120,12 @@ def do_history(ctx: Context, command: c.History) -> str:
                 continue
             reason = f": {row['reason']}" if row.get("reason") else ""
             out.append(f"  {row['power']:<9} {row['order']:<30} {row['outcome']}{reason}")
-        # the report sections (Diplomap's map orders, Dissolution's
-        # violations...), the secret ones (bids) once the game is over
+        # the report sections (Diplomap's map orders and board changes,
+        # Dissolution's violations...), each line after its section's label
+        # if it has one; the secret ones (bids) once the game is over
         shown = reported.public(sections, over)
-        out.extend(f"  {line}" for s in shown if not s.secret_until_end for line in s.texts)
-        out.extend(f"  board: {change}" for change in turns.map_changes_text(record.results))
+        out.extend(f"  {s.label}: {line}" if s.label else f"  {line}"
+                   for s in shown if not s.secret_until_end for line in s.texts)
         out.extend(f"  {s.title}: {line}"
                    for s in shown if s.secret_until_end for line in s.texts)
     return "\n".join(out)

@@ -97,3 +97,66 @@ def test_a_unit_the_rules_destroy_is_told_once() -> None:
     assert reported.told_as_destroyed(sections) == {("EGYPT", "W ASW DISBAND")}
     (destroyed,) = [s for s in sections if s.key == "destroyed"]
     assert destroyed.texts == ["EGYPT W ASW: dislodged by the unit from KHM: it cannot retreat"]
+
+
+# results stored after sections existed and before Diplomap reported the
+# board's changes as one: the judge's sentences under "map_changes"
+WITH_CHANGES = json.loads((Path(__file__).parent / "data"
+                           / "results_with_map_changes.json").read_text())
+CHANGES = WITH_CHANGES["map_changes"]
+
+
+def test_board_changes_stored_as_sentences_read_as_a_section() -> None:
+    sections = reported.read(WITH_CHANGES)
+    assert [(s.key, s.title, s.label) for s in sections] == [
+        ("map_results", "Map orders (Diplomap)", ""),
+        ("map_changes", "The board changes", "board")]
+    assert sections[1].texts == CHANGES
+    # and before sections existed
+    (only,) = reported.read({"results": [], "map_changes": CHANGES})
+    assert only.texts == CHANGES and only.label == "board"
+
+
+def test_history_shows_board_changes_stored_as_sentences(db: Engine) -> None:
+    from judge.handlers import Context
+    from judge.handlers.info import do_history
+    from parser.commands import History
+
+    secret = hash_password("pw")
+    config = Config(address="judge@judge.test")
+    with transaction(db) as session:
+        game = games.create_game(session, "old", secret, "gm@x.test", GameSettings())
+        for power in load_variant("standard").powers:
+            games.join(session, game, f"{power.lower()}@x.test", secret, power)
+        games.start(session, game, START)
+        turns.process(session, game, config, START)
+        record = games.phase_record(session, game, "S1901M")
+        assert record is not None
+        record.results = json.dumps(WITH_CHANGES)
+        session.add(record)
+        ctx = Context(session=session, config=config, sender="x@x.test", now=START)
+        shown = do_history(ctx, History("old", "S1901M", "S1901M")).splitlines()
+    # as HISTORY printed them then: after the sections, each after 'board:'
+    assert shown[-3:] == ["  RUSSIA    ERASE MOS/LVN: succeeded",
+                          *(f"  board: {change}" for change in CHANGES)]
+
+
+def test_the_board_changes_section_is_stored_with_its_label() -> None:
+    """A phase whose map orders changed the board stores the changes as
+    its section: each change's fields and sentence, the label in the index."""
+    from engine.diplomap.in_force import with_diplomap
+    from engine.diplomap.values import Erase
+
+    game_map = with_diplomap(load_variant("standard"))
+    state = GameState.initial(game_map)
+    resolution = adjudicate(game_map, state, {}, map_orders={"RUSSIA": [Erase(("MOS", "LVN"))]})
+    stored = adjudicating.results_json(adjudicating.Adjudication(resolution, (), ()))
+    assert stored["board_changes"] == [
+        {"merge": ["MOS", "LVN"], "into": "MOS+LVN", "name": "Moscow and Livonia",
+         "erased": stored["board_changes"][0]["erased"],  # type: ignore[index]
+         "text": "Moscow (MOS) and Livonia (LVN) are now one province, "
+                 "Moscow and Livonia (MOS+LVN)."}]
+    assert {"key": "board_changes", "title": "The board changes", "secret_until_end": False,
+            "label": "board"} in stored["sections"]  # type: ignore[operator]
+    (changes,) = [s for s in reported.read(stored) if s.key == "board_changes"]
+    assert changes.label == "board" and len(changes.texts) == 1
