@@ -5,16 +5,13 @@ refused correction never costs the orders already given."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlmodel import Session
 
-from engine.bids import Bid
-from engine.diplomap.lines import MAP_ORDERS
 from engine.game import adjudicate
-from engine.lines import BIDS, ORDERS, LineKind
+from engine.lines import ORDERS
 from engine.map import GameMap, UnitKind, province_of
 from engine.orders import Build, Order, Waive
 from engine.outcomes import OrderResult, Outcome, Why
@@ -22,29 +19,21 @@ from engine.phase import PhaseKind
 from engine.phase_context import phase_context
 from engine.state import GameState
 from engine.variants import rules_for
-from judge import filed_lines, map_orders
+from judge import filed_lines, kinds
 from judge.games import (
     GameError,
     board_of,
     current_state,
-    file_bids,
     file_orders,
     map_of,
     orders_on_file,
     powers_of,
     powers_to_order,
 )
+from judge.kinds import Filing, OrderNote
 from judge.models import Game, Member
 from parser import OrderError, parse_order, parse_orders
-from parser.bids import parse_bid
 from parser.line_kinds import READERS, sort_mail
-
-
-@dataclass(frozen=True)
-class OrderNote:
-    line: int
-    text: str  # the order as written
-    problem: str  # '' when accepted
 
 
 @dataclass(frozen=True)
@@ -172,7 +161,8 @@ def submit_orders(session: Session, game: Game, member: Member,
     merged = {p: f.orders for p, f in filed.items()}
     filing = Filing(session, game, game_map, board, state, powers, merged)
     for name, given in by_kind.items():  # the mail's other kinds of line, each its own way
-        notes.extend(_INTAKE.get(name, _as_read)(filing, READERS[name].kind, given))
+        kind = READERS[name].kind
+        notes.extend(kinds.intake(kind)(filing, kind, given))
     notes.sort(key=lambda n: n.line)
     for power in powers:
         if merged[power] != before[power]:
@@ -258,97 +248,6 @@ def _one_by_one(game_map: GameMap, state: GameState,
         notes.append(OrderNote(line, source, "" if problem is None
                                else _kept(problem, on_file.replaced(chosen))))
     return notes
-
-
-@dataclass(frozen=True)
-class Filing:
-    """What a mail's lines of a kind other than orders are filed against."""
-
-    session: Session
-    game: Game
-    game_map: GameMap  # the game's map
-    board: GameMap  # the board the phase's lines are read on
-    state: GameState
-    powers: Sequence[str]  # the seat's
-    orders: Mapping[str, list[Order]]  # the seat's orders on file, this mail's included
-
-
-Line = tuple[int, str]
-
-
-def _as_read(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:
-    """A kind with no intake of its own: each line read on the phase's board
-    and, if the rules read the kind now, the readable ones filed for the
-    seat's first power (replacing those on file); the rest answered."""
-    if not lines:
-        return []
-    if kind not in rules_for(filing.game_map).line_kinds:
-        return [OrderNote(n, t.strip(), f"this game's rules read no {kind.noun}")
-                for n, t in lines]
-    if not kind.read_in(filing.state.phase.kind):
-        return [OrderNote(n, t.strip(), f"{kind.noun} are not read in the "
-                          f"{filing.state.phase.name}") for n, t in lines]
-    notes, kept = [], []
-    for number, text in lines:
-        value = READERS[kind.name].read(text, filing.board, number)
-        if isinstance(value, OrderError):
-            notes.append(OrderNote(number, text.strip(), value.message))
-        else:
-            notes.append(OrderNote(number, text.strip(), ""))
-            kept.append(str(value))
-    if filing.powers:
-        filed_lines.put(filing.session, filing.game, kind, filing.powers[0], kept)
-    return notes
-
-
-def _bids(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:
-    """Read the mail's bids, check them against the orders on file, and file
-    them for the seat's first power: a mail's bids replace the bids on file
-    (a bid is no unit's order); a mail without bids leaves them."""
-    session, game, game_map, state = filing.session, filing.game, filing.game_map, filing.state
-    powers, accepted = filing.powers, filing.orders
-    rules = rules_for(game_map)
-    power = powers[0] if powers else ""
-    points, _ = rules.bid_allowance(game_map, state, power)
-    if state.phase.kind is not PhaseKind.MOVEMENT or not game_map.bid_powers or points == 0:
-        if lines:
-            why = "no bids in this game" if not game_map.bid_powers else \
-                f"{power} may not bid" if points == 0 else "bids are for Spring and Autumn"
-            return [OrderNote(n, t.strip(), why) for n, t in lines]
-        return []
-    if not lines:  # a mail without bids keeps those on file, as it keeps other orders
-        return []
-    notes: list[OrderNote] = []
-    kept: list[tuple[int, str, Bid]] = []
-    for number, text in lines:
-        bid = parse_bid(text, game_map, number)
-        if isinstance(bid, OrderError):
-            notes.append(OrderNote(number, text.strip(), bid.message))
-        else:
-            kept.append((number, text.strip(), bid))
-    fates = adjudicate(game_map, state, {p: list(o) for p, o in accepted.items()},
-                       {power: [b for _, _, b in kept]}).facts("bids")
-    for (number, text, _), fate in zip(kept, fates, strict=True):
-        notes.append(OrderNote(number, text, "" if fate.counted else
-                               f"would be ignored now: {fate.why}"))
-    file_bids(session, game, power, [str(b) for _, _, b in kept])
-    return notes
-
-
-def _map_orders(filing: Filing, kind: LineKind[Any],
-                lines: Sequence[Line]) -> list[OrderNote]:
-    """Diplomap: each of the seat's powers has its own Draw and Erase."""
-    return [OrderNote(*note) for note in map_orders.submit(
-        filing.session, filing.game, filing.board, filing.state, filing.powers, lines,
-        MAP_ORDERS in rules_for(filing.game_map).line_kinds)]
-
-
-# how a mail's lines of each kind besides orders are checked and filed, by
-# the kind's name (parser/line_kinds.py recognises them in the mail)
-_INTAKE: Mapping[str, Callable[[Filing, LineKind[Any], Sequence[Line]], list[OrderNote]]] = {
-    BIDS.name: _bids,
-    MAP_ORDERS.name: _map_orders,
-}
 
 
 def clear_orders(session: Session, game: Game, member: Member) -> None:

@@ -7,12 +7,9 @@ import json
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 
-from engine.diplomap.lines import MAP_ORDERS
 from engine.phase import PhaseKind
 from engine.phase_context import phase_context
-from engine.state import GameState
-from engine.variants import rules_for
-from judge import games, map_orders, order_entry, turns, winter_notes
+from judge import games, kinds, order_entry, turns, winter_notes
 from judge.games import MASTER, GameError
 from judge.handlers import leaving
 from judge.handlers.common import (
@@ -55,32 +52,10 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
         lines.append("Without orders: " + ", ".join(missing))
     if state.phase.kind is PhaseKind.ADJUSTMENT:
         lines.extend(winter_notes.due_lines(game_map, state, powers, on_file))
-    lines.extend(_bids_summary(ctx, game, state, powers))
-    if MAP_ORDERS in rules_for(game_map).line_kinds:
-        lines.extend(map_orders.summary(ctx.session, game, games.board_of(game_map, state),
-                                        state, powers))
+    # the seat's lines of the other kinds the rules read (bids, map orders)
+    lines.extend(kinds.summaries(ctx.session, game, game_map, games.board_of(game_map, state),
+                                 state, powers))
     return "\n".join(lines)
-
-
-def _bids_summary(ctx: Context, game: Game, state: GameState,
-                  powers: tuple[str, ...]) -> list[str]:
-    """The seat's bids on file, its budget used and left, and its caps."""
-    game_map = games.map_of(game)
-    if not game_map.bid_powers or state.phase.kind is not PhaseKind.MOVEMENT or not powers:
-        return []
-    power = powers[0]
-    points, caps = rules_for(game_map).bid_allowance(game_map, state, power)
-    if points == 0:
-        return []
-    bids = games.bids_on_file(ctx.session, game).get(power, [])
-    used = sum(int(text.split(":", 1)[0]) for text in bids)
-    lines = [f"Bids on file (secret until the game ends): {used} of {points} DP bid, "
-             f"{max(points - used, 0)} left"]
-    lines.extend(f"  {text}" for text in bids)
-    if caps:
-        lines.append("At most, by your Favor: " + ", ".join(
-            f"{nuclear} {cap}" for nuclear, cap in sorted(caps.items())))
-    return lines
 
 
 def do_orders(ctx: Context, command: c.Orders) -> str:

@@ -1,7 +1,7 @@
 """A mail's lines of every kind the parser recognises are checked and filed
-(judge/order_entry.py), so none is dropped unsaid: bids and map orders by
-intakes of their own, a kind a variant adds by the plain intake, which files
-what reads for the seat and answers the rest."""
+(judge/order_entry.py, judge/kinds/), so none is dropped unsaid: bids and
+map orders by intakes of their own, a kind a variant adds by the plain
+intake, which files what reads for the seat and answers the rest."""
 
 from __future__ import annotations
 
@@ -18,10 +18,11 @@ from engine.lines import LineKind
 from engine.map import GameMap
 from engine.phase import PhaseKind
 from engine.rules import Rules
-from judge import filed_lines, games, order_entry
+from judge import filed_lines, games, kinds, order_entry
 from judge.db import transaction
+from judge.kinds import bids as kinds_bids
+from judge.kinds import map_orders as kinds_map_orders
 from judge.models import Game, Member
-from judge.order_entry import _INTAKE
 from judge.passwords import hash_password
 from judge.settings import GameSettings
 from parser import OrderError, line_kinds
@@ -42,8 +43,11 @@ def _note(text: str, board: GameMap, line: int) -> str | OrderError:
 
 
 def test_every_kind_a_mail_may_hold_is_read_by_its_own_intake_or_the_plain_one() -> None:
-    assert set(_INTAKE) <= set(READERS) - {ORDERS}
     assert all(reader.kind.name == name for name, reader in READERS.items())
+    own = {name: kinds.intake(reader.kind) for name, reader in READERS.items()
+           if name != ORDERS}
+    assert own["bids"] is kinds_bids.intake and own["map_orders"] is kinds_map_orders.intake
+    assert kinds.intake(NOTES) is kinds.as_read
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ def playing(db: Engine, monkeypatch: pytest.MonkeyPatch) -> Iterator[_Game]:
                **READERS}
     monkeypatch.setattr(line_kinds, "READERS", readers)
     monkeypatch.setattr(order_entry, "READERS", readers)
+    monkeypatch.setattr(kinds, "READERS", readers)
     secret = hash_password("pw")
     with transaction(db) as session:
         game = games.create_game(session, "notes", secret, "gm@x.test", GameSettings())
@@ -79,7 +84,7 @@ def _declaring(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def rules_for(game_map: GameMap) -> Any:
         return rules
-    monkeypatch.setattr(order_entry, "rules_for", rules_for)
+    monkeypatch.setattr(kinds, "rules_for", rules_for)
 
 
 def test_a_kind_the_rules_read_is_filed_as_read(playing: _Game,

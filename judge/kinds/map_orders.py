@@ -20,6 +20,7 @@ one, the seat's first power's.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlmodel import Session
 
@@ -27,10 +28,13 @@ from engine.diplomap import state as diplomap_state
 from engine.diplomap.lines import MAP_ORDERS
 from engine.diplomap.state import MAP_ORDER_KINDS
 from engine.diplomap.values import Draw, MapOrder
+from engine.lines import LineKind
 from engine.map import GameMap, power_named
 from engine.phase import PhaseKind, Season
 from engine.state import GameState
+from engine.variants import rules_for
 from judge import filed_lines
+from judge.kinds import Filing, Line, OrderNote
 from judge.models import Game
 from parser import OrderError
 from parser.map_orders import WAIVED, parse_map_order, split_map_orders, without_power
@@ -146,8 +150,8 @@ def _submit_for(session: Session, game: Game, board: GameMap, state: GameState, 
     return notes
 
 
-def summary(session: Session, game: Game, board: GameMap, state: GameState,
-            powers: Sequence[str]) -> list[str]:
+def summary(session: Session, game: Game, game_map: GameMap, board: GameMap,
+            state: GameState, powers: Sequence[str]) -> list[str]:
     """The seat's map orders on file, and which it has used this year."""
     filed = on_file(session, game)
     lines: list[str] = []
@@ -163,3 +167,11 @@ def summary(session: Session, game: Game, board: GameMap, state: GameState,
     if used:
         out.append("Used this year: " + ", ".join(used))
     return out
+
+
+def intake(filing: Filing, kind: LineKind[Any],
+                lines: Sequence[Line]) -> list[OrderNote]:
+    """Diplomap: each of the seat's powers has its own Draw and Erase."""
+    return [OrderNote(*note) for note in submit(
+        filing.session, filing.game, filing.board, filing.state, filing.powers, lines,
+        MAP_ORDERS in rules_for(filing.game_map).line_kinds)]

@@ -1,0 +1,104 @@
+"""The judge's side of each kind of line players file (engine/lines.py):
+how a mail's lines of the kind are checked, filed and answered, and what
+the ORDERS reply says of those on file. A kind that needs more than the
+plain intake has a module here named after it (``bids.py``,
+``map_orders.py``), found by name as the engine finds a variant's rules:
+nothing else in the judge names a kind but orders.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from sqlmodel import Session
+
+from engine.lines import LineKind
+from engine.map import GameMap
+from engine.orders import Order
+from engine.state import GameState
+from engine.variants import rules_for
+from judge import filed_lines
+from judge.models import Game
+from parser import OrderError
+from parser.line_kinds import READERS
+
+
+@dataclass(frozen=True)
+class OrderNote:
+    line: int
+    text: str  # the order as written
+    problem: str  # '' when accepted
+
+
+@dataclass(frozen=True)
+class Filing:
+    """What a mail's lines of a kind other than orders are filed against."""
+
+    session: Session
+    game: Game
+    game_map: GameMap  # the game's map
+    board: GameMap  # the board the phase's lines are read on
+    state: GameState
+    powers: Sequence[str]  # the seat's
+    orders: Mapping[str, list[Order]]  # the seat's orders on file, this mail's included
+
+
+Line = tuple[int, str]
+
+
+Intake = Callable[[Filing, LineKind[Any], Sequence[Line]], list[OrderNote]]
+
+
+def _module(kind: LineKind[Any]) -> ModuleType | None:
+    """The module of the kind's own intake, if it has one."""
+    name = f"{__name__}.{kind.name}"
+    return importlib.import_module(name) if importlib.util.find_spec(name) else None
+
+
+def intake(kind: LineKind[Any]) -> Intake:
+    """How a mail's lines of ``kind`` are checked and filed."""
+    module = _module(kind)
+    found: Intake | None = getattr(module, "intake", None)
+    return found or as_read
+
+
+def summaries(session: Session, game: Game, game_map: GameMap, board: GameMap,
+              state: GameState, powers: Sequence[str]) -> list[str]:
+    """What the ORDERS reply says of the seat's lines on file of each kind
+    the rules read besides orders (each kind's module's ``summary``)."""
+    lines: list[str] = []
+    for kind in rules_for(game_map).line_kinds:
+        summary = getattr(_module(kind), "summary", None)
+        if summary is not None:
+            lines.extend(summary(session, game, game_map, board, state, powers))
+    return lines
+
+
+def as_read(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:
+    """A kind with no intake of its own: each line read on the phase's board
+    and, if the rules read the kind now, the readable ones filed for the
+    seat's first power (replacing those on file); the rest answered."""
+    if not lines:
+        return []
+    if kind not in rules_for(filing.game_map).line_kinds:
+        return [OrderNote(n, t.strip(), f"this game's rules read no {kind.noun}")
+                for n, t in lines]
+    if not kind.read_in(filing.state.phase.kind):
+        return [OrderNote(n, t.strip(), f"{kind.noun} are not read in the "
+                          f"{filing.state.phase.name}") for n, t in lines]
+    notes, kept = [], []
+    for number, text in lines:
+        value = READERS[kind.name].read(text, filing.board, number)
+        if isinstance(value, OrderError):
+            notes.append(OrderNote(number, text.strip(), value.message))
+        else:
+            notes.append(OrderNote(number, text.strip(), ""))
+            kept.append(str(value))
+    if filing.powers:
+        filed_lines.put(filing.session, filing.game, kind, filing.powers[0], kept)
+    return notes
