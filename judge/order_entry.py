@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from engine.game import adjudicate
 from engine.lines import ORDERS
-from engine.map import GameMap, UnitKind, province_of
+from engine.map import GameMap, province_of
 from engine.orders import Build, Order, Waive
 from engine.outcomes import OrderResult, Outcome, Why
 from engine.phase import PhaseKind
@@ -74,8 +74,6 @@ def _key(order: Order) -> str | None:
         return None
     if isinstance(order, Build):
         return province_of(order.location)
-    if order.unit.kind is UnitKind.EMBASSY:  # Embassies share spaces' provinces
-        return order.unit.location
     return province_of(order.unit.location)
 
 
