@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
 from engine.game import adjudicate
 from engine.map import UnitKind
@@ -20,6 +22,7 @@ from engine.variant_file import load_variant
 from judge import adjudicating, games, reported, turns
 from judge.config import Config
 from judge.db import transaction
+from judge.models import Game
 from judge.passwords import hash_password
 from judge.settings import GameSettings
 
@@ -40,6 +43,22 @@ OLD_LINES = {
 }
 
 
+def _played_with_results(session: Session, config: Config, results: dict[str, Any]) -> Game:
+    """A standard game "old" whose S1901M was played and whose stored
+    results are then ``results`` (as an older judge wrote them)."""
+    secret = hash_password("pw")
+    game = games.create_game(session, "old", secret, "gm@x.test", GameSettings())
+    for power in load_variant("standard").powers:
+        games.join(session, game, f"{power.lower()}@x.test", secret, power)
+    games.start(session, game, START)
+    turns.process(session, game, config, START)
+    record = games.phase_record(session, game, "S1901M")
+    assert record is not None
+    record.results = json.dumps(results)
+    session.add(record)
+    return game
+
+
 def test_results_stored_before_sections_read_as_sections() -> None:
     sections = reported.read(OLD)
     assert {s.title: s.texts for s in sections} == OLD_LINES
@@ -52,18 +71,9 @@ def test_history_shows_an_old_phase_and_its_bids_once_the_game_is_over(db: Engin
     from judge.handlers.info import do_history
     from parser.commands import History
 
-    secret = hash_password("pw")
     config = Config(address="judge@judge.test")
     with transaction(db) as session:
-        game = games.create_game(session, "old", secret, "gm@x.test", GameSettings())
-        for power in load_variant("standard").powers:
-            games.join(session, game, f"{power.lower()}@x.test", secret, power)
-        games.start(session, game, START)
-        turns.process(session, game, config, START)
-        record = games.phase_record(session, game, "S1901M")
-        assert record is not None
-        record.results = json.dumps(OLD)
-        session.add(record)
+        game = _played_with_results(session, config, OLD)
         ctx = Context(session=session, config=config, sender="x@x.test", now=START)
         running = do_history(ctx, History("old", "S1901M", "S1901M"))
         games.end_game(session, game, "terminated", "terminated by the GM")
@@ -122,18 +132,9 @@ def test_history_shows_board_changes_stored_as_sentences(db: Engine) -> None:
     from judge.handlers.info import do_history
     from parser.commands import History
 
-    secret = hash_password("pw")
     config = Config(address="judge@judge.test")
     with transaction(db) as session:
-        game = games.create_game(session, "old", secret, "gm@x.test", GameSettings())
-        for power in load_variant("standard").powers:
-            games.join(session, game, f"{power.lower()}@x.test", secret, power)
-        games.start(session, game, START)
-        turns.process(session, game, config, START)
-        record = games.phase_record(session, game, "S1901M")
-        assert record is not None
-        record.results = json.dumps(WITH_CHANGES)
-        session.add(record)
+        _played_with_results(session, config, WITH_CHANGES)
         ctx = Context(session=session, config=config, sender="x@x.test", now=START)
         shown = do_history(ctx, History("old", "S1901M", "S1901M")).splitlines()
     # as HISTORY printed them then: after the sections, each after 'board:'
