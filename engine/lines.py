@@ -33,6 +33,11 @@ T = TypeVar("T")
 Lines = Mapping[str, Mapping[str, Sequence[object]]]
 
 
+def _unreadable_line(power: str, text: str, why: str) -> dict[str, Any]:
+    """The row of a line of a kind that says nothing more of its own."""
+    return {"power": power, "line": text, "why": f"unreadable: {why}"}
+
+
 @dataclass(frozen=True, slots=True)
 class LineKind(Generic[T]):
     name: str  # "bids": the JSON key and the kind of the lines on file
@@ -44,7 +49,7 @@ class LineKind(Generic[T]):
     # orders' results, a report section's key), and the row a line that
     # cannot be read gets there: (power, text, why) -> the row's fields
     reported_in: str = "results"
-    unreadable: Callable[[str, str, str], dict[str, Any]] | None = None
+    unreadable: Callable[[str, str, str], dict[str, Any]] = _unreadable_line
     # how a phase's JSON switches this kind on, where rules that do not read
     # it can be made to (Diplomap's switch); said when such lines are refused
     switched_on_by: str = ""

@@ -199,9 +199,7 @@ def read_lines(game_map: GameMap, board: GameMap, data: Mapping[str, Any],
         texts.setdefault(power, []).extend(
             str(t) for t in ([given] if isinstance(given, str) else given))
     values, unreadable = read_lines_of(texts, partial(reader(kind).read, board=board))
-    row = kind.unreadable or (lambda power, text, why: {"power": power, "line": text,
-                                                        "why": f"unreadable: {why}"})
-    return values, [row(*found) for found in unreadable]
+    return values, [kind.unreadable(*found) for found in unreadable]
 
 
 def _units_json(units: tuple[Unit, ...]) -> dict[str, list[str]]:

@@ -12,6 +12,7 @@ import importlib
 import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -54,15 +55,17 @@ Line = tuple[int, str]
 Intake = Callable[[Filing, LineKind[Any], Sequence[Line]], list[OrderNote]]
 
 
-def _module(kind: LineKind[Any]) -> ModuleType | None:
-    """The module of the kind's own intake, if it has one."""
-    name = f"{__name__}.{kind.name}"
-    return importlib.import_module(name) if importlib.util.find_spec(name) else None
+@cache
+def _module(name: str) -> ModuleType | None:
+    """The module of the kind called ``name``, if it has one (looked for once:
+    every orders mail asks)."""
+    path = f"{__name__}.{name}"
+    return importlib.import_module(path) if importlib.util.find_spec(path) else None
 
 
 def intake(kind: LineKind[Any]) -> Intake:
     """How a mail's lines of ``kind`` are checked and filed."""
-    module = _module(kind)
+    module = _module(kind.name)
     found: Intake | None = getattr(module, "intake", None)
     return found or as_read
 
@@ -73,7 +76,7 @@ def summaries(session: Session, game: Game, game_map: GameMap, board: GameMap,
     the rules read besides orders (each kind's module's ``summary``)."""
     lines: list[str] = []
     for kind in rules_for(game_map).line_kinds:
-        summary = getattr(_module(kind), "summary", None)
+        summary = getattr(_module(kind.name), "summary", None)
         if summary is not None:
             lines.extend(summary(session, game, game_map, board, state, powers))
     return lines
