@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.map import GameMap, power_named
+from engine.map import GameMap, normalise_name, power_named
 
 
 class PhaseInputError(ValueError):
@@ -28,6 +28,21 @@ def listed(data: Mapping[str, Any], key: str) -> list[Any]:
     if not isinstance(value, list):
         raise PhaseInputError(f"{key} must be a list")
     return value
+
+
+def place_code(game_map: GameMap, text: str) -> str:
+    """The code of the place ``text`` names, by any alias the map knows,
+    else as written (``stp(nc)`` is ``STP/NC``); unchecked."""
+    code = game_map.aliases.get(normalise_name(text))
+    return code if code is not None else text.upper().replace("(", "/").replace(")", "")
+
+
+def place_in(game_map: GameMap, text: str, key: str) -> str:
+    """The place ``text`` names on the map (a province or a coast)."""
+    code = place_code(game_map, text)
+    if not game_map.is_location(code):
+        raise PhaseInputError(f"{key}: unknown place {text!r}")
+    return code
 
 
 def power_in(game_map: GameMap, name: Any, key: str) -> str:

@@ -13,11 +13,11 @@ from typing import Any
 from engine.game import Resolution, adjudicate
 from engine.layers import LAYERS
 from engine.lines import ORDERS, LineKind
-from engine.map import GameMap, normalise_name
+from engine.map import GameMap
 from engine.movement import retreat_options
 from engine.phase import Phase
 from engine.phase_context import phase_context
-from engine.phase_input import PhaseInputError, listed, power_in, table
+from engine.phase_input import PhaseInputError, listed, place_code, place_in, power_in, table
 from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variant_file import load_variant
@@ -27,22 +27,13 @@ from parser.line_kinds import READERS, reader
 from parser.line_kinds import read_lines as read_lines_of
 
 
-def _location(game_map: GameMap, text: str, key: str) -> str:
-    code = game_map.aliases.get(normalise_name(text))
-    if code is None:
-        code = text.upper().replace("(", "/").replace(")", "")
-    if not game_map.is_location(code):
-        raise PhaseInputError(f"{key}: unknown place {text!r}")
-    return code
-
-
 def _unit(game_map: GameMap, power: str, text: Any, key: str) -> Unit:
     parts = str(text).split(None, 1)
     letters = [k.value for k in game_map.kinds]
     if len(parts) != 2 or parts[0].upper() not in letters:
         raise PhaseInputError(f"{key}: unit {text!r} is not a kind ({', '.join(letters)}) "
                               "and a place, like 'A PAR'")
-    unit = Unit.parse(power, f"{parts[0]} {_location(game_map, parts[1], key)}")
+    unit = Unit.parse(power, f"{parts[0]} {place_in(game_map, parts[1], key)}")
     if not game_map.can_stand(unit.kind, unit.location):
         raise PhaseInputError(f"{key}: a {unit.kind.noun} cannot stand on {unit.location}")
     return unit
@@ -95,8 +86,8 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     centres: dict[str, list[str]] = {}
     for name, provs in table(data, "centers").items():
         power = power_in(game_map, name, "centers")
-        centres[power] = [_location(board, str(p), f"centers.{power}") for p in provs]
-    contested = frozenset(_location(board, str(p), "contested")
+        centres[power] = [place_in(board, str(p), f"centers.{power}") for p in provs]
+    contested = frozenset(place_in(board, str(p), "contested")
                           for p in data.get("contested", []))
     drawn = tuple(str(player) for player in listed(data, "drawn"))
     state = state.evolve(units=tuple(units), owners=GameState.make_owners(centres),
@@ -121,11 +112,11 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
         for text, info in entries.items():
             key = f"dislodged.{power}.{text}"
             if info.get("displaced") or not board.is_location(
-                    _location_code(str(text).split(None, 1)[-1])):
+                    place_code(game_map, str(text).split(None, 1)[-1])):
                 dislodged.append(_displaced(game_map, board, state, power, text, info, key))
                 continue
             unit = _unit(board, power, text, f"dislodged.{power}")
-            attacker = _location(board, str(info.get("attacker", "")), f"{key}.attacker")
+            attacker = place_in(board, str(info.get("attacker", "")), f"{key}.attacker")
             by_convoy = bool(info.get("by_convoy", False))
             allowed = retreat_options(
                 board, unit, attacker, by_convoy, occupied, state.contested,
@@ -135,7 +126,7 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
             if given is not None:
                 if not isinstance(given, list):
                     raise PhaseInputError(f"{key}.retreats must be a list of places")
-                named = [_location(board, str(r), f"{key}.retreats") for r in given]
+                named = [place_in(board, str(r), f"{key}.retreats") for r in given]
                 barred = [r for r in named if r not in allowed]
                 if barred:
                     raise PhaseInputError(f"{key}.retreats: {unit} may not retreat to "
@@ -153,8 +144,8 @@ def _displaced(game_map: GameMap, board: GameMap, state: GameState, power: str, 
     Also a unit dislodged in a province split since: its retreats were
     judged on the board before the split, so they are taken as written."""
     location = str(text).split(None, 1)[-1]
-    before = rules_for(game_map).reading_board(game_map, state, [_location_code(location)])
-    if not before.is_location(_location_code(location)):
+    before = rules_for(game_map).reading_board(game_map, state, [place_code(game_map, location)])
+    if not before.is_location(place_code(game_map, location)):
         if info.get("displaced"):
             raise PhaseInputError(f"{key}: no board before the changes has {location!r}")
         raise PhaseInputError(f"dislodged.{power}: unknown place {location!r}")
@@ -165,7 +156,7 @@ def _displaced(game_map: GameMap, board: GameMap, state: GameState, power: str, 
                               "(the phase before's next.dislodged gives them)")
     return Dislodged(unit, str(info.get("attacker", unit.province)),
                      bool(info.get("by_convoy", False)),
-                     tuple(_location(board, str(r), f"{key}.retreats") for r in retreats),
+                     tuple(place_in(board, str(r), f"{key}.retreats") for r in retreats),
                      displaced=bool(info.get("displaced")))
 
 
@@ -179,10 +170,6 @@ def _seats(game_map: GameMap, data: Mapping[str, Any]) -> tuple[Seat, ...]:
         seats.append(Seat(str(player), tuple(power_in(game_map, p, f"seats.{player}")
                                              for p in powers)))
     return tuple(seats)
-
-
-def _location_code(text: str) -> str:
-    return text.upper().replace("(", "/").replace(")", "")
 
 
 # A line of each kind that does not read, as a row of the results that

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from engine.plain import field_hints, from_plain, to_plain
-from engine.state import GameState, StatePart
+from engine.state import GameState
 from engine.variants import state_part_named
 from judge import snapshot_versions
 
@@ -42,12 +42,9 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
         data = snapshot_versions.upgrade(data, version)
     core = {name: value for name, value in data.items() if name not in ("version", "parts")}
     state: GameState = from_plain(core, GameState, "snapshot")
-    parts: list[StatePart] = []
     for key, fields in data.get("parts", {}).items():
-        kind = state_part_named(key)
-        parts.append(from_plain(fields, kind, f"snapshot.parts.{key}"))
-    for part in parts:
-        state = state.with_part(part)
+        state = state.with_part(from_plain(fields, state_part_named(key),
+                                           f"snapshot.parts.{key}"))
     return state
 
 

@@ -9,8 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.map import normalise_name
-from engine.phase_input import PhaseInputError, listed, power_in, table
+from engine.phase_input import PhaseInputError, listed, place_code, power_in, table
 from engine.state import StatePart
 from engine.variants.dissolution.nuclear import nuclear_powers
 
@@ -118,7 +117,7 @@ def favor_of(game_map: GameMap, state: GameState, power: str, nuclear: str) -> i
 
 
 def _centre(game_map: GameMap, text: str, key: str) -> str:
-    code = game_map.aliases.get(normalise_name(text), text.upper())
+    code = place_code(game_map, text)
     if code not in game_map.provinces:
         raise PhaseInputError(f"{key}: unknown place {text!r}")
     return code

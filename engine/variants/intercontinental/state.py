@@ -10,8 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine.map import normalise_name, power_named
-from engine.phase_input import PhaseInputError
+from engine.phase_input import PhaseInputError, place_code, power_in
 from engine.state import StatePart
 
 if TYPE_CHECKING:
@@ -33,10 +32,8 @@ class IntercontinentalState(StatePart):
             raise PhaseInputError('additional_homes must be an object: {"POWER": "CENTRE"}')
         homes: dict[str, str] = {}
         for name, text in given.items():
-            power = power_named(game_map, str(name))
-            if power is None:
-                raise PhaseInputError(f"additional_homes: unknown power {name!r}")
-            code = game_map.aliases.get(normalise_name(str(text)), str(text).upper())
+            power = power_in(game_map, name, "additional_homes")
+            code = place_code(game_map, str(text))
             if code not in game_map.supply_centres:
                 raise PhaseInputError(f"additional_homes.{power}: {text!r} is not a supply centre")
             if code in homes.values():
