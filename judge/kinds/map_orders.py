@@ -28,6 +28,7 @@ from engine.diplomap import state as diplomap_state
 from engine.diplomap.lines import MAP_ORDERS
 from engine.diplomap.state import MAP_ORDER_KINDS
 from engine.diplomap.values import Draw, MapOrder
+from engine.holdings import OrderForm
 from engine.lines import LineKind
 from engine.map import GameMap, power_named
 from engine.phase import PhaseKind, Season
@@ -175,3 +176,18 @@ def intake(filing: Filing, kind: LineKind[Any],
     return [OrderNote(*note) for note in submit(
         filing.session, filing.game, filing.board, filing.state, filing.powers, lines,
         MAP_ORDERS in rules_for(filing.game_map).line_kinds)]
+
+
+def form(game_map: GameMap, state: GameState, powers: Sequence[str],
+         kind: LineKind[Any]) -> list[OrderForm]:
+    """How the seat gives map orders, for the start mail."""
+    several = ("; each of your powers has its own: start the line with the power's name "
+               f"and a colon ({powers[-1].title()}: Erase Xxx/Yyy)" if len(powers) > 1 else "")
+    return [OrderForm(
+        "Draw and Erase (Diplomap map orders)",
+        "with your Spring or Fall moves, each power at most one Draw and one Erase a "
+        "year (Diplomap §II.B, §II.C). Draw splits province Xxx in two, along a line "
+        "from its border with Aaa to its border with Bbb; its supply centre goes to the "
+        "part that borders the province named after 'SC with'. Erase joins two bordering "
+        f"provinces into one. DRAW NONE or ERASE NONE takes one back{several}",
+        "Draw Xxx/Aaa - Xxx/Bbb, SC with Ccc\nErase Xxx/Yyy")]
