@@ -181,8 +181,10 @@ def intake(filing: Filing, kind: LineKind[Any],
 def form(game_map: GameMap, state: GameState, powers: Sequence[str],
          kind: LineKind[Any]) -> list[OrderForm]:
     """How the seat gives map orders, for the start mail."""
-    several = ("; each of your powers has its own: start the line with the power's name "
-               f"and a colon ({powers[-1].title()}: Erase Xxx/Yyy)" if len(powers) > 1 else "")
+    several = (f"; each of your powers has its own: a line that starts with a power's "
+               f"name and a colon is that power's, one without is {powers[0]}'s"
+               if len(powers) > 1 else "")
+    erase = f"{powers[-1].title()}: Erase Xxx/Yyy" if len(powers) > 1 else "Erase Xxx/Yyy"
     return [OrderForm(
         "Draw and Erase (Diplomap map orders)",
         "with your Spring or Fall moves, each power at most one Draw and one Erase a "
@@ -190,4 +192,4 @@ def form(game_map: GameMap, state: GameState, powers: Sequence[str],
         "from its border with Aaa to its border with Bbb; its supply centre goes to the "
         "part that borders the province named after 'SC with'. Erase joins two bordering "
         f"provinces into one. DRAW NONE or ERASE NONE takes one back{several}",
-        "Draw Xxx/Aaa - Xxx/Bbb, SC with Ccc\nErase Xxx/Yyy")]
+        f"Draw Xxx/Aaa - Xxx/Bbb, SC with Ccc\n{erase}")]
