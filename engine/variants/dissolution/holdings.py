@@ -26,7 +26,9 @@ def holdings(game_map: GameMap, state: GameState, powers: Sequence[str]) -> Hold
     for power, nuclear, space in embassies:
         found = parse_label(space)
         value = found.value if found is not None else 0
-        shut = ": shut out of its territory (§11.4.2)" if value == 0 else ""
+        # §11.4.2: what zero Favor costs on the board, said where the player sees it
+        shut = (": your units in its territory are destroyed in the retreat phases, and none "
+                "may retreat there (§11.4.2)") if value == 0 else ""
         lines.append(ReportLine(f"E {space}  Favor {value} with {nuclear}{shut}", power))
     section = ReportSection("embassies", "Your Embassies on the Favor map (§11.1, §11.3)",
                             tuple(lines))
