@@ -12,7 +12,7 @@ from engine.holdings import Holdings, OrderForm
 from engine.map import GameMap
 from engine.reports import ReportLine, ReportSection
 from engine.state import GameState
-from engine.variants.dissolution.embassies import MOVES_ALLOWED
+from engine.variants.dissolution.embassies import MOVES_AFTER_A_KICK, MOVES_ALLOWED
 from engine.variants.dissolution.favor_board import favor_board, parse_label
 from engine.variants.dissolution.state import of
 
@@ -35,7 +35,8 @@ def holdings(game_map: GameMap, state: GameState, powers: Sequence[str]) -> Hold
     form = OrderForm(
         "Embassy orders",
         "in Winter, beside your builds and removals: each Embassy holds, moves to a "
-        f"bordering space of its slice or supports; at most {MOVES_ALLOWED} move (§11.5)",
+        f"bordering space of its slice or supports; at most {MOVES_ALLOWED} move, "
+        f"{MOVES_AFTER_A_KICK} after a kick that year (§11.5)",
         _example(game_map, [space for _, _, space in embassies]))
     return Holdings((section,), (form,))
 
