@@ -22,13 +22,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, time, timedelta, tzinfo
+from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine.layers import LAYERS
-from engine.variant_file import load_variant
+from engine.map import GameMap
+from engine.variant_file import load_variant, offered_variants
 from engine.variants import rules_for
-from engine.ways_to_play import full_count, players_refusal
+from engine.ways_to_play import counts_text, full_count, player_counts, players_refusal
 from judge.zones import ZoneError, zone_name
 from judge.zones import tz as zone_tz
 
@@ -342,6 +344,49 @@ def _layers_refused(settings: GameSettings) -> list[str]:
         except ValueError as exc:
             refused.append(f"{name}: {exc}")
     return refused
+
+
+@cache
+def settings_offered() -> tuple[tuple[str, str], ...]:
+    """Every CREATE setting with the values it takes, as HELP lists them:
+    built from the variants shipped, their ways to play, the rules layers
+    and each variant's own settings, so a new variant or layer is listed
+    without editing the help (tests/judge/test_settings_offered.py checks
+    that every key ``_setting`` reads is here and in the manual)."""
+    maps = {name: load_variant(name) for name in offered_variants()}
+    durations = {key: f"{format_duration(least)} to {format_duration(most)}"
+                 for key, (least, most) in DURATION_RANGES.items()}
+    rows = [
+        ("variant", ", ".join(maps)),
+        ("players", "; ".join(f"{name} {counts_text(player_counts(game_map))}"
+                              for name, game_map in maps.items())
+         + " (the full count unless set)"),
+        ("movement, retreat, adjustment", f"a duration, {durations['movement']} (48h, 2d)"),
+        ("grace, reminder", f"a duration, {durations['grace']}"),
+        ("time", "HH:MM, when deadlines fall"),
+        ("days", "mon-fri, mon,wed,fri, all"),
+        ("zone (timezone)", "a time zone: Europe/Paris, CET, UTC+2"),
+        ("press", ", ".join(PRESS_KINDS)),
+        ("nmr", ", ".join(NMR_POLICIES)),
+        ("list (mailinglist)", "a mail address"),
+        ("rules", " ".join(f"{rule}={'|'.join(options)}"
+                           for rule, options in RULE_OPTIONS.items())),
+    ]
+    for name in LAYERS:
+        rows.append((name, "on, off; " + ", ".join(
+            variant for variant, game_map in maps.items() if _takes(name, game_map)) + " only"))
+    for variant, game_map in maps.items():
+        rows.extend((key, f"{values}; {variant} only")
+                    for key, values in rules_for(game_map).options_offered(game_map))
+    return tuple(rows)
+
+
+def _takes(layer: str, game_map: GameMap) -> bool:
+    try:
+        LAYERS[layer].switch_on(game_map)
+    except ValueError:
+        return False
+    return True
 
 
 def next_deadline(

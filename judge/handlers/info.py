@@ -17,6 +17,7 @@ from judge.mail import (
 )
 from judge.maps.stored import stored_scene
 from judge.models import Game
+from judge.settings import settings_offered
 from parser import commands as c
 
 # -- anyone --------------------------------------------------------------------
@@ -25,7 +26,8 @@ from parser import commands as c
 def do_help(ctx: Context, command: c.Help) -> str:
     if command.topic:
         return manual_topics.lookup(command.topic)
-    return render("help.txt.j2", address=ctx.config.address, judge=ctx.config.name) + \
+    return render("help.txt.j2", address=ctx.config.address, judge=ctx.config.name,
+                  create_settings=settings_offered()) + \
         "\n" + manual_topics.contents()
 
 
