@@ -94,6 +94,12 @@ class Rules:
         ValueError with the reason when refused. The standard game has none."""
         raise ValueError(f"unknown setting {key!r}")
 
+    def options_offered(self, game_map: GameMap) -> tuple[tuple[str, str], ...]:
+        """The settings of this variant's own that read_option takes, each
+        with the values it takes as the manual and HELP list them; none in
+        the standard game."""
+        return ()
+
     def with_options(self, game_map: GameMap,
                      options: tuple[tuple[str, str], ...]) -> GameMap:
         """The game's map with its own settings in force (read_option's
