@@ -38,8 +38,8 @@ def refusal_on_arrival(board: GameMap, order: MapOrder) -> Verdict | None:
 # A part of a split province is named by the base province's code and its
 # side (engine/diplomap/changes.py part_names: 'MUN-N', 'SPA-I', a digit when
 # taken); two provinces made one by the codes of both ('MOS+LVN').
-_PART = re.compile(rf"(?P<base>[A-Za-z][\w.]*)-(?P<side>{'|'.join(sorted(WORDS, key=len, reverse=True))})"
-                   r"\d*(?![\w+-])", re.IGNORECASE)
+_SIDES = "|".join(sorted(WORDS, key=len, reverse=True))  # 'NE' before 'N'
+_PART = re.compile(rf"(?P<base>[A-Za-z][\w.]*)-(?P<side>{_SIDES})\d*(?![\w+-])", re.IGNORECASE)
 _MERGED = re.compile(r"(?P<one>[A-Za-z][\w.]*(?:-\w+)?)\+(?P<two>[A-Za-z][\w.]*(?:-\w+)?)"
                      r"(?![\w+-])")
 _CANDIDATE = re.compile(r"(?<![\w+-])[A-Za-z][\w.]*(?:[-+][\w.]+)+(?![\w+-])")

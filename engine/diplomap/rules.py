@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.diplomap.adjudication import adjudicate_map_orders
+from engine.diplomap.arrival import gone_place
 from engine.diplomap.displacement import after_changes, default_part
 from engine.diplomap.in_force import adopt, apply_changes, board_of, share_board
 from engine.diplomap.lines import MAP_ORDERS, MAP_RESULTS_KEY
@@ -77,6 +78,12 @@ class DiplomapRules(Rules):
             if all(before.is_location(place) for place in places):
                 return with_former_names(board, before)
         return board
+
+    def why_unreadable(self, board: GameMap, text: str) -> str | None:
+        """A line naming a part of a split, or a merged province, that the
+        board in force does not have (a change undone by a ROLLBACK): what
+        the board has there instead (arrival.py)."""
+        return gone_place(board, text) or super().why_unreadable(board, text)
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
                   moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],

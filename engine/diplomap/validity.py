@@ -136,7 +136,8 @@ def check_draw(board: WorkingBoard, draw: Draw, occupied: Collection[str]) -> Ve
         if draw.centre is not None:
             centre = side_part(board, plan, draw.centre)
             if centre is None:
-                return fail(f"{draw.centre} does not name one of the two new provinces", "II.E")
+                return fail(f"'SC {draw.centre}' does not name one of the two new provinces",
+                            "II.E")
         elif code in homes and len(inland) == 1:
             centre = 1 - inland[0]  # §II.G.7: a coastal home centre goes to the coast
         else:
