@@ -141,7 +141,8 @@ def submit_orders(session: Session, game: Game, member: Member,
     rules = rules_for(game_map)
     for error in parsed.errors:  # the rules may know better why (a province gone)
         notes.append(OrderNote(first_line.get(error.line, error.line), error.source,
-                               rules.why_unreadable(board, error.source)
+                               rules.why_unreadable(game_map, state, error.source, error.word,
+                                                    error.column)
                                or str(error).split(": ", 1)[-1]))
     candidates: list[tuple[int, str, str, Order]] = []
     for item in parsed.orders:

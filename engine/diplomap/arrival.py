@@ -1,6 +1,5 @@
-"""What can be said of a map order, or of a place it names, the moment it
-arrives, on the board in force (rule text ru12 by Michael Harvath,
-CC BY-SA 4.0).
+"""What can be said of a map order the moment it arrives, on the board in
+force (rule text ru12 by Michael Harvath, CC BY-SA 4.0).
 
 A map order is judged at the deadline on the board in force after the
 moves (§II.F), and that board cannot change while the phase is open: the
@@ -16,13 +15,10 @@ not checked here.
 
 from __future__ import annotations
 
-import re
-
-from engine.diplomap.board import WORDS
 from engine.diplomap.in_force import board_of
 from engine.diplomap.validity import Verdict, check_draw, check_erase
 from engine.diplomap.values import Draw, MapOrder
-from engine.map import GameMap, normalise_name, province_of
+from engine.map import GameMap
 
 
 def refusal_on_arrival(board: GameMap, order: MapOrder) -> Verdict | None:
@@ -33,62 +29,3 @@ def refusal_on_arrival(board: GameMap, order: MapOrder) -> Verdict | None:
     verdict = (check_draw(working, order, ()) if isinstance(order, Draw)
                else check_erase(working, order))
     return verdict if isinstance(verdict, Verdict) and not verdict.ok else None
-
-
-# A part of a split province is named by the base province's code and its
-# side (engine/diplomap/changes.py part_names: 'MUN-N', 'SPA-I', a digit when
-# taken); two provinces made one by the codes of both ('MOS+LVN').
-_SIDES = "|".join(sorted(WORDS, key=len, reverse=True))  # 'NE' before 'N'
-_PART = re.compile(rf"(?P<base>[A-Za-z][\w.]*)-(?P<side>{_SIDES})\d*(?![\w+-])", re.IGNORECASE)
-_MERGED = re.compile(r"(?P<one>[A-Za-z][\w.]*(?:-\w+)?)\+(?P<two>[A-Za-z][\w.]*(?:-\w+)?)"
-                     r"(?![\w+-])")
-_CANDIDATE = re.compile(r"(?<![\w+-])[A-Za-z][\w.]*(?:[-+][\w.]+)+(?![\w+-])")
-
-
-def gone_place(board: GameMap, text: str) -> str | None:
-    """Where a line that could not be read names a province Diplomap makes
-    (a part of a split, two provinces made one) that the board in force
-    does not have, what the board has there instead: 'there is no province
-    MUN-N now: Munich (MUN) is not split'. A rollback takes a change's
-    provinces away with it (and a player may guess a name); None when the
-    line names no such place."""
-    for found in _CANDIDATE.finditer(text):
-        written = found.group()
-        if _known(board, written):
-            continue
-        said = _part_gone(board, written) or _merge_gone(board, written)
-        if said is not None:
-            return said
-    return None
-
-
-def _known(board: GameMap, written: str) -> str | None:
-    """The province of ``board`` a name stands for, if any."""
-    if written.upper() in board.provinces:
-        return written.upper()
-    location = board.aliases.get(normalise_name(written))
-    return None if location is None else province_of(location)
-
-
-def _part_gone(board: GameMap, written: str) -> str | None:
-    part = _PART.fullmatch(written)
-    if part is None:
-        return None
-    whole = _known(board, part.group("base"))
-    if whole is None:
-        return None
-    name = board.provinces[whole].name
-    return (f"there is no province {written.upper()} now: {name} ({whole}) is not split "
-            "on the board in force")
-
-
-def _merge_gone(board: GameMap, written: str) -> str | None:
-    merged = _MERGED.fullmatch(written)
-    if merged is None:
-        return None
-    one, two = _known(board, merged.group("one")), _known(board, merged.group("two"))
-    if one is None or two is None or one == two:
-        return None
-    return (f"there is no province {written.upper()} now: {board.provinces[one].name} "
-            f"({one}) and {board.provinces[two].name} ({two}) are two provinces on the "
-            "board in force")

@@ -28,7 +28,8 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.diplomap import state as diplomap_state
-from engine.diplomap.arrival import gone_place, refusal_on_arrival
+from engine.diplomap.arrival import refusal_on_arrival
+from engine.diplomap.gone import gone_place
 from engine.diplomap.lines import MAP_ORDERS
 from engine.diplomap.state import MAP_ORDER_KINDS
 from engine.diplomap.values import Draw, MapOrder
@@ -143,7 +144,9 @@ def _submit_for(session: Session, game: Game, game_map: GameMap, board: GameMap,
             continue
         parsed = parse_map_order(text, board, number)
         if isinstance(parsed, OrderError):
-            notes.append((number, text, gone_place(board, text) or parsed.message + (
+            gone = gone_place(board, diplomap_state.map_changes(state), text, parsed.word,
+                              parsed.column)
+            notes.append((number, text, gone or parsed.message + (
                 f" (did you mean {parsed.suggestion}?)" if parsed.suggestion else "")))
             continue
         kind = kind_of(parsed)

@@ -1,5 +1,6 @@
-"""What Diplomap says of a map order or a name the moment it arrives
-(engine/diplomap/arrival.py), and of a displaced unit's wrong order
+"""What Diplomap says of a map order the moment it arrives
+(engine/diplomap/arrival.py), of a name of a province the board does not
+have (engine/diplomap/gone.py), and of a displaced unit's wrong order
 (engine/retreats.py): vectors from data/replies.toml. And the arrival
 check never refuses what the deadline would let succeed: every map order
 of the rule text's examples and our validity cases that it refuses fails
@@ -13,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from engine.diplomap.arrival import gone_place, refusal_on_arrival
+from engine.diplomap.arrival import refusal_on_arrival
+from engine.diplomap.gone import gone_place
 from engine.diplomap.in_force import apply_changes
 from engine.diplomap.state import of as diplomap
 from engine.game import adjudicate
@@ -21,6 +23,7 @@ from engine.map import GameMap
 from engine.outcomes import Outcome
 from engine.phase import PhaseKind
 from engine.rules import Rules
+from engine.state import GameState
 from engine.variants import rules_for
 from parser import OrderError, parse_order
 from parser.map_orders import parse_map_order
@@ -64,25 +67,35 @@ def test_what_is_refused_on_arrival_fails_at_the_deadline_alike(case: dict[str, 
         assert (result.reason, result.section) == (verdict.reason, verdict.section)
 
 
-def _board(changes: list[dict[str, Any]]) -> GameMap:
+def _after(changes: list[dict[str, Any]]) -> tuple[GameMap, GameState]:
+    """The game's map and the position after ``changes`` (map orders as in
+    the runner's cases), or the opening position."""
     game_map = diplomap_standard()
     if not changes:
-        return game_map
-    _, resolution, _ = run({"map_orders": [{**c, "result": "succeeds"} for c in changes]})
-    return apply_changes(game_map, diplomap(resolution.next).map_changes)
+        return game_map, position(game_map, {})
+    _, resolution, _ = run({"units": {"GERMANY": ["A KIE"]},
+                            "map_orders": [{**c, "result": "succeeds"} for c in changes]})
+    return game_map, resolution.next
 
 
-@pytest.mark.parametrize("case", DATA["gone"], ids=lambda c: c["text"])
+@pytest.mark.parametrize("case", DATA["gone"], ids=lambda c: f"{c['text']} {c.get('changes')}")
 def test_a_name_of_a_province_the_board_no_longer_has(case: dict[str, Any]) -> None:
-    board = _board(case.get("changes", []))
-    said = gone_place(board, case["text"]) or ""
+    game_map, state = _after(case.get("changes", []))
+    changes = diplomap(state).map_changes
+    board = apply_changes(game_map, changes)
+    text = case["text"]
+    read = parse_map_order(text, board) if text.split()[0].lower() in ("draw", "erase") \
+        else parse_order(text, board)
+    assert isinstance(read, OrderError), (text, read)  # only unreadable lines are asked about
+    said = gone_place(board, changes, text, read.word, read.column) or ""
     if case["words"]:
         assert case["words"] in said
     else:
         assert said == ""
     # the judge asks the rules, which ask Diplomap; the standard game's say nothing
-    assert (rules_for(board).why_unreadable(board, case["text"]) or "") == said
-    assert Rules().why_unreadable(board, case["text"]) is None
+    rules = rules_for(game_map)
+    assert (rules.why_unreadable(game_map, state, text, read.word, read.column) or "") == said
+    assert Rules().why_unreadable(game_map, state, text, read.word, read.column) is None
 
 
 @pytest.mark.parametrize("case", DATA["choice"], ids=lambda c: str(c["draw"]))
