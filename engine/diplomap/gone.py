@@ -26,7 +26,6 @@ import re
 from collections.abc import Sequence
 
 from engine.diplomap.board import WORDS
-from engine.diplomap.in_force import board_of
 from engine.diplomap.values import MapChange, Merge, Rename, Split
 from engine.map import GameMap, normalise_name, province_of
 
@@ -37,10 +36,11 @@ _TOKEN = re.compile(r"(?<![\w+-])[A-Za-z][\w.]*(?:[-+][\w.]+)*(?![\w+-])")
 _PIECE = re.compile(r"[A-Za-z][\w.]*")
 
 
-def gone_place(board: GameMap, changes: Sequence[MapChange], text: str,
+def gone_place(base: GameMap, board: GameMap, changes: Sequence[MapChange], text: str,
                word: str = "", column: int = 0) -> str | None:
-    """What ``board`` (the board in force, ``changes`` made on its base map)
-    has instead of a province ``text`` names that it lacks, or None.
+    """What ``board`` (the board the line was read on: ``changes`` made on
+    the ``base`` map) has instead of a province ``text`` names that it
+    lacks, or None.
     ``word``, ``column``: the word the reader stopped at and its 1-based
     column in the line as written (``text`` may be that line stripped)."""
     at = _where(text, word, column)
@@ -49,10 +49,11 @@ def gone_place(board: GameMap, changes: Sequence[MapChange], text: str,
         made = "-" in written or "+" in written  # a name only changes make
         if _known(board, written) is not None:
             continue
-        said = (_changed(board, changes, written) or _undone(board, written)) if made else None
+        said = (_changed(base, board, changes, written) or _undone(board, written)) \
+            if made else None
         if said is None and at is not None and found.start() <= at < found.end():
             # the reader stopped here: a whole name, or a piece of 'Mun-Boh'
-            said = next((_changed(board, changes, piece.group())
+            said = next((_changed(base, board, changes, piece.group())
                          for piece in _PIECE.finditer(written)
                          if found.start() + piece.start() <= at < found.start() + piece.end()
                          and _known(board, piece.group()) is None), None)
@@ -116,12 +117,13 @@ def _became(code: str, changes: Sequence[MapChange]) -> list[str]:
     return now
 
 
-def _changed(board: GameMap, changes: Sequence[MapChange], written: str) -> str | None:
+def _changed(base: GameMap, board: GameMap, changes: Sequence[MapChange],
+             written: str) -> str | None:
     """'there is no province MUN now: Munich (MUN) is now North Munich
     (MUN-N) and South Munich (MUN-S)', for a province the changes replaced."""
     if not changes:
         return None
-    found = _in_history(board_of(board).base, changes, written)
+    found = _in_history(base, changes, written)
     if found is None or found[0] in board.provinces:
         return None
     code, name = found

@@ -84,7 +84,7 @@ class DiplomapRules(Rules):
         """A line naming a province the board in force does not have (one
         the changes replaced, or one a change undone by a ROLLBACK made):
         what the board has there instead (gone.py)."""
-        return gone_place(self.reading_board(game_map, state), map_changes(state), text,
+        return gone_place(game_map, self.reading_board(game_map, state), map_changes(state), text,
                           word, column) or super().why_unreadable(game_map, state, text,
                                                                   word, column)
 

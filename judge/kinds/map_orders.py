@@ -144,8 +144,8 @@ def _submit_for(session: Session, game: Game, game_map: GameMap, board: GameMap,
             continue
         parsed = parse_map_order(text, board, number)
         if isinstance(parsed, OrderError):
-            gone = gone_place(board, diplomap_state.map_changes(state), text, parsed.word,
-                              parsed.column)
+            gone = gone_place(game_map, board, diplomap_state.map_changes(state), text,
+                              parsed.word, parsed.column)
             notes.append((number, text, gone or parsed.message + (
                 f" (did you mean {parsed.suggestion}?)" if parsed.suggestion else "")))
             continue

@@ -87,7 +87,7 @@ def test_a_name_of_a_province_the_board_no_longer_has(case: dict[str, Any]) -> N
     read = parse_map_order(text, board) if text.split()[0].lower() in ("draw", "erase") \
         else parse_order(text, board)
     assert isinstance(read, OrderError), (text, read)  # only unreadable lines are asked about
-    said = gone_place(board, changes, text, read.word, read.column) or ""
+    said = gone_place(game_map, board, changes, text, read.word, read.column) or ""
     if case["words"]:
         assert case["words"] in said
     else:
