@@ -165,6 +165,14 @@ class Rules:
         (``places``, by default where the state's dislodged units stand)."""
         return self.map_for(game_map, state)
 
+    def why_unreadable(self, game_map: GameMap, state: GameState, text: str,
+                       word: str = "", column: int = 0) -> str | None:
+        """What the rules can say of a line that could not be read on the
+        phase's reading board better than the reader's own words (``word``,
+        ``column``: where the reader stopped): Diplomap's, that it names a
+        province the board no longer has. None here: the reader's words stand."""
+        return None
+
     # -- Diplomap: the board redrawn during play (engine/diplomap/rules.py) ----
 
     diplomap = False  # are map orders adjudicated after the moves?

@@ -138,9 +138,12 @@ def submit_orders(session: Session, game: Game, member: Member,
     first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
     parsed = parse_orders(text, board)
     notes: list[OrderNote] = []
-    for error in parsed.errors:
-        notes.append(OrderNote(first_line.get(error.line, error.line), error.source, str(
-            error).split(": ", 1)[-1]))
+    rules = rules_for(game_map)
+    for error in parsed.errors:  # the rules may know better why (a province gone)
+        notes.append(OrderNote(first_line.get(error.line, error.line), error.source,
+                               rules.why_unreadable(game_map, state, error.source, error.word,
+                                                    error.column)
+                               or str(error).split(": ", 1)[-1]))
     candidates: list[tuple[int, str, str, Order]] = []
     for item in parsed.orders:
         line = first_line.get(item.line, item.line)
