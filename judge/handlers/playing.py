@@ -68,7 +68,8 @@ def do_orders(ctx: Context, command: c.Orders) -> str:
     for note in report.notes:
         mark = "ok   " if not note.problem else "ERROR"
         lines.append(f"{mark} line {note.line}: {note.text}"
-                     + (f"\n        {note.problem}" if note.problem else ""))
+                     + (f"\n        {note.problem}" if note.problem else "")
+                     + (f"\n        note: {note.remark}" if note.remark else ""))
     lines.append("")
     lines.append(_orders_summary(ctx, game, member))
     return "\n".join(lines) + _after_change(ctx, game)

@@ -34,6 +34,14 @@ class OrderNote:
     line: int
     text: str  # the order as written
     problem: str  # '' when accepted
+    # what the player should know of a line read and filed (or refused):
+    # filed for another of the seat's powers, the unit type corrected, the
+    # bids on file replaced
+    remark: str = ""
+
+    def with_remark(self, remark: str) -> OrderNote:
+        both = f"{self.remark}; {remark}" if self.remark else remark
+        return OrderNote(self.line, self.text, self.problem, both)
 
 
 @dataclass(frozen=True)
