@@ -142,12 +142,18 @@ def submit_orders(session: Session, game: Game, member: Member,
         notes.append(OrderNote(first_line.get(error.line, error.line), error.source, str(
             error).split(": ", 1)[-1]))
     candidates: list[tuple[int, str, str, Order]] = []
+    rules = rules_for(game_map)
     for item in parsed.orders:
         line = first_line.get(item.line, item.line)
+        refused = rules.other_board_refusal(game_map, state, item.order)
+        if refused:  # an Embassy order outside Winter: no unit's to look for
+            notes.append(OrderNote(line, item.source, refused))
+            continue
         power = _owner(game_map, state, item.order, powers)
         if power is None or power not in powers:
-            notes.append(OrderNote(line, item.source,
-                                   _not_yours(state, item.order, power, powers)))
+            notes.append(OrderNote(line, item.source, kinds.not_yours(
+                game_map, state, item.order, power) or _not_yours(
+                    state, item.order, power, powers)))
             continue
         candidates.append((line, item.source, power, item.order))
     filed = _on_file(session, game, board, powers)

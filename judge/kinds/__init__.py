@@ -90,6 +90,18 @@ def summaries(session: Session, game: Game, game_map: GameMap, board: GameMap,
     return lines
 
 
+def not_yours(game_map: GameMap, state: GameState, order: Order, owner: str | None) -> str:
+    """How the seat may order a unit that is not its own, where a kind of
+    line the rules read is the way (a neutral unit: a bid), or ''
+    (each kind's module's ``not_yours``)."""
+    for kind in rules_for(game_map).line_kinds:
+        hint = getattr(_module(kind.name), "not_yours", None)
+        said = hint(game_map, state, order, owner) if hint is not None else ""
+        if said:
+            return str(said)
+    return ""
+
+
 def as_read(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:
     """A kind with no intake of its own: each line read on the phase's board
     and, if the rules read the kind now, the readable ones filed for the

@@ -15,7 +15,7 @@ from engine.bids import Bid, BidResult
 from engine.game import adjudicate
 from engine.lines import LineKind
 from engine.map import GameMap
-from engine.orders import Order
+from engine.orders import MovementOrder, Order
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variants import rules_for
@@ -62,6 +62,18 @@ def intake(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[O
         first = min(range(len(notes)), key=lambda i: notes[i].line)
         notes[first] = notes[first].with_remark(_replaced(earlier, len(kept), len(lines)))
     return notes
+
+
+def not_yours(game_map: GameMap, state: GameState, order: Order, owner: str | None) -> str:
+    """An order for a unit ordered by bids, written as a plain order: the
+    way to order it is a bid, in the same mail."""
+    power = game_map.powers.get(owner or "")
+    if power is None or not power.ordered_by_bids or not isinstance(order, MovementOrder):
+        return ""
+    if state.phase.kind is not PhaseKind.MOVEMENT:
+        return f"that unit is {owner}'s, ordered by bids in Spring and Autumn only"
+    return (f"that unit is {owner}'s, ordered by Diplomacy Point bids: bid for it under "
+            f"DP as points: order, e.g. '1: {order}'")
 
 
 def _replaced(earlier: int, filed: int, written: int) -> str:
