@@ -34,6 +34,7 @@ from judge.kinds import Filing, OrderNote
 from judge.models import Game, Member
 from parser import OrderError, parse_order, parse_orders
 from parser.line_kinds import READERS, sort_mail
+from parser.orders import written_power
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ def submit_orders(session: Session, game: Game, member: Member,
         notes.append(OrderNote(first_line.get(error.line, error.line), error.source, str(
             error).split(": ", 1)[-1]))
     candidates: list[tuple[int, str, str, Order]] = []
+    remarks: dict[tuple[int, str], str] = {}  # (line, order as written): what it was read as
     rules = rules_for(game_map)
     for item in parsed.orders:
         line = first_line.get(item.line, item.line)
@@ -156,6 +158,11 @@ def submit_orders(session: Session, game: Game, member: Member,
                     state, item.order, power, powers)))
             continue
         candidates.append((line, item.source, power, item.order))
+        remark = "; ".join(r for r in (
+            _written_for(board, item.source, item.order, power),
+            _written_kind(state, item.order, power)) if r)
+        if remark:
+            remarks[line, item.source] = remark
     filed = _on_file(session, game, board, powers)
     before = {p: list(f.orders) for p, f in filed.items()}
     if state.phase.kind is PhaseKind.ADJUSTMENT:
@@ -167,11 +174,40 @@ def submit_orders(session: Session, game: Game, member: Member,
     for name, given in by_kind.items():  # the mail's other kinds of line, each its own way
         kind = READERS[name].kind
         notes.extend(kinds.intake(kind)(filing, kind, given))
+    notes = [n.with_remark(remarks[n.line, n.text]) if (n.line, n.text) in remarks else n
+             for n in notes]
     notes.sort(key=lambda n: n.line)
     for power in powers:
         if merged[power] != before[power]:
             file_orders(session, game, power, [str(o) for o in merged[power]])
     return OrdersReport(tuple(notes))
+
+
+def _written_for(board: GameMap, source: str, order: Order, power: str) -> str:
+    """A line that names a power before its order ('Canada: F Nort S ...')
+    is filed for the power whose unit it orders (a seat of several powers
+    orders them all): said when that is not the power written."""
+    written = written_power(source, board)
+    if written is None or written == power or isinstance(order, (Build, Waive)):
+        return ""
+    return (f"you wrote {written}; the unit in {province_of(order.unit.location)} is "
+            f"{power}'s: filed for {power}")
+
+
+def _written_kind(state: GameState, order: Order, power: str) -> str:
+    """The unit type written is not the unit's: the order stands for the
+    unit there (as every judge reads it), and the player is told."""
+    if isinstance(order, (Build, Waive)) or order.unit.kind is None:
+        return ""
+    prov = province_of(order.unit.location)
+    units = [d.unit for d in state.dislodged] if state.phase.kind is PhaseKind.RETREAT \
+        else list(state.units)
+    unit = next((u for u in units if u.province == prov and u.power == power), None)
+    if unit is None or unit.kind is order.unit.kind:
+        return ""
+    noun = unit.kind.noun
+    return (f"you wrote {order.unit.kind.value}; the unit in {prov} is "
+            f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}")
 
 
 def _not_yours(state: GameState, order: Order, power: str | None,
