@@ -33,6 +33,7 @@ from judge.games import (
 from judge.kinds import Filing, OrderNote
 from judge.models import Game, Member
 from parser import OrderError, parse_order, parse_orders
+from parser.closing import closing_start
 from parser.line_kinds import READERS, sort_mail
 from parser.orders import written_power
 
@@ -40,6 +41,16 @@ from parser.orders import written_power
 @dataclass(frozen=True)
 class OrdersReport:
     notes: tuple[OrderNote, ...]  # one per order line, in line order
+    # the first line of the mail's closing, left unread (parser/closing.py)
+    closing: tuple[int, str] | None = None
+
+
+@dataclass(frozen=True)
+class AtEnd:
+    """Orders that end the mail, where a closing may follow them: the lines
+    of the runs of order lines after them, and whether orders came before."""
+    later: Sequence[tuple[int, str]]
+    after_orders: bool
 
 
 def _owner(game_map: GameMap, state: GameState, order: Order,
@@ -120,19 +131,29 @@ def _refusal(result: OrderResult) -> str | None:
 
 
 def submit_orders(session: Session, game: Game, member: Member,
-                  lines: Sequence[tuple[int, str]]) -> OrdersReport:
+                  lines: Sequence[tuple[int, str]], at_end: AtEnd | None = None
+                  ) -> OrdersReport:
     """Read a mail's orders for the member's powers. Each accepted order
     replaces the one on file for the same unit (or build site); a refused
     order changes nothing; orders for other units stay. Orders are read on
     the board in force (Diplomap's new provinces have codes of their own);
     Draw and Erase lines are taken out first, so 'Gal/War' is never read
-    as a province with a coast."""
+    as a province with a coast. Orders at the mail's end (``at_end``) lose
+    their closing ('Regards,', a name: parser/closing.py) unread."""
     if game.status != "active":
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     game_map = map_of(game)
     state = current_state(session, game)
     board = phase_context(game_map, state).reading
     powers = powers_of(member)
+    closing = None
+    if at_end is not None:
+        start = closing_start([*lines, *at_end.later], board, at_end.after_orders)
+        if start is not None and start < len(lines):
+            closing = lines[start]
+            lines = lines[:start]
+        if not lines:
+            return OrdersReport((), closing)
     by_kind = sort_mail(lines)
     lines = by_kind.pop(ORDERS.name)
     text = "\n".join(t for _, t in lines)
@@ -180,7 +201,7 @@ def submit_orders(session: Session, game: Game, member: Member,
     for power in powers:
         if merged[power] != before[power]:
             file_orders(session, game, power, [str(o) for o in merged[power]])
-    return OrdersReport(tuple(notes))
+    return OrdersReport(tuple(notes), closing)
 
 
 def _written_for(board: GameMap, source: str, order: Order, power: str) -> str:
