@@ -78,7 +78,7 @@ def not_yours(game_map: GameMap, state: GameState, order: Order, owner: str | No
 
 def _replaced(earlier: int, filed: int, written: int) -> str:
     """What became of the bids on file: a mail's bids replace them all."""
-    these = f"these {filed}" if filed else "none"
+    these = {0: "none", 1: "this one"}.get(filed, f"these {filed}")
     unread = written - filed
     return (f"your {earlier} earlier bid{'s' * (earlier != 1)} "
             f"{'were' if earlier != 1 else 'was'} replaced by {these}"
