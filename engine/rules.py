@@ -131,6 +131,12 @@ class Rules:
         them (Dissolution's Embassies); none here."""
         return ()
 
+    def other_board_refusal(self, game_map: GameMap, state: GameState, order: Order) -> str:
+        """Why an order naming a space of the variant's other board is not
+        taken in this phase, whoever's unit is there, or '' (orders for
+        Dissolution's Embassies are for Winter); the standard game has none."""
+        return ""
+
     def silence(self, game_map: GameMap, state: GameState, power: str) -> GameState:
         """The position once the GM has stripped ``power``, a player in exile,
         of the right to bid; ValueError saying why when there is no such
