@@ -9,7 +9,7 @@ from engine.legality import CheckedRetreat, check_retreat
 from engine.map import GameMap, province_of
 from engine.order_sets import OrderSet
 from engine.orders import Disband, Order, Retreat, UnitRef
-from engine.outcomes import OrderResult, Outcome, Reason, Why
+from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
 from engine.state import Dislodged, GameState
 from engine.units import Unit
 
@@ -28,7 +28,9 @@ def resolve_retreats(
 
     def check(power: str, order: Order) -> CheckedRetreat:
         units, options = keys.seen_by(power)
-        return check_retreat(units, options, power, order, game_map)
+        checked = check_retreat(units, options, power, order, game_map)
+        choosing = keys.displaced(power, order) if checked[0] is None else None
+        return checked if choosing is None else (None, _choose_part(choosing))
 
     def key(power: str, order: Retreat | Disband) -> str:
         return keys.of(power, province_of(order.unit.location))
@@ -62,6 +64,14 @@ def resolve_retreats(
     return RetreatResult(tuple(results), tuple(board))
 
 
+def _choose_part(d: Dislodged) -> Reason:
+    """A displaced unit's order that goes nowhere it may: it does not
+    retreat but chooses a part of its own province, so its choices are
+    what the player needs ('MUN was split under A MUN: choose MUN-N or MUN-S')."""
+    return illegal(f"{d.unit.province} was split under {d.unit}: choose "
+                   f"{' or '.join(d.retreats)} (as {d.unit} R {d.retreats[0]})")
+
+
 class RetreatKeys:
     """Which retreating unit an order names. Usually one per province, so
     the province is the key; in Diplomap a unit displaced from a split
@@ -75,6 +85,16 @@ class RetreatKeys:
         for d in dislodged:
             (self.shared if d.unit.province in seen else seen).add(d.unit.province)
         self._views: dict[str, tuple[dict[str, Unit], dict[str, tuple[str, ...]]]] = {}
+
+    def displaced(self, power: str, order: Order) -> Dislodged | None:
+        """The displaced unit of ``power`` an order names, if it is one (a
+        retreat, or a hold or move as in a movement phase; not a disband)."""
+        unit: UnitRef | None = getattr(order, "unit", None)
+        if unit is None or isinstance(order, Disband):
+            return None
+        province = province_of(unit.location)
+        return next((d for d in self.dislodged if d.displaced and d.retreats
+                     and d.unit.power == power and d.unit.province == province), None)
 
     def of(self, power: str, province: str) -> str:
         return f"{province} {power}" if province in self.shared else province

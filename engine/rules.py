@@ -95,6 +95,12 @@ class Rules:
         ValueError with the reason when refused. The standard game has none."""
         raise ValueError(f"unknown setting {key!r}")
 
+    def options_offered(self, game_map: GameMap) -> tuple[tuple[str, str], ...]:
+        """The settings of this variant's own that read_option takes, each
+        with the values it takes as the manual and HELP list them; none in
+        the standard game."""
+        return ()
+
     def with_options(self, game_map: GameMap,
                      options: tuple[tuple[str, str], ...]) -> GameMap:
         """The game's map with its own settings in force (read_option's
@@ -125,6 +131,12 @@ class Rules:
         """The units on the variant's other board, where orders may name
         them (Dissolution's Embassies); none here."""
         return ()
+
+    def other_board_refusal(self, game_map: GameMap, state: GameState, order: Order) -> str:
+        """Why an order naming a space of the variant's other board is not
+        taken in this phase, whoever's unit is there, or '' (orders for
+        Dissolution's Embassies are for Winter); the standard game has none."""
+        return ""
 
     def silence(self, game_map: GameMap, state: GameState, power: str) -> GameState:
         """The position once the GM has stripped ``power``, a player in exile,
@@ -159,6 +171,14 @@ class Rules:
         Diplomap's also knows the names units displaced by a Draw stand on
         (``places``, by default where the state's dislodged units stand)."""
         return self.map_for(game_map, state)
+
+    def why_unreadable(self, game_map: GameMap, state: GameState, text: str,
+                       word: str = "", column: int = 0) -> str | None:
+        """What the rules can say of a line that could not be read on the
+        phase's reading board better than the reader's own words (``word``,
+        ``column``: where the reader stopped): Diplomap's, that it names a
+        province the board no longer has. None here: the reader's words stand."""
+        return None
 
     # -- Diplomap: the board redrawn during play (engine/diplomap/rules.py) ----
 

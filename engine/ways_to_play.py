@@ -23,8 +23,30 @@ def seat_name(powers: tuple[str, ...]) -> str:
 
 def player_counts(game_map: GameMap) -> list[int]:
     """The numbers of players the variant can be played by."""
-    full = len(rules_for(game_map).opening(game_map, GameState.initial(game_map)).seats)
-    return sorted({full, *game_map.ways_to_play})
+    return sorted({full_count(game_map), *game_map.ways_to_play})
+
+
+def full_count(game_map: GameMap) -> int:
+    """The number of players of a full game: one per seat of the opening."""
+    return len(rules_for(game_map).opening(game_map, GameState.initial(game_map)).seats)
+
+
+def counts_text(counts: list[int]) -> str:
+    """'10', '2 to 7' (a run with no gap), '4, 6 or 8'."""
+    if len(counts) == 1:
+        return str(counts[0])
+    if counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]}"
+    return ", ".join(str(n) for n in counts[:-1]) + f" or {counts[-1]}"
+
+
+def players_refusal(game_map: GameMap, players: int) -> str | None:
+    """Why a game of this variant cannot be set for ``players`` players
+    ('Dissolution is played by 10 players'), or None when it can."""
+    counts = player_counts(game_map)
+    if players in counts:
+        return None
+    return f"{game_map.title} is played by {counts_text(counts)} players"
 
 
 def setup(game_map: GameMap, players: int, seed: int = 0) -> GameState:

@@ -123,6 +123,30 @@ def _filed_lines(conn: Connection) -> None:
         conn.execute(text(f"DROP TABLE {table}"))
 
 
+def _players_of_the_variant(conn: Connection) -> None:
+    """Games of a variant with a fixed number of players (Dissolution's 10,
+    Intercontinental's 8) were stored with the standard game's default of 7,
+    which LIST and SUMMARY showed: each such game's settings get the
+    variant's count. A variant that no longer loads is left as it is."""
+    import json
+
+    from engine.variant_file import VariantError, load_variant
+    from engine.ways_to_play import full_count, player_counts
+
+    games = conn.execute(text("SELECT id, variant, settings FROM game")).all()
+    for game_id, variant, stored in games:
+        try:
+            game_map = load_variant(variant)
+        except (KeyError, VariantError):
+            continue
+        settings = json.loads(stored or "{}")
+        if settings.get("players", 7) in player_counts(game_map):
+            continue
+        settings["players"] = full_count(game_map)
+        conn.execute(text("UPDATE game SET settings = :settings WHERE id = :id"),
+                     {"settings": json.dumps(settings), "id": game_id})
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
@@ -133,6 +157,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _seat_columns,  # 7: seats of several powers (Intercontinental's colour groups)
     _map_order_records,  # 8: Diplomap's Draw and Erase orders, a record per power and phase
     _filed_lines,  # 9: orders, bids and map orders in one table keyed by kind of line
+    _players_of_the_variant,  # 10: a fixed-count variant's games say its count, not 7
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

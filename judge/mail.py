@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 
 from engine.adjustments import centre_counts
+from engine.layers import LAYERS
 from engine.map import GameMap
 from engine.phase import Phase
 from engine.standing import AdjustmentDue, Budget, Standing
@@ -118,7 +119,16 @@ def header(config: Config, game: Game, settings: GameSettings) -> dict[str, Any]
     if game.phase and game.deadline is not None and game.status == "active":
         deadline_line = f"{game.phase} {format_deadline(game.deadline, settings.zone)}"
     return {"judge": config.name, "address": config.address, "game": game,
-            "deadline_line": deadline_line, "variant_notice": variant_notice(game.variant)}
+            "deadline_line": deadline_line, "variant_notice": variant_notice(game.variant),
+            "variant_line": variant_line(game.variant, settings)}
+
+
+def variant_line(variant: str, settings: GameSettings) -> str:
+    """The variant as mails name it, with the rules layers switched on over
+    it by their titles ('standard with Diplomap'): a player must know from
+    any mail that Draw and Erase orders are in play."""
+    layers = " and ".join(LAYERS[name].title for name in settings.layers)
+    return f"{variant} with {layers}" if layers else variant
 
 
 def list_headers(game: Game, settings: GameSettings, config: Config) -> tuple[

@@ -33,12 +33,24 @@ from judge.games import (
 from judge.kinds import Filing, OrderNote
 from judge.models import Game, Member
 from parser import OrderError, parse_order, parse_orders
+from parser.closing import closing_start
 from parser.line_kinds import READERS, sort_mail
+from parser.orders import written_power
 
 
 @dataclass(frozen=True)
 class OrdersReport:
     notes: tuple[OrderNote, ...]  # one per order line, in line order
+    # the first line of the mail's closing, left unread (parser/closing.py)
+    closing: tuple[int, str] | None = None
+
+
+@dataclass(frozen=True)
+class AtEnd:
+    """Orders that end the mail, where a closing may follow them: the lines
+    of the runs of order lines after them, and whether orders came before."""
+    later: Sequence[tuple[int, str]]
+    after_orders: bool
 
 
 def _owner(game_map: GameMap, state: GameState, order: Order,
@@ -119,37 +131,62 @@ def _refusal(result: OrderResult) -> str | None:
 
 
 def submit_orders(session: Session, game: Game, member: Member,
-                  lines: Sequence[tuple[int, str]]) -> OrdersReport:
+                  lines: Sequence[tuple[int, str]], at_end: AtEnd | None = None
+                  ) -> OrdersReport:
     """Read a mail's orders for the member's powers. Each accepted order
     replaces the one on file for the same unit (or build site); a refused
     order changes nothing; orders for other units stay. Orders are read on
     the board in force (Diplomap's new provinces have codes of their own);
     Draw and Erase lines are taken out first, so 'Gal/War' is never read
-    as a province with a coast."""
+    as a province with a coast. Orders at the mail's end (``at_end``) lose
+    their closing ('Regards,', a name: parser/closing.py) unread."""
     if game.status != "active":
         raise GameError(f"game {game.name} is not running (it is {game.status})")
     game_map = map_of(game)
     state = current_state(session, game)
     board = phase_context(game_map, state).reading
     powers = powers_of(member)
+    closing = None
+    if at_end is not None:
+        start = closing_start([*lines, *at_end.later], board, at_end.after_orders)
+        if start is not None and start < len(lines):
+            closing = lines[start]
+            lines = lines[:start]
+        if not lines:
+            return OrdersReport((), closing)
     by_kind = sort_mail(lines)
     lines = by_kind.pop(ORDERS.name)
     text = "\n".join(t for _, t in lines)
     first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
     parsed = parse_orders(text, board)
     notes: list[OrderNote] = []
-    for error in parsed.errors:
-        notes.append(OrderNote(first_line.get(error.line, error.line), error.source, str(
-            error).split(": ", 1)[-1]))
+    rules = rules_for(game_map)
+    for error in parsed.errors:  # the rules may know better why (a province gone)
+        notes.append(OrderNote(first_line.get(error.line, error.line), error.source,
+                               rules.why_unreadable(game_map, state, error.source, error.word,
+                                                    error.column)
+                               or str(error).split(": ", 1)[-1]))
     candidates: list[tuple[int, str, str, Order]] = []
+    remarks: dict[tuple[int, str], str] = {}  # (line, order as written): what it was read as
+    rules = rules_for(game_map)
     for item in parsed.orders:
         line = first_line.get(item.line, item.line)
+        refused = rules.other_board_refusal(game_map, state, item.order)
+        if refused:  # an Embassy order outside Winter: no unit's to look for
+            notes.append(OrderNote(line, item.source, refused))
+            continue
         power = _owner(game_map, state, item.order, powers)
         if power is None or power not in powers:
-            notes.append(OrderNote(line, item.source,
-                                   _not_yours(state, item.order, power, powers)))
+            notes.append(OrderNote(line, item.source, kinds.not_yours(
+                game_map, state, item.order, power) or _not_yours(
+                    state, item.order, power, powers)))
             continue
         candidates.append((line, item.source, power, item.order))
+        remark = "; ".join(r for r in (
+            _written_for(board, item.source, item.order, power),
+            _written_kind(state, item.order, power)) if r)
+        if remark:
+            remarks[line, item.source] = remark
     filed = _on_file(session, game, board, powers)
     before = {p: list(f.orders) for p, f in filed.items()}
     if state.phase.kind is PhaseKind.ADJUSTMENT:
@@ -161,11 +198,40 @@ def submit_orders(session: Session, game: Game, member: Member,
     for name, given in by_kind.items():  # the mail's other kinds of line, each its own way
         kind = READERS[name].kind
         notes.extend(kinds.intake(kind)(filing, kind, given))
+    notes = [n.with_remark(remarks[n.line, n.text]) if (n.line, n.text) in remarks else n
+             for n in notes]
     notes.sort(key=lambda n: n.line)
     for power in powers:
         if merged[power] != before[power]:
             file_orders(session, game, power, [str(o) for o in merged[power]])
-    return OrdersReport(tuple(notes))
+    return OrdersReport(tuple(notes), closing)
+
+
+def _written_for(board: GameMap, source: str, order: Order, power: str) -> str:
+    """A line that names a power before its order ('Canada: F Nort S ...')
+    is filed for the power whose unit it orders (a seat of several powers
+    orders them all): said when that is not the power written."""
+    written = written_power(source, board)
+    if written is None or written == power or isinstance(order, (Build, Waive)):
+        return ""
+    return (f"you wrote {written}; the unit in {province_of(order.unit.location)} is "
+            f"{power}'s: filed for {power}")
+
+
+def _written_kind(state: GameState, order: Order, power: str) -> str:
+    """The unit type written is not the unit's: the order stands for the
+    unit there (as every judge reads it), and the player is told."""
+    if isinstance(order, (Build, Waive)) or order.unit.kind is None:
+        return ""
+    prov = province_of(order.unit.location)
+    units = [d.unit for d in state.dislodged] if state.phase.kind is PhaseKind.RETREAT \
+        else list(state.units)
+    unit = next((u for u in units if u.province == prov and u.power == power), None)
+    if unit is None or unit.kind is order.unit.kind:
+        return ""
+    noun = unit.kind.noun
+    return (f"you wrote {order.unit.kind.value}; the unit in {prov} is "
+            f"{'an' if noun[0] in 'aeiou' else 'a'} {noun}")
 
 
 def _not_yours(state: GameState, order: Order, power: str | None,

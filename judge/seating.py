@@ -13,3 +13,14 @@ def named_seats(state: GameState) -> list[str]:
     standard game, whose seats are named by their powers."""
     return [f"{seat.player}: {', '.join(seat.powers)}" for seat in state.seats
             if seat.player != "/".join(seat.powers)]
+
+
+def seat_told(state: GameState, seat: str) -> tuple[str, str]:
+    """How a player is told the seat they got, and the name they sign on
+    with: ('EGYPT', 'egypt'); a named seat by its name and its powers
+    ('Blue: CAPE_COLONY, GREAT_BRITAIN, ...', 'blue'), since the group's
+    name is the one its player signs on with."""
+    for each in state.seats:
+        if "/".join(each.powers) == seat and each.player != seat:
+            return f"{each.player}: {', '.join(each.powers)}", each.player.lower()
+    return seat, seat.split("/")[0].lower()

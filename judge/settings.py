@@ -22,12 +22,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, time, timedelta, tzinfo
+from functools import cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine.layers import LAYERS
-from engine.variant_file import load_variant
+from engine.map import GameMap
+from engine.variant_file import load_variant, offered_variants
 from engine.variants import rules_for
+from engine.ways_to_play import counts_text, full_count, player_counts, players_refusal
 from judge.zones import ZoneError, zone_name
 from judge.zones import tz as zone_tz
 
@@ -40,6 +43,8 @@ SWITCH = {"on": True, "yes": True, "off": False, "no": False}  # a layer: `diplo
 # power_choice: whether a player may JOIN a named power (DPJudge asks the GM
 # to allow it; "no" seats every player at random from the game's seed)
 RULE_OPTIONS = {"cd_distance": ("owned", "home"), "power_choice": ("yes", "no")}
+# far above any variant's seats: a bound that keeps a typo's digits out of int()
+MAX_PLAYERS = 99
 _DURATION = re.compile(
     r"^(\d+(?:\.\d+)?)\s*([dhms]|days?|hours?|minutes?|mins?|seconds?|secs?)$")
 
@@ -213,9 +218,10 @@ def _setting(settings: GameSettings, key: str, value: str) -> GameSettings:
     if key == "variant":
         return replace(settings, variant=value.lower())
     if key == "players":
-        # isascii: '²' is a digit to str.isdigit, but not to int()
-        if not (value.isascii() and value.isdigit()) or not 2 <= int(value) <= 7:
-            raise SettingsError("players must be a number from 2 to 7")
+        # isascii: '²' is a digit to str.isdigit, but not to int(); the counts
+        # the variant is played by are checked once the variant is known
+        if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= MAX_PLAYERS:
+            raise SettingsError("players must be a number, like 7")
         return replace(settings, players=int(value))
     if key in ("movement", "retreat", "adjustment", "grace", "reminder"):
         changes: dict[str, Any] = {key: parse_duration(value, key)}
@@ -291,13 +297,36 @@ def parse_settings(
     """Settings from (key, value) lines, and a message for each bad line."""
     settings = base or GameSettings()
     problems: list[str] = []
+    given = False  # a players line read: its count is checked against the variant's
     for key, value in lines:
         try:
             settings = _setting(settings, key.lower(), value.strip())
         except SettingsError as exc:
             problems.append(f"{key}: {exc}")
+        else:
+            given = given or key.lower() == "players"
     settings, refused = _variant_options(settings)
-    return settings, problems + refused + _layers_refused(settings)
+    settings, players = _players_for_variant(settings, given)
+    return settings, problems + refused + players + _layers_refused(settings)
+
+
+def _players_for_variant(settings: GameSettings,
+                         given: bool) -> tuple[GameSettings, list[str]]:
+    """The number of players the variant (or one of its ways to play)
+    allows: a ``players`` line for another number is refused with the
+    counts the variant is played by; with no such line the game gets the
+    variant's full count (10 for Dissolution), also when SET VARIANT
+    changes the variant of a game created with another count."""
+    try:
+        game_map = load_variant(settings.variant)
+    except KeyError:  # CREATE and SET VARIANT name the unknown variant
+        return settings, []
+    refusal = players_refusal(game_map, settings.players)
+    if refusal is None:
+        return settings, []
+    if given:
+        return settings, [f"players: {refusal}"]
+    return replace(settings, players=full_count(game_map)), []
 
 
 def _layers_refused(settings: GameSettings) -> list[str]:
@@ -315,6 +344,49 @@ def _layers_refused(settings: GameSettings) -> list[str]:
         except ValueError as exc:
             refused.append(f"{name}: {exc}")
     return refused
+
+
+@cache
+def settings_offered() -> tuple[tuple[str, str], ...]:
+    """Every CREATE setting with the values it takes, as HELP lists them:
+    built from the variants shipped, their ways to play, the rules layers
+    and each variant's own settings, so a new variant or layer is listed
+    without editing the help (tests/judge/test_settings_offered.py checks
+    that every key ``_setting`` reads is here and in the manual)."""
+    maps = {name: load_variant(name) for name in offered_variants()}
+    durations = {key: f"{format_duration(least)} to {format_duration(most)}"
+                 for key, (least, most) in DURATION_RANGES.items()}
+    rows = [
+        ("variant", ", ".join(maps)),
+        ("players", "; ".join(f"{name} {counts_text(player_counts(game_map))}"
+                              for name, game_map in maps.items())
+         + " (the full count unless set)"),
+        ("movement, retreat, adjustment", f"a duration, {durations['movement']} (48h, 2d)"),
+        ("grace, reminder", f"a duration, {durations['grace']}"),
+        ("time", "HH:MM, when deadlines fall"),
+        ("days", "mon-fri, mon,wed,fri, all"),
+        ("zone (timezone)", "a time zone: Europe/Paris, CET, UTC+2"),
+        ("press", ", ".join(PRESS_KINDS)),
+        ("nmr", ", ".join(NMR_POLICIES)),
+        ("list (mailinglist)", "a mail address"),
+        ("rules", " ".join(f"{rule}={'|'.join(options)}"
+                           for rule, options in RULE_OPTIONS.items())),
+    ]
+    for name in LAYERS:
+        rows.append((name, "on, off; " + ", ".join(
+            variant for variant, game_map in maps.items() if _takes(name, game_map)) + " only"))
+    for variant, game_map in maps.items():
+        rows.extend((key, f"{values}; {variant} only")
+                    for key, values in rules_for(game_map).options_offered(game_map))
+    return tuple(rows)
+
+
+def _takes(layer: str, game_map: GameMap) -> bool:
+    try:
+        LAYERS[layer].switch_on(game_map)
+    except ValueError:
+        return False
+    return True
 
 
 def next_deadline(

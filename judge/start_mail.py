@@ -6,7 +6,8 @@ observers, a notice with the map.
 
 Everything variant-shaped comes from the rules' hooks (``bid_allowance``,
 ``holdings``, ``line_kinds`` through judge/kinds) and the game's settings
-(its rules layers), never from the variant's name.
+(its rules layers, named as every mail's header names them), never from
+the variant's name.
 """
 
 from __future__ import annotations
@@ -17,18 +18,24 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from engine.holdings import Holdings, OrderForm
-from engine.layers import LAYERS
 from engine.map import GameMap
 from engine.state import GameState
 from engine.variants import rules_for
 from judge import games, kinds, maps
 from judge.config import Config
-from judge.mail import format_deadline, header, in_own_zone, phase_name, render, to_game
+from judge.mail import (
+    format_deadline,
+    header,
+    in_own_zone,
+    phase_name,
+    render,
+    to_game,
+    variant_line,
+)
 from judge.maps.scene import Scene
 from judge.models import Game, Member
 from judge.outbox import OutgoingMail
 from judge.seating import named_seats
-from judge.settings import GameSettings
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +70,8 @@ def started_mails(session: Session, game: Game, config: Config) -> list[Outgoing
     shared = {**header(config, game, settings), "groups": groups, "players": players,
               "phase": game.phase, "phase_name": phase_name(game.phase),
               "deadline": format_deadline(game.deadline, settings.zone),
-              "layers": layer_titles(settings), "maps": [name for name, _, _ in files
-                                                         if name.endswith(".png")]}
+              "layered": bool(settings.layers),  # Diplomap: say so beside the header
+              "maps": [name for name, _, _ in files if name.endswith(".png")]}
     mails = []
     for member in players:
         seat = seat_position(board, state, member)
@@ -80,17 +87,13 @@ def started_mails(session: Session, game: Game, config: Config) -> list[Outgoing
     text = render("notice.txt.j2", **header(config, game, settings),
                   text=f"Game {game.name} has started: {game.phase}, orders due "
                        f"{format_deadline(game.deadline, settings.zone)}."
-                       + "".join(f"\nIt is played with {t}." for t in shared["layers"])
+                       + (f"\nThe variant is {variant_line(game.variant, settings)}."
+                          if settings.layers else "")
                        + ("\nThe groups and their powers:" if groups else "")
                        + "".join(f"\n  {line}" for line in groups))
     mails.extend(to_game(game, settings, config, [*others, master],
                          f"Diplomacy game {game.name} starts", text, "notice", files))
     return mails
-
-
-def layer_titles(settings: GameSettings) -> list[str]:
-    """The rules layers the game is played with, as mails name them ('Diplomap')."""
-    return [LAYERS[name].title for name in settings.layers if name in LAYERS]
 
 
 def seat_position(game_map: GameMap, state: GameState, member: Member) -> SeatPosition:

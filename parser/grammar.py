@@ -251,6 +251,14 @@ class PowerPrefix(pp.Token):
         self.set_name("power")
 
     def parseImpl(self, instring: str, loc: int, do_actions: bool = True) -> tuple[int, Any]:
+        found = self.power_at(instring, loc)
+        if found is None:
+            raise pp.ParseException(instring, loc, self.errmsg, self)
+        return found[0], []
+
+    def power_at(self, instring: str, loc: int) -> tuple[int, str] | None:
+        """Where the prefix at ``loc`` ends and the power it names, if one is there
+        (the grammar drops it; the judge compares it with the unit's power)."""
         at = loc
         opened = self._OPEN.match(instring, at)
         if opened is not None:
@@ -259,10 +267,10 @@ class PowerPrefix(pp.Token):
         if found is not None:
             close = self._CLOSE.match(instring, found.end)
             if close is not None:
-                return close.end(), []
+                return close.end(), found.value
             place = self._places.match(instring, at)
             if opened is None and (place is None or place.end <= found.end):
-                return found.end, []
+                return found.end, found.value
         elif (
             at < len(instring)
             and instring[at].lower() in self._letters
@@ -270,8 +278,8 @@ class PowerPrefix(pp.Token):
         ):
             close = self._CLOSE.match(instring, at + 1)
             if close is not None:
-                return close.end(), []
-        raise pp.ParseException(instring, loc, self.errmsg, self)
+                return close.end(), self._letters[instring[at].lower()]
+        return None
 
 
 Tail = Callable[[UnitRef], Order]

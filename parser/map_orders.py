@@ -239,9 +239,22 @@ class _MapOrderReader:
             raise _Refusal(at, _word_at(text, at),
                            f"a Draw names two borders: {_EXAMPLE_DRAW}")
         second = self._border_at(text, at)
-        inside, centre, at = self._clauses(text, second.end)
+        inside, centre, at = self._clauses(text, second.end, self._without_centre(first, second))
         self._finish(text, at)
         return self._shape(text, first, second, inside, centre)
+
+    def _without_centre(self, first: _Border, second: _Border) -> str | None:
+        """'Burgundy (BUR)' when the province a Draw splits has no supply
+        centre (for a loop not yet placed 'inside' one, when neither of its
+        border's provinces has one): a side for a centre there is moot."""
+        one, two = set(first.places), set(second.places)
+        return self._centreless(one if one == two else one & two)
+
+    def _centreless(self, codes: Iterable[str]) -> str | None:
+        splits = sorted(set(codes) - {EDGE})
+        if not splits or any(self.provinces[c].centre is not None for c in splits):
+            return None
+        return " and ".join(f"{self.provinces[c].name} ({c})" for c in splits)
 
     # -- borders ------------------------------------------------------------
 
@@ -293,7 +306,8 @@ class _MapOrderReader:
 
     # -- what may follow the borders of a Draw ------------------------------
 
-    def _clauses(self, text: str, at: int) -> tuple[_Place | None, Side | None, int]:
+    def _clauses(self, text: str, at: int, without_centre: str | None = None
+                 ) -> tuple[_Place | None, Side | None, int]:
         inside: _Place | None = None
         centre: Side | None = None
         while True:
@@ -305,7 +319,8 @@ class _MapOrderReader:
                 if centre is not None:
                     raise _Refusal(after, _word_at(text, after),
                                    "the supply centre's side is given twice")
-                centre, at = self._side(text, found_centre.end())
+                moot = without_centre if inside is None else self._centreless([inside.code])
+                centre, at = self._side(text, found_centre.end(), after, moot)
             elif found_inside is not None:
                 if inside is not None:
                     raise _Refusal(after, _word_at(text, after), "'inside' is given twice")
@@ -318,8 +333,12 @@ class _MapOrderReader:
             else:
                 return inside, centre, at
 
-    def _side(self, text: str, at: int) -> tuple[Side, int]:
-        """Where the supply centre of a split province goes (§II.E)."""
+    def _side(self, text: str, at: int, clause: int = 0,
+              without_centre: str | None = None) -> tuple[Side, int]:
+        """Where the supply centre of a split province goes (§II.E).
+        ``clause``: where the 'SC' clause starts; ``without_centre``: the
+        province split, when it has no centre (an unreadable side is then
+        answered with that, not with the compass points)."""
         with_ = _CENTRE_WITH.match(text, at)
         if with_ is not None:
             place = self._place(text, with_.end(), "name the neighbour: 'SC with Lvn'")
@@ -340,6 +359,12 @@ class _MapOrderReader:
             region = _REGION.match(text, compass.end())
             return Side(compass=_point(compass)), region.end() if region else compass.end()
         word = _word_at(text, start)
+        if without_centre is not None:
+            written = " ".join(text[clause:start + len(word)].split()).rstrip(" .,;")
+            has = "have" if " and " in without_centre else "has"
+            raise _Refusal(start if word else clause, word or _word_at(text, clause),
+                           f"{without_centre} {has} no supply centre, so the Draw needs no "
+                           f"side for one: leave out '{written}'")
         if not word:
             raise _Refusal(len(text.rstrip()), "",
                            "say where the supply centre goes: 'SC in north' or 'SC with Lvn'")

@@ -42,7 +42,14 @@ from engine.orders import (
 from engine.variants import rules_for
 from parser.canonical import CanonicalReader
 from parser.embassy import EmbassyReader
-from parser.grammar import KEYWORDS, KNOWN_WORDS, build_grammar, build_heading
+from parser.grammar import (
+    KEYWORDS,
+    KNOWN_WORDS,
+    PowerPrefix,
+    build_grammar,
+    build_heading,
+    power_letters,
+)
 from parser.names import WORD, Places, Powers, Suggester
 
 MAX_LINE = 500  # characters; longer lines are refused unread
@@ -104,6 +111,7 @@ class _MapParser:
             game_map.provinces, game_map.aliases, game_map.power_aliases, KEYWORDS
         )
         self.canonical = CanonicalReader(game_map, KEYWORDS)
+        self.prefix = PowerPrefix(self.powers, power_letters(game_map), self.places)
         # orders for another board's units (Dissolution's Embassies), if the map has one
         spaces = rules_for(game_map).board_spaces(game_map)
         self.embassies = EmbassyReader(spaces, _power_names(game_map)) if spaces else None
@@ -242,6 +250,21 @@ def parse_order(text: str, game_map: GameMap, line: int = 1) -> Order | OrderErr
     except Exception:
         return OrderError(line, 1, text.strip(), "", "the map's names could not be read")
     return parser.parse(text, 0, line)
+
+
+_LIST_NUMBER = re.compile(r"\s*(?:\d{1,3}[.)]|\u2022)?\s*")
+
+
+def written_power(source: str, game_map: GameMap) -> str | None:
+    """The power an order's line names before the order ('Canada: F Nort H',
+    '[ENGLAND] F Lon H'), which the grammar reads and drops; None if none."""
+    try:
+        parser = _parser_for(game_map)
+    except Exception:
+        return None
+    start = _LIST_NUMBER.match(source)
+    found = parser.prefix.power_at(source, start.end() if start else 0)
+    return found[1] if found is not None else None
 
 
 def _map_order(text: str, line: int) -> OrderError:

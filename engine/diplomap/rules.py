@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.diplomap.adjudication import adjudicate_map_orders
 from engine.diplomap.displacement import after_changes, default_part
+from engine.diplomap.gone import gone_place
 from engine.diplomap.in_force import adopt, apply_changes, board_of, share_board
 from engine.diplomap.lines import MAP_ORDERS, MAP_RESULTS_KEY
 from engine.diplomap.notes import board_changes_section
@@ -77,6 +78,15 @@ class DiplomapRules(Rules):
             if all(before.is_location(place) for place in places):
                 return with_former_names(board, before)
         return board
+
+    def why_unreadable(self, game_map: GameMap, state: GameState, text: str,
+                       word: str = "", column: int = 0) -> str | None:
+        """A line naming a province the board in force does not have (one
+        the changes replaced, or one a change undone by a ROLLBACK made):
+        what the board has there instead (gone.py)."""
+        return gone_place(game_map, self.reading_board(game_map, state), map_changes(state), text,
+                          word, column) or super().why_unreadable(game_map, state, text,
+                                                                  word, column)
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
                   moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],

@@ -136,7 +136,8 @@ def check_draw(board: WorkingBoard, draw: Draw, occupied: Collection[str]) -> Ve
         if draw.centre is not None:
             centre = side_part(board, plan, draw.centre)
             if centre is None:
-                return fail(f"{draw.centre} does not name one of the two new provinces", "II.E")
+                return fail(f"'SC {draw.centre}' does not name one of the two new provinces",
+                            "II.E")
         elif code in homes and len(inland) == 1:
             centre = 1 - inland[0]  # §II.G.7: a coastal home centre goes to the coast
         else:
@@ -198,7 +199,8 @@ def check_erase(board: WorkingBoard, erase: Erase) -> Verdict | ErasePlan:
             return fail(f"there is no province {code} on the board", "II.A.2")
     a, b = board.provinces[one], board.provinces[two]
     if Terrain.IMPASSABLE in (a.terrain, b.terrain):
-        return fail("Switzerland may not be combined", "II.G.6")
+        closed = a if a.terrain is Terrain.IMPASSABLE else b  # Switzerland, on the standard map
+        return fail(f"{closed.name} may not be combined with another province", "II.G.6")
     if two not in board.rings[one]:
         return fail(f"{one} does not border {two}", "II.A.2")
     if (a.terrain is Terrain.WATER) != (b.terrain is Terrain.WATER):

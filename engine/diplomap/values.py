@@ -29,9 +29,16 @@ class Side:
     neighbour: str | None = None
 
     def __str__(self) -> str:
+        """As a player writes it after 'SC': 'in N', 'with BUR', and a
+        loop's two parts as the rule text calls them, 'inside' and
+        'outside' (§II.G.2), never the parts' code letters 'in I', 'in O'."""
         if self.compass is not None:
-            return f"in {self.compass}"
+            return _LOOP_SIDES.get(self.compass, f"in {self.compass}")
         return f"with {self.neighbour}"
+
+
+# a loop's parts (engine/diplomap/board.py INNER, OUTER), said as the players say them
+_LOOP_SIDES = {"I": "inside", "O": "outside"}
 
 
 @dataclass(frozen=True, slots=True)

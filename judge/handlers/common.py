@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from engine.variant_file import variant_notice
 from judge import games, turns
 from judge.config import Config
 from judge.db import game_by_name
@@ -119,6 +120,14 @@ def _mailable(address: str) -> str:
         return check_address(address)
     except OutboxError as exc:
         raise GameError(str(exc)) from None
+
+def _board_notice(game: Game) -> str:
+    """A line for each reply that shows a game's board (CREATE, JOIN, LIST,
+    MAP) when its variant has a notice about the board ('Variant
+    intercontinental: provisional board, not the official map.'); else ''."""
+    notice = variant_notice(game.variant)
+    return f"Variant {game.variant}: {notice}." if notice else ""
+
 
 def _identity(ctx: Context, game: Game, member: Member) -> str:
     """Who a member is in replies: a power, an observer's name, or POWER#n;

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from engine.variant_file import offered_variants
+from engine.variant_file import offered_variants, variant_notice
 from engine.variants import rules_for
 from judge import games, manual_topics, maps, reported, turns
 from judge.games import GameError
-from judge.handlers.common import Context, _game, _settings
+from judge.handlers.common import Context, _board_notice, _game, _settings
 from judge.mail import (
     format_deadline,
     phase_name,
     render,
+    variant_line,
 )
 from judge.maps.stored import stored_scene
 from judge.models import Game
+from judge.settings import settings_offered
 from parser import commands as c
 
 # -- anyone --------------------------------------------------------------------
@@ -24,7 +26,8 @@ from parser import commands as c
 def do_help(ctx: Context, command: c.Help) -> str:
     if command.topic:
         return manual_topics.lookup(command.topic)
-    return render("help.txt.j2", address=ctx.config.address, judge=ctx.config.name) + \
+    return render("help.txt.j2", address=ctx.config.address, judge=ctx.config.name,
+                  create_settings=settings_offered()) + \
         "\n" + manual_topics.contents()
 
 
@@ -35,8 +38,11 @@ def do_list(ctx: Context, command: c.ListGames) -> str:
         # DPJudge: a bare LIST after SIGNON is about the game signed on to
         return _describe_game(ctx, ctx.game)
     rows = ctx.session.exec(select(Game).order_by(col(Game.name))).all()
-    offered = "Variants offered: " + ", ".join(offered_variants()) + \
-        " (CREATE's setting 'variant NAME')."
+    # a variant's notice about its board (Intercontinental's provisional one)
+    # beside its name, before a GM creates a game of it
+    offered = "Variants offered: " + ", ".join(
+        f"{name} ({variant_notice(name)})" if variant_notice(name) else name
+        for name in offered_variants()) + " (CREATE's setting 'variant NAME')."
     if not rows:
         return ("There are no games on this judge yet. A GM starts one with CREATE.\n"
                 + offered)
@@ -52,8 +58,10 @@ def do_list(ctx: Context, command: c.ListGames) -> str:
 
 def _describe_game(ctx: Context, game: Game) -> str:
     settings = _settings(game)
-    lines = [f"Game {game.name}: {game.variant}, {game.status}"
+    lines = [f"Game {game.name}: {variant_line(game.variant, settings)}, {game.status}"
              + (f" ({game.result})" if game.result else "")]
+    if _board_notice(game):
+        lines.append(_board_notice(game))
     if game.phase:
         lines.append(f"Phase {game.phase} ({phase_name(game.phase)}), due "
                      f"{format_deadline(game.deadline, settings.zone)}")
@@ -162,6 +170,8 @@ def do_map(ctx: Context, command: c.MapRequest) -> str:
     game_map, scene = stored_scene(ctx.session, game, phase)
     state = scene.position
     lines = [f"Position of {game.name} at the start of {phase} ({phase_name(phase)}):"]
+    if _board_notice(game):
+        lines.insert(0, _board_notice(game))
     for power in game_map.powers:
         units = [str(u) for u in state.units if u.power == power]
         centres = state.centres_of(power)

@@ -63,12 +63,22 @@ def do_orders(ctx: Context, command: c.Orders) -> str:
         raise GameError("orders must follow a SIGNON (SIGNON power@game password); "
                         "if these lines were meant as commands, check their spelling")
     game, member = _player(ctx)
-    report = order_entry.submit_orders(ctx.session, game, member, command.lines)
+    at_end = order_entry.AtEnd(command.later, command.after_orders) if command.at_end \
+        else None
+    report = order_entry.submit_orders(ctx.session, game, member, command.lines, at_end)
+    closing = "" if report.closing is None else (
+        f"Ignored from line {report.closing[0]} on (looks like a signature, not orders): '"
+        f"{report.closing[1].strip()}'")
+    if not report.notes and closing:  # the whole run is the closing
+        return closing
     lines = []
     for note in report.notes:
         mark = "ok   " if not note.problem else "ERROR"
         lines.append(f"{mark} line {note.line}: {note.text}"
-                     + (f"\n        {note.problem}" if note.problem else ""))
+                     + (f"\n        {note.problem}" if note.problem else "")
+                     + (f"\n        note: {note.remark}" if note.remark else ""))
+    if closing:
+        lines.append(closing)
     lines.append("")
     lines.append(_orders_summary(ctx, game, member))
     return "\n".join(lines) + _after_change(ctx, game)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from engine.variants import rules_for
 from judge import games, turns
 from judge.games import MASTER, GameError
-from judge.handlers.common import Context, _game, _identity, _notice
+from judge.handlers.common import Context, _board_notice, _game, _identity, _notice
 from judge.handlers.playing import _orders_summary
 from judge.models import Game, Member
 from judge.passwords import hash_password, remembered
+from judge.seating import seat_told
 from judge.signons import Verdict, candidates
 from parser import commands as c
 
@@ -35,19 +36,30 @@ def do_join(ctx: Context, command: c.Join) -> str:
     text = (f"You have joined {game.name}"
             + (f" as {member.power}" if member.power else "")
             + f". {players} of {wanted} players.")
+    if _board_notice(game):
+        text += "\n" + _board_notice(game)
     settings = games.settings_of(game)
     if settings.setup:  # those who join see the setup in force (Dissolution §11.2)
         rules = rules_for(games.map_of(game))
         text += (f"\nThe GM's {rules.setup_title} ({rules.setup_default}): "
                  + settings.setup_text() + ".")
-    if not member.power:
+    if games.is_full(ctx.session, game):
+        # the last seat taken: the game starts now and this player's seat is
+        # known, so the reply names it and the SIGNON line to use (a POWER#n
+        # number would be stale before the mail is read)
+        chose = bool(member.power)
+        state = games.start(ctx.session, game, ctx.now)
+        ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
+        text += f"\nThe game is full and has started: {game.phase}."
+        seat, signon = seat_told(state, member.power)
+        if not chose:
+            text += f"\nYou were given {seat}."
+        text += (f"\nSign on with SIGNON {signon}@{game.name} and the password you "
+                 "joined with.")
+    elif not member.power:
         number = games.player_number(ctx.session, game, member)
         text += (f"\nYou are {_identity(ctx, game, member)} until the game starts and gives "
                  f"you a power; sign on meanwhile with SIGNON {number}{game.name} password.")
-    if games.is_full(ctx.session, game):
-        games.start(ctx.session, game, ctx.now)
-        ctx.mails.extend(turns.started_mails(ctx.session, game, ctx.config))
-        text += f"\nThe game is full and has started: {game.phase}."
     return text
 
 

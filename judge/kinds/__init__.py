@@ -35,6 +35,14 @@ class OrderNote:
     line: int
     text: str  # the order as written
     problem: str  # '' when accepted
+    # what the player should know of a line read and filed (or refused):
+    # filed for another of the seat's powers, the unit type corrected, the
+    # bids on file replaced
+    remark: str = ""
+
+    def with_remark(self, remark: str) -> OrderNote:
+        both = f"{self.remark}; {remark}" if self.remark else remark
+        return OrderNote(self.line, self.text, self.problem, both)
 
 
 @dataclass(frozen=True)
@@ -98,6 +106,18 @@ def forms(game_map: GameMap, state: GameState, powers: Sequence[str]) -> list[Or
             phases = ", ".join(sorted(p.name.lower() for p in kind.phases))
             found.append(OrderForm(kind.noun.capitalize(), f"read in the {phases} phases", ""))
     return found
+
+
+def not_yours(game_map: GameMap, state: GameState, order: Order, owner: str | None) -> str:
+    """How the seat may order a unit that is not its own, where a kind of
+    line the rules read is the way (a neutral unit: a bid), or ''
+    (each kind's module's ``not_yours``)."""
+    for kind in rules_for(game_map).line_kinds:
+        hint = getattr(_module(kind.name), "not_yours", None)
+        said = hint(game_map, state, order, owner) if hint is not None else ""
+        if said:
+            return str(said)
+    return ""
 
 
 def as_read(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:

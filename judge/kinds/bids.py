@@ -1,36 +1,39 @@
 """Diplomacy Point bids by mail (Dissolution, Intercontinental): a mail's
 bids replace the seat's bids on file, each answered with its fate were the
-phase adjudicated now; the ORDERS reply shows them with the budget left.
+phase adjudicated now; the ORDERS reply shows them with the budget: the DP
+that would count, the DP in bids that would be ignored, and what is left.
 Secret until the game ends."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlmodel import Session
 
-from engine.bids import Bid
+from engine.bids import Bid, BidResult
 from engine.game import adjudicate
 from engine.holdings import OrderForm
 from engine.lines import LineKind
 from engine.map import GameMap
+from engine.orders import MovementOrder, Order
 from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variants import rules_for
-from judge.games import bids_on_file, file_bids
+from judge.games import bids_on_file, file_bids, orders_on_file
 from judge.kinds import Filing, Line, OrderNote
 from judge.models import Game
-from parser import OrderError
+from parser import OrderError, parse_order
 from parser.bids import parse_bid
 
 
 def intake(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:
     """Read the mail's bids, check them against the orders on file, and file
     them for the seat's first power: a mail's bids replace the bids on file
-    (a bid is no unit's order); a mail without bids leaves them."""
+    (a bid is no unit's order), which the reply says; a mail without bids
+    leaves them."""
     session, game, game_map, state = filing.session, filing.game, filing.game_map, filing.state
-    powers, accepted = filing.powers, filing.orders
+    powers = filing.powers
     rules = rules_for(game_map)
     power = powers[0] if powers else ""
     points, _ = rules.bid_allowance(game_map, state, power)
@@ -50,29 +53,78 @@ def intake(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[O
             notes.append(OrderNote(number, text.strip(), bid.message))
         else:
             kept.append((number, text.strip(), bid))
-    fates = adjudicate(game_map, state, {p: list(o) for p, o in accepted.items()},
-                       {power: [b for _, _, b in kept]}).facts("bids")
+    fates = _fates(game_map, state, filing.orders, power, [b for _, _, b in kept])
     for (number, text, _), fate in zip(kept, fates, strict=True):
         notes.append(OrderNote(number, text, "" if fate.counted else
                                f"would be ignored now: {fate.why}"))
+    earlier = len(bids_on_file(session, game).get(power, []))
     file_bids(session, game, power, [str(b) for _, _, b in kept])
+    if earlier:  # said on the mail's first bid line, where the replacing starts
+        first = min(range(len(notes)), key=lambda i: notes[i].line)
+        notes[first] = notes[first].with_remark(_replaced(earlier, len(kept), len(lines)))
     return notes
+
+
+def not_yours(game_map: GameMap, state: GameState, order: Order, owner: str | None) -> str:
+    """An order for a unit ordered by bids, written as a plain order: the
+    way to order it is a bid, in the same mail."""
+    power = game_map.powers.get(owner or "")
+    if power is None or not power.ordered_by_bids or not isinstance(order, MovementOrder):
+        return ""
+    if state.phase.kind is not PhaseKind.MOVEMENT:
+        return f"that unit is {owner}'s, ordered by bids in Spring and Autumn only"
+    return (f"that unit is {owner}'s, ordered by Diplomacy Point bids: bid for it under "
+            f"DP as points: order, e.g. '1: {order}'")
+
+
+def _replaced(earlier: int, filed: int, written: int) -> str:
+    """What became of the bids on file: a mail's bids replace them all."""
+    these = {0: "none", 1: "this one"}.get(filed, f"these {filed}")
+    unread = written - filed
+    return (f"your {earlier} earlier bid{'s' * (earlier != 1)} "
+            f"{'were' if earlier != 1 else 'was'} replaced by {these}"
+            + (f" ({unread} line{'s' * (unread != 1)} that do{'es' * (unread == 1)} "
+               "not read as a bid not filed)" if unread else "")
+            + ": a mail's bids replace all the bids on file")
+
+
+def _fates(game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
+           power: str, bids: Sequence[Bid]) -> tuple[BidResult, ...]:
+    """What each of the seat's bids would do were the phase adjudicated now,
+    beside the seat's orders on file: counted, or ignored and why."""
+    if not bids:
+        return ()
+    found = adjudicate(game_map, state, {p: list(o) for p, o in orders.items()},
+                       {power: list(bids)}).facts("bids")
+    return tuple(f for f in found if isinstance(f, BidResult))
 
 
 def summary(session: Session, game: Game, game_map: GameMap, board: GameMap,
             state: GameState, powers: Sequence[str]) -> list[str]:
-    """The seat's bids on file, its budget used and left, and its caps."""
+    """The seat's bids on file, each with its fate were the phase
+    adjudicated now; the DP they would count, the DP in bids that would be
+    ignored, what is left of the budget; and the caps."""
     if not game_map.bid_powers or state.phase.kind is not PhaseKind.MOVEMENT or not powers:
         return []
     power = powers[0]
     points, caps = rules_for(game_map).bid_allowance(game_map, state, power)
     if points == 0:
         return []
-    bids = bids_on_file(session, game).get(power, [])
-    used = sum(int(text.split(":", 1)[0]) for text in bids)
-    lines = [f"Bids on file (secret until the game ends): {used} of {points} DP bid, "
-             f"{max(points - used, 0)} left"]
-    lines.extend(f"  {text}" for text in bids)
+    texts = bids_on_file(session, game).get(power, [])
+    bids = [b for b in (parse_bid(t, game_map) for t in texts) if isinstance(b, Bid)]
+    filed = orders_on_file(session, game)
+    orders = {p: [o for o in (parse_order(t, board) for t in filed.get(p, []))
+                  if not isinstance(o, OrderError)] for p in powers}
+    fates = _fates(game_map, state, orders, power, bids)
+    counted = sum(f.bid.points for f in fates if f.counted)
+    ignored = sum(f.bid.points for f in fates if not f.counted)
+    tally = f"{counted} DP counted, " + (
+        f"{ignored} DP in bids that would be ignored now (reasons beside them), "
+        if ignored else "") + f"{max(points - counted, 0)} left"
+    lines = [f"Bids on file (secret until the game ends), {points} DP to bid: {tally}"]
+    width = max((len(str(f.bid)) for f in fates), default=0)
+    lines.extend(f"  {f.bid!s:<{width}}   would be ignored now: {f.why}"
+                 if not f.counted else f"  {f.bid}" for f in fates)
     if caps:
         lines.append("At most, by your Favor: " + ", ".join(
             f"{nuclear} {cap}" for nuclear, cap in sorted(caps.items())))

@@ -9,7 +9,10 @@ at most one Draw and one Erase a year, with the Spring or the Fall moves
 (§II.B, §II.C); a later one in the same phase replaces the earlier, and
 ``DRAW NONE`` / ``ERASE NONE`` withdraw them (an order may be waived,
 §II.C). Orders are kept as the player wrote them and read again at the
-deadline on the board of the phase, which cannot change meanwhile.
+deadline on the board of the phase, which cannot change meanwhile: so an
+order that can never succeed on that board, whatever else is ordered
+(engine/diplomap/arrival.py), is refused on arrival, with its section,
+and is not filed: it does not use up the power's Draw or Erase for the year.
 
 A seat of several powers (the rulebook's games for fewer players) has a
 Draw and an Erase for each: a line starting with a power's name and a colon
@@ -25,6 +28,8 @@ from typing import Any
 from sqlmodel import Session
 
 from engine.diplomap import state as diplomap_state
+from engine.diplomap.arrival import refusal_on_arrival
+from engine.diplomap.gone import gone_place
 from engine.diplomap.lines import MAP_ORDERS
 from engine.diplomap.sample_orders import sample_orders
 from engine.diplomap.state import MAP_ORDER_KINDS
@@ -33,6 +38,7 @@ from engine.holdings import OrderForm
 from engine.lines import LineKind
 from engine.map import GameMap, power_named
 from engine.phase import PhaseKind, Season
+from engine.phase_context import phase_context
 from engine.state import GameState
 from engine.variants import rules_for
 from judge import filed_lines
@@ -87,11 +93,12 @@ def refusal(diplomap: bool, state: GameState, power: str) -> str | None:
     return None
 
 
-def submit(session: Session, game: Game, board: GameMap, state: GameState,
+def submit(session: Session, game: Game, game_map: GameMap, board: GameMap, state: GameState,
            powers: Sequence[str], lines: Sequence[tuple[int, str]], diplomap: bool
            ) -> list[Note]:
     """Read a mail's map orders for the seat's ``powers`` and file them,
-    each line for the power it names or else the first."""
+    each line for the power it names or else the first. ``board``: the
+    board the phase's lines are read on; ``game_map``: the game's map."""
     notes: list[Note] = []
     by_power: dict[str, list[tuple[int, str]]] = {}
     named_on: dict[int, str] = {}  # line -> the power's name as written there
@@ -107,13 +114,14 @@ def submit(session: Session, game: Game, board: GameMap, state: GameState,
         by_power.setdefault(power or "", []).append((number, order))
     for power, given in by_power.items():
         notes.extend((n, f"{named_on[n]}: {t}" if n in named_on else t, why)
-                     for n, t, why in _submit_for(session, game, board, state, power, given,
-                                                  diplomap))
+                     for n, t, why in _submit_for(session, game, game_map, board, state,
+                                                  power, given, diplomap))
     return notes
 
 
-def _submit_for(session: Session, game: Game, board: GameMap, state: GameState, power: str,
-                lines: Sequence[tuple[int, str]], diplomap: bool) -> list[Note]:
+def _submit_for(session: Session, game: Game, game_map: GameMap, board: GameMap,
+                state: GameState, power: str, lines: Sequence[tuple[int, str]],
+                diplomap: bool) -> list[Note]:
     """Read one power's map orders and file them: each accepted Draw or
     Erase replaces the one of its kind on file; a refused one changes
     nothing. A mail without map orders leaves those on file."""
@@ -125,6 +133,7 @@ def _submit_for(session: Session, game: Game, board: GameMap, state: GameState, 
         parsed = parse_map_order(text, board, 1)
         if not isinstance(parsed, OrderError):
             kept[kind_of(parsed)] = text
+    in_force = phase_context(game_map, state).board  # the board the deadline judges on
     notes: list[Note] = []
     # several on one line as the rule text writes them: 'Erase Lvn/StP. Draw StP/Fin - StP/Lvn'
     for number, text in [(n, piece.strip(" .;,")) for n, line in lines
@@ -137,7 +146,9 @@ def _submit_for(session: Session, game: Game, board: GameMap, state: GameState, 
             continue
         parsed = parse_map_order(text, board, number)
         if isinstance(parsed, OrderError):
-            notes.append((number, text, parsed.message + (
+            gone = gone_place(game_map, board, diplomap_state.map_changes(state), text,
+                              parsed.word, parsed.column)
+            notes.append((number, text, gone or parsed.message + (
                 f" (did you mean {parsed.suggestion}?)" if parsed.suggestion else "")))
             continue
         kind = kind_of(parsed)
@@ -145,11 +156,25 @@ def _submit_for(session: Session, game: Game, board: GameMap, state: GameState, 
             notes.append((number, text, f"{power} has given its {kind.title()} this year: "
                           "one Draw and one Erase a year (Diplomap §II.C)"))
             continue
+        never = refusal_on_arrival(in_force, parsed)
+        if never is not None:
+            notes.append((number, text, _never(never.reason, never.section, kind,
+                                               kept.get(kind))))
+            continue
         kept[kind] = text  # replaces the one before, as a unit's later order does
         notes.append((number, text, ""))
     file(session, game, power, [found for kind in KINDS
                                 if (found := kept.get(kind)) is not None])
     return notes
+
+
+def _never(reason: str, section: str, kind: str, on_file: str | None) -> str:
+    """The refusal of a map order that can never succeed: why, and that it
+    costs nothing (§II.C counts the orders given, and this one is not)."""
+    return (f"{reason} (Diplomap §{section}): this {kind.title()} cannot succeed on the "
+            f"board in force, so it is not filed and does not use up your {kind.title()} "
+            "for the year" + (f"; the {kind.title()} on file stays: {on_file}"
+                              if on_file else ""))
 
 
 def summary(session: Session, game: Game, game_map: GameMap, board: GameMap,
@@ -175,7 +200,8 @@ def intake(filing: Filing, kind: LineKind[Any],
                 lines: Sequence[Line]) -> list[OrderNote]:
     """Diplomap: each of the seat's powers has its own Draw and Erase."""
     return [OrderNote(*note) for note in submit(
-        filing.session, filing.game, filing.board, filing.state, filing.powers, lines,
+        filing.session, filing.game, filing.game_map, filing.board, filing.state,
+        filing.powers, lines,
         MAP_ORDERS in rules_for(filing.game_map).line_kinds)]
 
 

@@ -33,6 +33,7 @@ from engine.diplomap.values import MapChange
 from engine.map import GameMap, Point
 from engine.phase import Phase
 from engine.state import GameState
+from engine.variant_file import variant_notice
 from engine.variants import rules_for
 from judge.mail import TEMPLATES
 from judge.maps.board import MapDrawing, artwork_board
@@ -247,8 +248,20 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
                                                    unit_pieces(geo, state, colours,
                                                                 key.kinds if key else {})],
         marks=[_markup(p) for p in marks],
-        legend=legend, line=line, n=_n,
+        legend=legend, line=line, n=_n, notice=board_notice(game_map),
     )
+
+
+def board_notice(game_map: GameMap) -> str:
+    """The variant's notice about its board, as the picture's caption
+    ('Provisional board, not the official map' for Intercontinental): a
+    map forwarded without its mail must still say so. None for a map not
+    shipped with the engine (a GM's file for judge adjudicate)."""
+    try:
+        notice = variant_notice(game_map.name)
+    except KeyError:
+        return ""
+    return notice[:1].upper() + notice[1:] if notice else ""
 
 
 def _markup(piece: Piece) -> Piece:

@@ -107,7 +107,7 @@ class _Reader:
     def read(self) -> list[Line]:
         while self.at < len(self.lines) and self._step():
             pass
-        return self.out
+        return _closing_marked(self.out)
 
     def _emit(self, number: int, source: str, outcome: Outcome) -> None:
         self.out.append(Line(number, source.strip(), outcome))
@@ -297,6 +297,29 @@ class _Reader:
                 outcome = replace(outcome, settings=outcome.settings + tuple(settings))
             self._emit(number, raw, outcome)
         self.out.extend(problems)
+
+
+def _closing_marked(out: list[Line]) -> list[Line]:
+    """The runs of order lines a closing may end (a signature after the
+    orders: 'Regards,', a name), marked for the judge: those followed by
+    nothing but other runs of order lines, then SIGNOFF or the mail's end,
+    each with the lines of the runs after it."""
+    end = len(out)
+    while end and isinstance(out[end - 1].command, Signoff):
+        end -= 1
+    start = end
+    while start and isinstance(out[start - 1].command, Orders):
+        start -= 1
+    marked = list(out)
+    earlier = any(isinstance(line.command, Orders) for line in out[:start])
+    for index in range(start, end):
+        command = out[index].command
+        assert isinstance(command, Orders)
+        later = tuple(pair for line in out[index + 1:end]
+                      if isinstance(line.command, Orders) for pair in line.command.lines)
+        marked[index] = replace(out[index], command=replace(
+            command, at_end=True, later=later, after_orders=earlier or index > start))
+    return marked
 
 
 def _is_setting(stripped: str) -> bool:

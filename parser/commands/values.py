@@ -143,6 +143,13 @@ class Orders:
     """A run of order lines, for the order parser: (line number, line as written)."""
 
     lines: tuple[tuple[int, str], ...]
+    # where a closing ('Regards,', a name) may follow the orders: this run
+    # is followed by nothing but other runs of order lines (``later``), then
+    # SIGNOFF or the mail's end; ``after_orders``: an earlier run of order
+    # lines in the mail (the judge, which reads them, tells a closing)
+    at_end: bool = False
+    later: tuple[tuple[int, str], ...] = ()
+    after_orders: bool = False
 
 
 # -- a game master --------------------------------------------------------

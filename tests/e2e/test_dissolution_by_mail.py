@@ -67,7 +67,7 @@ def test_a_dissolution_year_by_mail(harness: Harness) -> None:
     mails = h.settle()
     no_bid_leaks(mails, spring_bids)
     poland = next(m.body for m in mails if m.to == player("POLAND"))
-    assert "Bids on file (secret until the game ends): 1 of 2 DP bid, 1 left" in poland
+    assert "Bids on file (secret until the game ends), 2 DP to bid: 1 DP counted, 1 left" in poland
     body = results(h, "S1992M", spring_bids)
     assert "A BLR S A KHK - MOS" in body  # the order Belarus was given, not who bid
     assert "UKRAINE against RUSSIA: A KHK disabled the unit in MOS" in body

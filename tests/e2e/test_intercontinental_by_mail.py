@@ -67,7 +67,7 @@ def test_an_intercontinental_game_by_mail(harness: Harness) -> None:
     no_bid_leaks(mails, bids)
     teal = next(m.body for m in mails if m.to == player("Teal"))
     assert re.search(r"FRANCE +F BRES - ENGL", teal) and re.search(r"ALGERIA +A ALGI H", teal)
-    assert "1 of 9 DP bid, 8 left" in teal
+    assert "9 DP to bid: 1 DP counted, 8 left" in teal
     body = results(h, "S1865M", bids)
     assert body.startswith(":: Judge: TESTJUDGE  Game: icx  Variant: intercontinental "
                            "(provisional board, not the official map)\n")

@@ -68,7 +68,7 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 9
+    assert migrate(engine) == SCHEMA_VERSION == 10
     with engine.connect() as conn:
         assert schema_version(conn) == SCHEMA_VERSION
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
@@ -139,4 +139,32 @@ def test_lines_on_file_in_the_tables_of_version_8_are_kept_by_kind(db_url: str) 
         # the game goes on: a new submission replaces the migrated row
         filed_lines.put(session, game, BIDS, "POLAND", ["1: A AUS H"])
         assert filed_lines.on_file(session, game, BIDS) == {"POLAND": ["1: A AUS H"]}
+    engine.dispose()
+
+
+def test_a_fixed_count_variant_game_stored_with_seven_players_gets_its_count(
+        db_url: str) -> None:
+    """Step 10: Dissolution and Intercontinental games were stored with
+    players 7; they say the variant's count after the upgrade, and the
+    standard game's own choice (here 4) is kept."""
+    from sqlmodel import SQLModel
+
+    engine = make_engine(db_url)
+    with engine.begin() as conn:  # the schema as version 9 left it
+        SQLModel.metadata.create_all(conn)
+        conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 9)"))
+    stored = {"dissolution": 7, "intercontinental": 7, "standard": 4}
+    with transaction(engine) as session:
+        for variant, players in stored.items():
+            session.add(models.Game(name=variant[:8], master_hash="h", master_address="gm@x",
+                                    variant=variant,
+                                    settings=json.dumps({"variant": variant,
+                                                         "players": players})))
+        session.add(models.Game(name="gone", master_hash="h", master_address="gm@x",
+                                variant="retired", settings='{"players": 7}'))
+    assert migrate(engine) == SCHEMA_VERSION
+    with transaction(engine) as session:
+        players = {g.variant: json.loads(g.settings)["players"]
+                   for g in session.exec(select(models.Game)).all()}
+    assert players == {"dissolution": 10, "intercontinental": 8, "standard": 4, "retired": 7}
     engine.dispose()

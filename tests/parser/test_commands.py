@@ -42,7 +42,9 @@ def _tuples(value: Any) -> Any:
 
 def _expected(entry: dict[str, Any]) -> Any:
     cls = getattr(commands, entry["type"])
-    fields = {f.name: _tuples(entry.get(f.name)) for f in dataclasses.fields(cls)}
+    # a field the entry leaves out is its default, or None if it has none
+    fields = {f.name: _tuples(entry.get(f.name)) for f in dataclasses.fields(cls)
+              if f.name in entry or f.default is dataclasses.MISSING}
     unknown = set(entry) - set(fields) - {"line", "type", "source"}
     assert not unknown, f"fields {unknown} are not fields of {entry['type']}"
     return cls(**fields)

@@ -31,8 +31,9 @@ from engine.holdings import Holdings
 from engine.legality import Occupancy
 from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power, UnitKind
-from engine.orders import MovementOrder, Order
+from engine.orders import Build, MovementOrder, Order, Waive
 from engine.outcomes import OrderResult
+from engine.phase import PhaseKind
 from engine.reports import ReportSection, section
 from engine.resolver import MovementResolver, ParadoxRule
 from engine.rules import NeutralOrders, Rules
@@ -134,6 +135,15 @@ class DissolutionRules(Rules):
         """The Embassies, each a unit on its space of the Favor map (§11.5)."""
         return tuple(Unit(power, UnitKind.EMBASSY, space)
                      for power, _, space in of(state).embassies)
+
+    def other_board_refusal(self, game_map: GameMap, state: GameState, order: Order) -> str:
+        """§11.5: Embassies take orders in the Winter Orders phase only."""
+        if state.phase.kind is PhaseKind.ADJUSTMENT or isinstance(order, (Build, Waive)):
+            return ""
+        if order.unit.location not in favor_board(game_map).spaces:
+            return ""
+        return (f"{order.unit.location} is a space of the Favor map: Embassy orders are "
+                "for Winter (§11.5); in Spring and Autumn the Embassies stand still")
 
     def silence(self, game_map: GameMap, state: GameState, power: str) -> GameState:
         """§5.3: a player in exile bids at the GM's pleasure."""

@@ -84,6 +84,9 @@ class IntercontinentalRules(Rules):
         """A game's ``suez`` year (§5.2) and ``year_cap`` (§2.2), options.py."""
         return options.read(game_map, key, value)
 
+    def options_offered(self, game_map: GameMap) -> tuple[tuple[str, str], ...]:
+        return options.offered(game_map)
+
     def with_options(self, game_map: GameMap,
                      settings: tuple[tuple[str, str], ...]) -> GameMap:
         return options.with_options(game_map, settings)

@@ -41,6 +41,14 @@ def read(game_map: GameMap, key: str, value: str) -> str:
     return str(year)
 
 
+def offered(game_map: GameMap) -> tuple[tuple[str, str], ...]:
+    """Each setting with the values ``read`` takes, for the manual and HELP."""
+    first = Phase.parse(game_map.start).year
+    return (("suez", f"a year from {first + 1} to {LAST} (the canal opens; §5.2: 1870)"),
+            ("year_cap", f"a year from {first} to {LAST}, or none (the last year; "
+                         "§2.2 advises 1880)"))
+
+
 @lru_cache(maxsize=64)
 def with_options(game_map: GameMap, options: tuple[tuple[str, str], ...]) -> GameMap:
     """The map with the game's settings as its tables. Cached: the judge asks
