@@ -13,7 +13,7 @@ from typing import Any
 from engine.game import Resolution, adjudicate
 from engine.layers import LAYERS
 from engine.lines import ORDERS, LineKind
-from engine.map import GameMap
+from engine.map import GameMap, Power, province_of
 from engine.movement import retreat_options
 from engine.phase import Phase
 from engine.phase_context import phase_context
@@ -83,10 +83,8 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         if unit.province in seen:
             raise PhaseInputError(f"units: two units in {unit.province}")
         seen.add(unit.province)
-    centres: dict[str, list[str]] = {}
-    for name, provs in table(data, "centers").items():
-        power = power_in(game_map, name, "centers")
-        centres[power] = [place_in(board, str(p), f"centers.{power}") for p in provs]
+        _stands_at_home(game_map, unit, f"units.{unit.power}")
+    centres = _centres(board, data, opening)
     contested = frozenset(place_in(board, str(p), "contested")
                           for p in data.get("contested", []))
     drawn = tuple(str(player) for player in listed(data, "drawn"))
@@ -96,6 +94,46 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
                          unplayed=frozenset(power_in(game_map, p, "unplayed")
                                             for p in listed(data, "unplayed")))
     return game_map, state.evolve(dislodged=_dislodged(game_map, board, state, data))
+
+
+def _centres(board: GameMap, data: Mapping[str, Any],
+             opening: GameState) -> dict[str, list[str]]:
+    """Who owns which supply centre: as "centers" says, else (the key left
+    out) as the variant's opening has it, each power its home centres."""
+    centres: dict[str, list[str]] = {}
+    if "centers" not in data:
+        for centre, power in opening.owners:
+            if centre not in board.supply_centres:
+                raise PhaseInputError(
+                    f"centers: left out, so each power owns its home centres, but the "
+                    f"board in force has no centre {centre}: give the centres' owners")
+            centres.setdefault(power, []).append(centre)
+        return centres
+    for name, provs in table(data, "centers").items():
+        power = power_in(board, name, "centers")
+        centres[power] = [place_in(board, str(p), f"centers.{power}") for p in provs]
+    return centres
+
+
+def _stands_at_home(game_map: GameMap, unit: Unit, key: str) -> None:
+    """A neutral power steered by bids whose units never move (Dissolution's
+    and Intercontinental's minors, Dissolution's nuclear wings) has its
+    units only where the variant puts them, or rebuilds them: a unit
+    elsewhere is another power's, given under the wrong name."""
+    def places(power: Power) -> set[str]:
+        if not (power.ordered_by_bids and power.stationary):
+            return set()
+        return {province_of(loc) for _, loc in power.units} | set(power.home)
+
+    own = places(game_map.powers[unit.power])
+    if not own or unit.province in own or unit.province not in game_map.provinces:
+        return  # a mobile unit, or one on a province the board's changes made
+    owner = next((p.name for p in game_map.powers.values() if unit.province in places(p)), "")
+    raise PhaseInputError(
+        f"{key}: {unit}: {unit.power}'s units never move (stationary, steered by bids) "
+        f"and stand only in {', '.join(sorted(own))}"
+        + (f"; the unit in {unit.province} is {owner}'s: give it under {owner}" if owner
+           else ""))
 
 
 def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
@@ -116,6 +154,7 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
                 dislodged.append(_displaced(game_map, board, state, power, text, info, key))
                 continue
             unit = _unit(board, power, text, f"dislodged.{power}")
+            _stands_at_home(game_map, unit, f"dislodged.{power}")
             attacker = place_in(board, str(info.get("attacker", "")), f"{key}.attacker")
             by_convoy = bool(info.get("by_convoy", False))
             allowed = retreat_options(
