@@ -37,3 +37,15 @@ def test_a_retreat_the_rules_forbid_is_refused_by_name() -> None:
         adjudicate_json({"phase": "F1901R", "units": {"AUSTRIA": ["A VEN"]},
                          "dislodged": {"ITALY": {"A VEN": {"attacker": "TYR",
                                                            "retreats": ["TYR"]}}}})
+
+
+@pytest.mark.parametrize("chain", [c for c in CHAINS if c.get("no_embassies_of")],
+                         ids=lambda c: c["name"])
+def test_exiles_have_no_embassies(chain: dict[str, Any]) -> None:
+    """§4.1: no step's `next` places an Embassy of an eliminated player."""
+    phase: dict[str, Any] = {}
+    for step in chain["step"]:
+        given = {key: value for key, value in phase.items() if key not in READERS}
+        phase = adjudicate_json({**given, **step["input"]})["next"]
+        assert set(chain["no_embassies_of"]) <= set(phase.get("exiles", []))
+        assert not set(chain["no_embassies_of"]) & set(phase.get("embassies", {})), phase
