@@ -149,31 +149,54 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
         power = power_in(game_map, name, "dislodged")
         for text, info in entries.items():
             key = f"dislodged.{power}.{text}"
+            if not isinstance(info, dict):
+                raise PhaseInputError(f"{key} must be an object: {{\"attacker\": ...}}")
+            if info.get("destroyed"):
+                continue  # taken off the board without a retreat: gone (next.dislodged says so)
             if info.get("displaced") or not board.is_location(
                     place_code(game_map, str(text).split(None, 1)[-1])):
                 dislodged.append(_displaced(game_map, board, state, power, text, info, key))
                 continue
             unit = _unit(board, power, text, f"dislodged.{power}")
             _stands_at_home(game_map, unit, f"dislodged.{power}")
-            attacker = place_in(board, str(info.get("attacker", "")), f"{key}.attacker")
+            given = _retreats_given(board, info, key)
             by_convoy = bool(info.get("by_convoy", False))
+            attacker = place_code(game_map, str(info.get("attacker", "")))
+            if given is not None and attacker and not board.is_location(attacker):
+                # the attacker's province is gone since (a Diplomap Erase after
+                # the moves): the retreats were judged before it, as written
+                dislodged.append(Dislodged(unit, attacker, by_convoy, given))
+                continue
+            if attacker and not board.is_location(attacker) and game_map.is_location(attacker):
+                raise PhaseInputError(f"{key}.attacker: {attacker} is no longer on the board "
+                                      "in force: give the unit's retreats (the phase "
+                                      "before's next.dislodged gives them)")
+            attacker = place_in(board, str(info.get("attacker", "")), f"{key}.attacker")
             allowed = retreat_options(
                 board, unit, attacker, by_convoy, occupied, state.contested,
                 rules.retreat_barred(board, state, unit)) \
                 if rules.may_retreat(board, unit) and power not in state.unplayed else ()
-            given = info.get("retreats")
             if given is not None:
-                if not isinstance(given, list):
-                    raise PhaseInputError(f"{key}.retreats must be a list of places")
-                named = [place_in(board, str(r), f"{key}.retreats") for r in given]
-                barred = [r for r in named if r not in allowed]
+                barred = [r for r in given if r not in allowed]
                 if barred:
                     raise PhaseInputError(f"{key}.retreats: {unit} may not retreat to "
                                           f"{barred[0]} (it may go to: "
                                           f"{', '.join(allowed) or 'nowhere'})")
-                allowed = tuple(named)
+                allowed = given
             dislodged.append(Dislodged(unit, attacker, by_convoy, allowed))
     return tuple(dislodged)
+
+
+def _retreats_given(board: GameMap, info: Mapping[str, Any],
+                    key: str) -> tuple[str, ...] | None:
+    """A dislodged unit's "retreats", as the phase before's next.dislodged
+    gives them, read on the board in force; None when not given."""
+    given = info.get("retreats")
+    if given is None:
+        return None
+    if not isinstance(given, list):
+        raise PhaseInputError(f"{key}.retreats must be a list of places")
+    return tuple(place_in(board, str(r), f"{key}.retreats") for r in given)
 
 
 def _displaced(game_map: GameMap, board: GameMap, state: GameState, power: str, text: str,
