@@ -23,6 +23,7 @@ from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
 from judge import reported
+from judge.phase_standing import destroyed_dislodged, disabled_json, standing_json
 from parser.line_kinds import READERS, reader
 from parser.line_kinds import read_lines as read_lines_of
 
@@ -112,6 +113,8 @@ def _centres(board: GameMap, data: Mapping[str, Any],
     for name, provs in table(data, "centers").items():
         power = power_in(board, name, "centers")
         centres[power] = [place_in(board, str(p), f"centers.{power}") for p in provs]
+        if off := [c for c in centres[power] if c not in board.supply_centres]:
+            raise PhaseInputError(f"centers.{power}: {off[0]} is not a supply centre")
     return centres
 
 
@@ -305,11 +308,17 @@ def write_resolution(
             "reason": result.reason.describe() if result.reason else None,
             **({"why": result.reason.to_json()} if result.reason else {}),
         })
+    following = write_state(game_map, resolution.next)
+    for power, units in destroyed_dislodged(resolution).items():
+        following["dislodged"].setdefault(power, {}).update(units)
     out: dict[str, Any] = {
         "phase": str(resolution.state.phase),
         "results": results,
-        "next": write_state(game_map, resolution.next),
+        "next": following,
+        "standing": standing_json(game_map, resolution),
     }
+    if disabled := disabled_json(resolution):
+        out["disabled"] = disabled
     # each report section under its key (the GM's tool: the secret bids too),
     # the lines of its kind that could not be read first
     out.update((key, lines) for key, lines in reported.to_json(resolution.reports, extra).items()
