@@ -53,6 +53,25 @@ def _layers_on(game_map: GameMap, data: Mapping[str, Any]) -> GameMap:
     return game_map
 
 
+def _with_options(game_map: GameMap, data: Mapping[str, Any]) -> GameMap:
+    """The map with the game's own settings in force ("options", as a GM's
+    CREATE lines give them: Intercontinental's ``suez`` and ``year_cap``),
+    each read by the variant's rules, which refuse what they do not take."""
+    rules = rules_for(game_map)
+    settings = []
+    for key, value in table(data, "options").items():
+        try:
+            settings.append((str(key), rules.read_option(game_map, str(key), str(value))))
+        except ValueError as exc:
+            raise PhaseInputError(f"options.{key}: {exc}") from None
+    return rules.with_options(game_map, tuple(settings)) if settings else game_map
+
+
+def options_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings given, for ``next`` (they stay in force from phase to phase)."""
+    return {"options": dict(table(data, "options"))} if data.get("options") else {}
+
+
 def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     if not isinstance(data, dict):
         raise PhaseInputError("the phase must be a JSON object")
@@ -64,6 +83,7 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         phase = Phase.parse(str(data.get("phase", "")))
     except ValueError as exc:
         raise PhaseInputError(f"phase: {exc}") from None
+    game_map = _with_options(game_map, data)
     try:
         game_map = _layers_on(game_map, data)
     except ValueError as exc:
@@ -345,5 +365,7 @@ def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
         unreadable.setdefault(kind.reported_in, []).extend(rows)
     orders = ORDERS.given(lines)
     del lines[ORDERS.name]
-    return write_resolution(game_map, adjudicate(game_map, state, orders, lines=lines,
-                                                 context=context), unreadable)
+    out = write_resolution(game_map, adjudicate(game_map, state, orders, lines=lines,
+                                                context=context), unreadable)
+    out["next"].update(options_json(data))
+    return out
