@@ -59,6 +59,7 @@ class DissolutionRules(Rules):
     binding_paths = True  # §3.10.1
     paradox = ParadoxRule.CRISS_CROSS  # §3.11
     always_winter = True  # §2.2: Winter is a season of its own
+    stationary_rule = "§3.7"
     state_parts = (DissolutionState,)
     line_kinds = (ORDERS, BIDS)  # §5: Diplomacy Points steer the neutral units
 
@@ -201,6 +202,14 @@ class DissolutionRules(Rules):
             if unit.province in barred[unit.power]:
                 destroyed.append(unit)
         return tuple(destroyed)
+
+    def why_retaliation(self, game_map: GameMap, state: GameState, unit: Unit) -> str:
+        """§11.4.2: the nuclear power whose territory the unit stood in."""
+        by = [n for n in zero_favor(game_map, state, unit.power)
+              if unit.province in game_map.powers[n].territory]
+        who = " and ".join(by) or "a nuclear power"
+        return (f"{unit.power} has zero Favor with {who}, in whose territory "
+                f"{unit.province} lies (§11.4.2)")
 
     # -- the end of the year -----------------------------------------------------
 
