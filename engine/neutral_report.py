@@ -20,7 +20,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.map import province_of
-from engine.orders import Hold
+from engine.orders import Build, Hold, Waive
 from engine.outcomes import OrderResult, Outcome
 from engine.reports import ReportLine, ReportSection
 
@@ -61,8 +61,8 @@ def neutral_section(results: Sequence[OrderResult], neutral: Collection[str],
     by_bids: list[tuple[str, str]] = []
     quiet: list[tuple[str, str]] = []
     for r in results:
-        if r.power not in neutral:
-            continue
+        if r.power not in neutral or isinstance(r.order, (Build, Waive)):
+            continue  # (no neutral unit is built in a movement phase)
         prov = province_of(r.order.unit.location)
         row = (r.power, str(r.order))
         if prov in from_bids:

@@ -74,6 +74,10 @@ class Rules:
     paradox = ParadoxRule.SZYKMAN
     always_winter = False  # a winter phase every year, with or without adjustments
     stationary_rule = ""  # the section saying a stationary unit never retreats
+    # what a score counts, in the results' tables ('5 centres') and as a
+    # heading (the end mail, SUMMARY): Dissolution scores victory points
+    score_unit = "centres"
+    score_title = "supply centre counts"
     # what a GM's setup before the start (setup_problems, with_setup) is called
     # in mails, and what it leaves to the variant's default
     setup_title = "setup"
@@ -320,6 +324,11 @@ class Rules:
         their results, the state they leave, and the orders left for the
         adjustments."""
         return (), state, {p: list(o) for p, o in orders.items()}
+
+    def winter_asks(self, game_map: GameMap, state: GameState, power: str) -> tuple[str, ...]:
+        """What a Winter asks of a power besides its builds and removals
+        (Dissolution's Embassies), in lines for the power's own reply."""
+        return ()
 
     def builds(self, power: Power, state: GameState) -> bool:
         """Whether the power adjusts at all (unplayed and nuclear powers never do)."""

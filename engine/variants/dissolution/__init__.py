@@ -37,6 +37,7 @@ from engine.resolver import MovementResolver, ParadoxRule
 from engine.rules import NeutralOrders, Rules
 from engine.state import GameState
 from engine.units import Unit
+from engine.variants.dissolution import reports
 from engine.variants.dissolution.embassies import winter_orders
 from engine.variants.dissolution.favor_board import (
     FavorBoard,
@@ -60,6 +61,8 @@ class DissolutionRules(Rules):
     paradox = ParadoxRule.CRISS_CROSS  # §3.11
     always_winter = True  # §2.2: Winter is a season of its own
     stationary_rule = "§3.7"
+    score_unit = "VP"  # victory points, not centres (§1.4): effective ones (§4.6.1)
+    score_title = "effective victory points (VP, §4.6.1)"
     state_parts = (DissolutionState,)
     line_kinds = (ORDERS, BIDS)  # §5: Diplomacy Points steer the neutral units
 
@@ -311,6 +314,18 @@ class DissolutionRules(Rules):
         if part.kicked or part.retaliated:  # the year is over (§11.5.3)
             part = replace(part, kicked=frozenset(), retaliated=frozenset())
         return state.with_part(part)
+
+
+    # -- the results ------------------------------------------------------------
+
+    def report_sections(self, game_map: GameMap, before: GameState,
+                        after: GameState) -> tuple[ReportSection, ...]:
+        """Favor changes; after Autumn, victory points and what the Winter asks."""
+        return reports.report_sections(self, game_map, before, after)
+
+    def winter_asks(self, game_map: GameMap, state: GameState, power: str) -> tuple[str, ...]:
+        """The player's Embassies, Favor values and Embassy orders allowed (§11.5)."""
+        return reports.winter_asks(game_map, state, power)
 
 
 def place_embassies(game_map: GameMap, state: GameState,
