@@ -83,6 +83,17 @@ class EmbassyOrders:
             f"E {space} ({nuclear}): {why}" for nuclear, space, why in self.held)
 
 
+@dataclass(frozen=True, slots=True)
+class Exiled:
+    """A player eliminated at the end of this year (§2.1.5): no centre left."""
+
+    power: str
+
+    def describe(self) -> str:
+        return (f"{self.power}: no supply centre left: eliminated, its Embassies leave "
+                "the Favor map (§4.1); it may bid 1 DP a phase in exile (§5.3)")
+
+
 def report_sections(rules: Rules, game_map: GameMap, before: GameState,
                     after: GameState) -> tuple[ReportSection, ...]:
     out = section("favor_changes", "Favor changes", favor_changes(game_map, before, after),
@@ -90,12 +101,16 @@ def report_sections(rules: Rules, game_map: GameMap, before: GameState,
     if after.phase.kind is PhaseKind.ADJUSTMENT and before.phase.kind is not \
             PhaseKind.ADJUSTMENT:  # Autumn is over: what the Winter asks
         out += section("victory_points", "Victory points (VP) and units for the Winter",
-                       victory_points(rules, game_map, after), VictoryPoints.describe,
+                       victory_points(rules, game_map, before, after), _describe,
                        lambda v: v.power)
         out += section("embassy_orders", "Embassy orders this Winter (§11.5)",
                        embassy_orders(game_map, after), EmbassyOrders.describe,
                        lambda e: e.power)
     return out
+
+
+def _describe(fact: VictoryPoints | Exiled) -> str:
+    return fact.describe()
 
 
 def favor_changes(game_map: GameMap, before: GameState,
@@ -114,11 +129,12 @@ def favor_changes(game_map: GameMap, before: GameState,
     return tuple(out)
 
 
-def victory_points(rules: Rules, game_map: GameMap,
-                   state: GameState) -> tuple[VictoryPoints, ...]:
+def victory_points(rules: Rules, game_map: GameMap, before: GameState,
+                   state: GameState) -> tuple[VictoryPoints | Exiled, ...]:
+    """Each player's standing for the Winter, and who was eliminated this year."""
     effective = rules.scores(game_map, state)
     navy = {u.province for u in state.units if not rules.captures(game_map, u)}
-    out = []
+    out: list[VictoryPoints | Exiled] = []
     for name, power in game_map.powers.items():
         if power.ordered_by_bids or name in of(state).exiles:
             continue
@@ -130,7 +146,7 @@ def victory_points(rules: Rules, game_map: GameMap,
                                  rules.allowance(game_map, state, name, scores),
                                  len(state.units_of(name)),
                                  tuple(c for c in sorted(centres) if c in navy)))
-    return tuple(out)
+    return (*out, *(Exiled(p) for p in sorted(of(state).exiles - of(before).exiles)))
 
 
 def embassy_orders(game_map: GameMap, state: GameState) -> tuple[EmbassyOrders, ...]:
