@@ -97,7 +97,8 @@ class Reason:
             case Why.RETREATED:
                 return self.detail or "retreated"
             case Why.RETALIATION:
-                return "destroyed by nuclear retaliation: zero Favor in that territory"
+                return "destroyed by nuclear retaliation: " + (
+                    self.detail or "zero Favor in that territory")
             case Why.CRISS_CROSS:
                 return f"criss-cross convoys: beaten by the convoyed attack from {who}{odds}"
             case Why.ILLEGAL:
