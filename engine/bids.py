@@ -111,7 +111,10 @@ def spend(results: list[BidResult], budget: int, caps: Mapping[str, int],
         assert result.order is not None
         group = cap_of.get(province_of(result.order.unit.location))
         if spent + points > budget:
-            out.append(_ignored(result, f"over budget: {spent} of {budget} DP already bid"))
+            # the points the bid asks and what is left, not what was spent before
+            # it: "2 of 3 DP already bid" beside a 3-DP bid read as a miscount
+            out.append(_ignored(result, f"over budget: {points} DP asked, "
+                                        f"{budget - spent} of {budget} DP left"))
             continue
         if group is not None and per_cap.get(group, 0) + points > caps.get(group, 0):
             out.append(_ignored(result, f"over the cap of {caps.get(group, 0)} DP for "

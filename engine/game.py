@@ -100,7 +100,8 @@ def _resolve(
                            and rules.may_retreat(phase_map, d.unit))
         gone: tuple[Destroyed, ...] = ()
         if len(retreating) < len(moved.dislodged):
-            results, gone = _destroyed(moved.results, moved.dislodged, retreating)
+            results, gone = _destroyed(phase_map, rules, after, moved.results,
+                                       moved.dislodged, retreating)
             moved = replace(moved, results=results)
         if retreating:
             return Resolution(state, moved.results, after.evolve(
@@ -126,7 +127,8 @@ def _read_now(rules: Rules, phase: PhaseKind, lines: Lines) -> Lines:
             if k.name in lines and k.read_in(phase)}
 
 
-def _destroyed(results: tuple[OrderResult, ...], dislodged: tuple[Dislodged, ...],
+def _destroyed(game_map: GameMap, rules: Rules, state: GameState,
+               results: tuple[OrderResult, ...], dislodged: tuple[Dislodged, ...],
                retreating: tuple[Dislodged, ...],
                ) -> tuple[tuple[OrderResult, ...], tuple[Destroyed, ...]]:
     """Each dislodged unit that is gone without a retreat (a stationary or
@@ -141,7 +143,8 @@ def _destroyed(results: tuple[OrderResult, ...], dislodged: tuple[Dislodged, ...
     for d in dislodged:
         if d in retreating:
             continue
-        reason = Reason(Why.DISLODGED, (d.attacker,), detail="it cannot retreat")
+        reason = Reason(Why.DISLODGED, (d.attacker,),
+                        detail=rules.why_no_retreat(game_map, state, d.unit))
         row = ""
         if d.unit.location not in told:
             order = Disband(UnitRef(d.unit.location, d.unit.kind))
@@ -168,12 +171,13 @@ def _end_of_season(
     if destroyed:
         state = rules.after_retaliation(game_map, state, destroyed)
         units = tuple(u for u in units if u not in destroyed)
-        why = Reason(Why.RETALIATION)
-        hit = [(u, Disband(UnitRef(u.location, u.kind))) for u in destroyed]
+        hit = [(u, Disband(UnitRef(u.location, u.kind)),
+                Reason(Why.RETALIATION, detail=rules.why_retaliation(game_map, state, u)))
+               for u in destroyed]
         results = (*results, *(OrderResult(u.power, order, Outcome.SUCCEEDS, why)
-                               for u, order in hit))
+                               for u, order, why in hit))
         gone = (*gone, *(Destroyed(u.power, str(u), why.describe(), str(order))
-                         for u, order in hit))
+                         for u, order, why in hit))
     reports = (*reports, *destroyed_section(gone))
     if phase.season is Season.SPRING:
         return Resolution(adjudicated, results, state.evolve(

@@ -9,6 +9,7 @@ from engine.bids import Bid, bid_section
 from engine.legality import CheckedMovement, check_movement
 from engine.map import GameMap, UnitKind, province_of
 from engine.movement_result import MovementResult
+from engine.neutral_report import neutral_section
 from engine.order_sets import OrderSet
 from engine.orders import Convoy, Hold, Move, MovementOrder, Order, SupportHold, SupportMove
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
@@ -62,8 +63,10 @@ def resolve_movement(
                                   dislodgers.get(prov)))
 
     after, reports = rules.after_movement(game_map, state, resolver, chosen)
+    neutrals = neutral_section(results, by_bids, neutral.from_bids, resolver.attackers) \
+        if by_bids else ()
     moved = _after(game_map, after, units, chosen, resolver, dislodgers, tuple(results), rules,
-                   (*bid_section(neutral.bids), *reports))
+                   (*bid_section(neutral.bids), *neutrals, *reports))
     return replace(moved, state=after) if after is not state else moved
 
 

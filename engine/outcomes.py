@@ -50,7 +50,7 @@ class Reason:
     units: tuple[str, ...] = ()  # the other units involved, by location
     strength: int | None = None  # this order's strength
     against: int | None = None  # the strongest opposing strength
-    detail: str = ""  # for illegal orders: what exactly is wrong
+    detail: str = ""  # for illegal orders: what exactly is wrong; else words the reason adds
 
     def describe(self) -> str:
         who = ", ".join(self.units)
@@ -70,8 +70,9 @@ class Reason:
                 return f"support cut by the unit from {who}"
             case Why.NO_CONVOY:
                 return f"no convoy route: {who} did not convoy" if who else "no convoy route"
-            case Why.DISRUPTED:
-                return "convoy disrupted" + (f": {who} dislodged" if who else "")
+            case Why.DISRUPTED:  # detail: how each was stopped, where one was disabled
+                gone = self.detail or (f"{who} dislodged" if who else "")
+                return "convoy disrupted" + (f": {gone}" if gone else "")
             case Why.PARADOX:
                 return self.detail or \
                     "convoy paradox (Szykman rule): the convoy does not take place"
@@ -96,7 +97,8 @@ class Reason:
             case Why.RETREATED:
                 return self.detail or "retreated"
             case Why.RETALIATION:
-                return "destroyed by nuclear retaliation: zero Favor in that territory"
+                return "destroyed by nuclear retaliation: " + (
+                    self.detail or "zero Favor in that territory")
             case Why.CRISS_CROSS:
                 return f"criss-cross convoys: beaten by the convoyed attack from {who}{odds}"
             case Why.ILLEGAL:

@@ -4,10 +4,11 @@ every reader of such keys makes, the judge's and the variants' alike."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-from engine.map import GameMap, normalise_name, power_named
+from engine.map import GameMap, normalise_name, power_named, province_of
 
 
 class PhaseInputError(ValueError):
@@ -46,8 +47,30 @@ def place_in(game_map: GameMap, text: str, key: str) -> str:
 
 
 def power_in(game_map: GameMap, name: Any, key: str) -> str:
-    """The power ``name`` stands for, in any spelling the map knows."""
-    power = power_named(game_map, str(name))
+    """The power ``name`` stands for, in any spelling the map knows; also
+    the name of the province a power is named after (Dissolution's minors:
+    "United Arab Emirates", "Baltic States", "Khm"), which orders read as
+    the province but a key of powers can only mean the power."""
+    power = power_named(game_map, str(name)) or _named_after(game_map, str(name))
     if power is None:
-        raise PhaseInputError(f"{key}: unknown power {name!r}")
+        raise PhaseInputError(f"{key}: unknown power {name!r} (the powers of "
+                              f"{game_map.name}: {', '.join(game_map.powers)})")
     return power
+
+
+def _named_after(game_map: GameMap, text: str) -> str | None:
+    """The power bearing the name (or code) of the home province ``text`` names."""
+    code = game_map.aliases.get(normalise_name(text))
+    province = game_map.provinces.get(province_of(code)) if code else None
+    if province is None:
+        return None
+    names = {_letters(province.name), _letters(province.code)}
+    return next((power.name for power in game_map.powers.values()
+                 if province.code in power.home
+                 and names & {_letters(power.name), _letters(power.adjective)}), None)
+
+
+def _letters(name: str) -> str:
+    """A name compared by its letters alone: "St. John's" is ST_JOHNS, "Macão" MACAO."""
+    plain = unicodedata.normalize("NFKD", name)
+    return "".join(c for c in plain if c.isalnum()).lower()

@@ -447,6 +447,16 @@ class MovementResolver:
                 return attacker
         return None
 
+    def _how_gone(self, convoyers: tuple[str, ...]) -> str:
+        """How the convoying units that failed were stopped, where some unit
+        was disabled rather than dislodged (a Dissolution wing beaten by a
+        sortie, an invulnerable one): 'ASW disabled'; '' when all were
+        dislodged, which the reason says by default."""
+        fates = [(c, "dislodged" if self.dislodged_by(c) else "disabled") for c in convoyers]
+        if all(fate == "dislodged" for _, fate in fates):
+            return ""
+        return ", ".join(f"{c} {fate}" for c, fate in fates)
+
     def move_failure(self, prov: str) -> Reason:
         """Why the move from prov did not take its unit there (ask only about
         those): a sortie or a disabling attack prevailed without moving."""
@@ -467,7 +477,8 @@ class MovementResolver:
             if any(f in self.paradox_held for f in fleets):
                 return Reason(Why.PARADOX)
             if fleets and self._convoy_route(prov, lambda _: True):
-                return Reason(Why.DISRUPTED, tuple(f for f in fleets if not self.resolve(f)))
+                gone = tuple(f for f in fleets if not self.resolve(f))
+                return Reason(Why.DISRUPTED, gone, detail=self._how_gone(gone))
             move = self.orders[prov]
             if self.combat.binding_paths and isinstance(move, Move):
                 missing = tuple(p for p in move.path if p not in fleets)

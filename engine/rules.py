@@ -48,6 +48,9 @@ class NeutralOrders:
 
     orders: Mapping[str, MovementOrder] = field(default_factory=dict)
     bids: tuple[BidResult, ...] = ()
+    # the provinces whose units' orders the bids gave (the rest took their
+    # default order): the results list those units (engine/neutral_report.py)
+    from_bids: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,11 @@ class Rules:
     binding_paths = False  # must a convoyed army name its path, which binds it?
     paradox = ParadoxRule.SZYKMAN
     always_winter = False  # a winter phase every year, with or without adjustments
+    stationary_rule = ""  # the section saying a stationary unit never retreats
+    # what a score counts, in the results' tables ('5 centres') and as a
+    # heading (the end mail, SUMMARY): Dissolution scores victory points
+    score_unit = "centres"
+    score_title = "supply centre counts"
     # what a GM's setup before the start (setup_problems, with_setup) is called
     # in mails, and what it leaves to the variant's default
     setup_title = "setup"
@@ -259,10 +267,22 @@ class Rules:
         """Whether a dislodged unit retreats at all (stationary and unplayed ones do not)."""
         return not self.stationary(game_map, unit)
 
+    def why_no_retreat(self, game_map: GameMap, state: GameState, unit: Unit) -> str:
+        """Why this dislodged unit is destroyed rather than retreating, for
+        the results (``stationary_rule``: where the variant's rules say it)."""
+        if unit.power in state.unplayed:
+            return f"{unit.power} is not played, so its units do not retreat"
+        cite = f" ({self.stationary_rule})" if self.stationary_rule else ""
+        return f"a stationary unit cannot retreat{cite}"
+
     def retaliation(self, game_map: GameMap, state: GameState,
                     units: Sequence[Unit]) -> tuple[Unit, ...]:
         """Units destroyed at the end of a spring or autumn's retreats."""
         return ()
+
+    def why_retaliation(self, game_map: GameMap, state: GameState, unit: Unit) -> str:
+        """Who destroyed this unit in retaliation, and why, for the results."""
+        return ""
 
     def after_retaliation(self, game_map: GameMap, state: GameState,
                           destroyed: tuple[Unit, ...]) -> GameState:
@@ -325,6 +345,11 @@ class Rules:
         their results, the state they leave, and the orders left for the
         adjustments."""
         return (), state, {p: list(o) for p, o in orders.items()}
+
+    def winter_asks(self, game_map: GameMap, state: GameState, power: str) -> tuple[str, ...]:
+        """What a Winter asks of a power besides its builds and removals
+        (Dissolution's Embassies), in lines for the power's own reply."""
+        return ()
 
     def builds(self, power: Power, state: GameState) -> bool:
         """Whether the power adjusts at all (unplayed and nuclear powers never do)."""

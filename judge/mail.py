@@ -24,6 +24,7 @@ from engine.phase import Phase
 from engine.standing import AdjustmentDue, Budget, Standing
 from engine.state import GameState
 from engine.variant_file import variant_notice
+from engine.variants import rules_for
 from judge.config import Config
 from judge.models import Game, Member
 from judge.outbox import OutgoingMail
@@ -273,6 +274,7 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         sections=list(sections),
         budgets=budget_table(after, standing.budgets),
         centres=centres,
+        score_unit=rules_for(game_map).score_unit,
         groups=group_table(after, centres),
         adjustments=adjustment_table(standing.adjustments),
         next_name=after.phase.name,

@@ -13,7 +13,7 @@ from typing import Any
 from engine.game import Resolution, adjudicate
 from engine.layers import LAYERS
 from engine.lines import ORDERS, LineKind
-from engine.map import GameMap
+from engine.map import GameMap, Power, province_of
 from engine.movement import retreat_options
 from engine.phase import Phase
 from engine.phase_context import phase_context
@@ -23,6 +23,7 @@ from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
 from judge import reported
+from judge.phase_standing import destroyed_dislodged, disabled_json, standing_json
 from parser.line_kinds import READERS, reader
 from parser.line_kinds import read_lines as read_lines_of
 
@@ -52,6 +53,25 @@ def _layers_on(game_map: GameMap, data: Mapping[str, Any]) -> GameMap:
     return game_map
 
 
+def _with_options(game_map: GameMap, data: Mapping[str, Any]) -> GameMap:
+    """The map with the game's own settings in force ("options", as a GM's
+    CREATE lines give them: Intercontinental's ``suez`` and ``year_cap``),
+    each read by the variant's rules, which refuse what they do not take."""
+    rules = rules_for(game_map)
+    settings = []
+    for key, value in table(data, "options").items():
+        try:
+            settings.append((str(key), rules.read_option(game_map, str(key), str(value))))
+        except ValueError as exc:
+            raise PhaseInputError(f"options.{key}: {exc}") from None
+    return rules.with_options(game_map, tuple(settings)) if settings else game_map
+
+
+def options_json(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings given, for ``next`` (they stay in force from phase to phase)."""
+    return {"options": dict(table(data, "options"))} if data.get("options") else {}
+
+
 def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     if not isinstance(data, dict):
         raise PhaseInputError("the phase must be a JSON object")
@@ -63,6 +83,7 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         phase = Phase.parse(str(data.get("phase", "")))
     except ValueError as exc:
         raise PhaseInputError(f"phase: {exc}") from None
+    game_map = _with_options(game_map, data)
     try:
         game_map = _layers_on(game_map, data)
     except ValueError as exc:
@@ -83,10 +104,8 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
         if unit.province in seen:
             raise PhaseInputError(f"units: two units in {unit.province}")
         seen.add(unit.province)
-    centres: dict[str, list[str]] = {}
-    for name, provs in table(data, "centers").items():
-        power = power_in(game_map, name, "centers")
-        centres[power] = [place_in(board, str(p), f"centers.{power}") for p in provs]
+        _stands_at_home(game_map, unit, f"units.{unit.power}")
+    centres = _centres(board, data, opening)
     contested = frozenset(place_in(board, str(p), "contested")
                           for p in data.get("contested", []))
     drawn = tuple(str(player) for player in listed(data, "drawn"))
@@ -96,6 +115,48 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
                          unplayed=frozenset(power_in(game_map, p, "unplayed")
                                             for p in listed(data, "unplayed")))
     return game_map, state.evolve(dislodged=_dislodged(game_map, board, state, data))
+
+
+def _centres(board: GameMap, data: Mapping[str, Any],
+             opening: GameState) -> dict[str, list[str]]:
+    """Who owns which supply centre: as "centers" says, else (the key left
+    out) as the variant's opening has it, each power its home centres."""
+    centres: dict[str, list[str]] = {}
+    if "centers" not in data:
+        for centre, power in opening.owners:
+            if centre not in board.supply_centres:
+                raise PhaseInputError(
+                    f"centers: left out, so each power owns its home centres, but the "
+                    f"board in force has no centre {centre}: give the centres' owners")
+            centres.setdefault(power, []).append(centre)
+        return centres
+    for name, provs in table(data, "centers").items():
+        power = power_in(board, name, "centers")
+        centres[power] = [place_in(board, str(p), f"centers.{power}") for p in provs]
+        if off := [c for c in centres[power] if c not in board.supply_centres]:
+            raise PhaseInputError(f"centers.{power}: {off[0]} is not a supply centre")
+    return centres
+
+
+def _stands_at_home(game_map: GameMap, unit: Unit, key: str) -> None:
+    """A neutral power steered by bids whose units never move (Dissolution's
+    and Intercontinental's minors, Dissolution's nuclear wings) has its
+    units only where the variant puts them, or rebuilds them: a unit
+    elsewhere is another power's, given under the wrong name."""
+    def places(power: Power) -> set[str]:
+        if not (power.ordered_by_bids and power.stationary):
+            return set()
+        return {province_of(loc) for _, loc in power.units} | set(power.home)
+
+    own = places(game_map.powers[unit.power])
+    if not own or unit.province in own or unit.province not in game_map.provinces:
+        return  # a mobile unit, or one on a province the board's changes made
+    owner = next((p.name for p in game_map.powers.values() if unit.province in places(p)), "")
+    raise PhaseInputError(
+        f"{key}: {unit}: {unit.power}'s units never move (stationary, steered by bids) "
+        f"and stand only in {', '.join(sorted(own))}"
+        + (f"; the unit in {unit.province} is {owner}'s: give it under {owner}" if owner
+           else ""))
 
 
 def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
@@ -111,30 +172,54 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
         power = power_in(game_map, name, "dislodged")
         for text, info in entries.items():
             key = f"dislodged.{power}.{text}"
+            if not isinstance(info, dict):
+                raise PhaseInputError(f"{key} must be an object: {{\"attacker\": ...}}")
+            if info.get("destroyed"):
+                continue  # taken off the board without a retreat: gone (next.dislodged says so)
             if info.get("displaced") or not board.is_location(
                     place_code(game_map, str(text).split(None, 1)[-1])):
                 dislodged.append(_displaced(game_map, board, state, power, text, info, key))
                 continue
             unit = _unit(board, power, text, f"dislodged.{power}")
-            attacker = place_in(board, str(info.get("attacker", "")), f"{key}.attacker")
+            _stands_at_home(game_map, unit, f"dislodged.{power}")
+            given = _retreats_given(board, info, key)
             by_convoy = bool(info.get("by_convoy", False))
+            attacker = place_code(game_map, str(info.get("attacker", "")))
+            if given is not None and attacker and not board.is_location(attacker):
+                # the attacker's province is gone since (a Diplomap Erase after
+                # the moves): the retreats were judged before it, as written
+                dislodged.append(Dislodged(unit, attacker, by_convoy, given))
+                continue
+            if attacker and not board.is_location(attacker) and game_map.is_location(attacker):
+                raise PhaseInputError(f"{key}.attacker: {attacker} is no longer on the board "
+                                      "in force: give the unit's retreats (the phase "
+                                      "before's next.dislodged gives them)")
+            attacker = place_in(board, str(info.get("attacker", "")), f"{key}.attacker")
             allowed = retreat_options(
                 board, unit, attacker, by_convoy, occupied, state.contested,
                 rules.retreat_barred(board, state, unit)) \
                 if rules.may_retreat(board, unit) and power not in state.unplayed else ()
-            given = info.get("retreats")
             if given is not None:
-                if not isinstance(given, list):
-                    raise PhaseInputError(f"{key}.retreats must be a list of places")
-                named = [place_in(board, str(r), f"{key}.retreats") for r in given]
-                barred = [r for r in named if r not in allowed]
+                barred = [r for r in given if r not in allowed]
                 if barred:
                     raise PhaseInputError(f"{key}.retreats: {unit} may not retreat to "
                                           f"{barred[0]} (it may go to: "
                                           f"{', '.join(allowed) or 'nowhere'})")
-                allowed = tuple(named)
+                allowed = given
             dislodged.append(Dislodged(unit, attacker, by_convoy, allowed))
     return tuple(dislodged)
+
+
+def _retreats_given(board: GameMap, info: Mapping[str, Any],
+                    key: str) -> tuple[str, ...] | None:
+    """A dislodged unit's "retreats", as the phase before's next.dislodged
+    gives them, read on the board in force; None when not given."""
+    given = info.get("retreats")
+    if given is None:
+        return None
+    if not isinstance(given, list):
+        raise PhaseInputError(f"{key}.retreats must be a list of places")
+    return tuple(place_in(board, str(r), f"{key}.retreats") for r in given)
 
 
 def _displaced(game_map: GameMap, board: GameMap, state: GameState, power: str, text: str,
@@ -243,11 +328,17 @@ def write_resolution(
             "reason": result.reason.describe() if result.reason else None,
             **({"why": result.reason.to_json()} if result.reason else {}),
         })
+    following = write_state(game_map, resolution.next)
+    for power, units in destroyed_dislodged(resolution).items():
+        following["dislodged"].setdefault(power, {}).update(units)
     out: dict[str, Any] = {
         "phase": str(resolution.state.phase),
         "results": results,
-        "next": write_state(game_map, resolution.next),
+        "next": following,
+        "standing": standing_json(game_map, resolution),
     }
+    if disabled := disabled_json(resolution):
+        out["disabled"] = disabled
     # each report section under its key (the GM's tool: the secret bids too),
     # the lines of its kind that could not be read first
     out.update((key, lines) for key, lines in reported.to_json(resolution.reports, extra).items()
@@ -274,5 +365,7 @@ def adjudicate_json(data: Mapping[str, Any]) -> dict[str, Any]:
         unreadable.setdefault(kind.reported_in, []).extend(rows)
     orders = ORDERS.given(lines)
     del lines[ORDERS.name]
-    return write_resolution(game_map, adjudicate(game_map, state, orders, lines=lines,
-                                                 context=context), unreadable)
+    out = write_resolution(game_map, adjudicate(game_map, state, orders, lines=lines,
+                                                context=context), unreadable)
+    out["next"].update(options_json(data))
+    return out

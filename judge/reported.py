@@ -85,10 +85,18 @@ def public(sections: Iterable[Reported], over: bool = False) -> list[Reported]:
 
 
 def told_as_destroyed(sections: Iterable[Reported]) -> set[tuple[str, str]]:
-    """(power, order) of the result rows the engine added for units it took
-    off the board: the 'Units destroyed' section says it, once."""
-    return {(str(line.get("power")), str(line["order"])) for s in sections
-            if s.key == DESTROYED_KEY for line in s.lines if line.get("order")}
+    """(power, order) of the result rows the results mail leaves out because
+    a section tells them: the rows the engine added for units it took off
+    the board (the 'Units destroyed' section says it, once), and the rows a
+    line stands for (``unlisted``: the neutral units that held by default,
+    counted in one line)."""
+    told: set[tuple[str, str]] = set()
+    for s in sections:
+        for line in s.lines:
+            if s.key == DESTROYED_KEY and line.get("order"):
+                told.add((str(line.get("power")), str(line["order"])))
+            told.update((str(power), str(order)) for power, order in line.get("unlisted", ()))
+    return told
 
 
 # the reports stored by name before sections: (title, secret until the

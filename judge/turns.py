@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from sqlmodel import Session
 
 from engine.phase_context import phase_context
+from engine.variants import rules_for
 from judge import adjudicating, games, maps, order_entry, reported, snapshots
 from judge.adjudicating import Adjudication
 from judge.config import Config
@@ -177,7 +178,8 @@ def ended_mails(session: Session, game: Game, config: Config) -> list[OutgoingMa
     secrets = [(r.phase, s.title, s.texts) for r in games.phase_records(session, game)
                for s in reported.read_text(r.results) if s.secret_until_end and s.lines]
     body = render("ended.txt.j2", **header(config, game, settings), result=game.result,
-                  centres=centres, secrets=secrets)
+                  centres=centres, secrets=secrets,
+                  score_title=rules_for(games.map_of(game)).score_title)
     return to_game(game, settings, config, everyone(session, game),
                    f"Diplomacy game {game.name} is over", body, "notice")
 

@@ -70,4 +70,6 @@ def due_lines(game_map: GameMap, state: GameState, powers: Sequence[str],
             line = (f"{power} removes {-due}: {given} of {-due} ordered; units not ordered "
                     "are removed by the civil disorder rule")
         lines.append(line)
+    for power in powers:  # what else the Winter asks (Dissolution's Embassies)
+        lines.extend(rules_for(game_map).winter_asks(board, state, power))
     return lines

@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.diplomap.records import change_from_dict, change_to_dict
 from engine.diplomap.values import MapChange
-from engine.map import power_named
-from engine.phase_input import PhaseInputError
+from engine.phase_input import PhaseInputError, power_in
 from engine.state import StatePart
 
 if TYPE_CHECKING:
@@ -76,9 +75,7 @@ def _read_used(game_map: GameMap, data: Mapping[str, Any]) -> frozenset[tuple[st
         raise PhaseInputError("map_orders_used must be an object: {POWER: [\"draw\", ...]}")
     used = set()
     for name, kinds in raw.items():
-        power = power_named(game_map, str(name))
-        if power is None:
-            raise PhaseInputError(f"map_orders_used: unknown power {name!r}")
+        power = power_in(game_map, name, "map_orders_used")
         for kind in kinds if isinstance(kinds, list) else [kinds]:
             if str(kind).lower() not in MAP_ORDER_KINDS:
                 raise PhaseInputError(f"map_orders_used.{power}: {kind!r} is not draw or erase")

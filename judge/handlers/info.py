@@ -148,7 +148,10 @@ def do_summary(ctx: Context, command: c.Summary) -> str:
         return f"Game {game.name} has not started."
     game_map = games.map_of(game)
     powers = [p for p in game_map.powers if p not in game_map.bid_powers]
-    lines = ["Supply centres at the start of each year:",
+    rules = rules_for(game_map)
+    counted = ("Supply centres" if rules.score_unit == "centres"
+               else rules.score_title[:1].upper() + rules.score_title[1:])
+    lines = [f"{counted} at the start of each year:",
              "year  " + " ".join(f"{p[:3]:>4}" for p in powers)]
     for record in records:
         if record.phase.startswith("S") and record.phase.endswith("M"):

@@ -253,6 +253,10 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
         got_violations = sorted(f"{v.power} {v.nuclear} {v.kind}"
                                 for v in resolution.facts("violations"))
         assert got_violations == sorted(expect["violations"])
+    for key, texts in expect.get("sections", {}).items():  # a report section's lines
+        found = resolution.report(key)
+        got = [line.text for line in found.lines] if found is not None else []
+        assert got == texts, (key, got)
     if "retreats" in expect:
         options = {str(d.unit): sorted(d.retreats) for d in following.dislodged}
         assert options == {u: sorted(r) for u, r in expect["retreats"].items()}

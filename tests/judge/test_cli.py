@@ -58,3 +58,20 @@ def test_winner_is_reported() -> None:
     phase["centers"]["FRANCE"] = [c for c in centres if c != "BEL"] + ["PAR"]
     out = json.loads(run(["adjudicate"], json.dumps(phase)).stdout)
     assert out["winner"] == "FRANCE"
+
+
+def test_next_is_read_back_as_the_next_phase() -> None:
+    """Each output's `next`, given back as it is, is the next phase's input:
+    a unit listed as destroyed stays gone, the Favor given stays placed."""
+    case = next(c for c in DATA["case"] if c["name"].startswith("dissolution: after Autumn"))
+    phase = {**case["input"], "favor": {"UKRAINE": {"RUSSIA": 3}}}
+    seen = []
+    for _ in range(3):  # F1992M, W1992A, S1993M
+        done = run(["adjudicate"], json.dumps(phase))
+        assert done.returncode == 0, done.stdout + done.stderr
+        out = json.loads(done.stdout)
+        seen.append(out["phase"])
+        assert "W ASW" not in out["next"]["units"].get("EGYPT", [])
+        phase = out["next"]
+    assert seen == ["F1992M", "W1992A", "S1993M"]
+    assert out["next"]["favor"]["UKRAINE"]["RUSSIA"] == 2  # kicked once from 3 (§11.7.1)

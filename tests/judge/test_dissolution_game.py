@@ -222,7 +222,7 @@ def test_the_bids_are_told_when_the_game_ends(db: Engine) -> None:
         turns.process(session, game, config, START)
         record = games.phase_record(session, game, "S1992M")
         assert record is not None
-        (bids,) = reported.read_text(record.results)
+        (bids,) = [s for s in reported.read_text(record.results) if s.key == "bids"]
         assert bids.secret_until_end and bids.texts == [
             "POLAND    1: A BLR S KHK - MOS           counted"]
         games.end_game(session, game, "terminated", "terminated by the GM")

@@ -106,7 +106,8 @@ def test_a_unit_the_rules_destroy_is_told_once() -> None:
     sections = reported.read(stored)
     assert reported.told_as_destroyed(sections) == {("EGYPT", "W ASW DISBAND")}
     (destroyed,) = [s for s in sections if s.key == "destroyed"]
-    assert destroyed.texts == ["EGYPT W ASW: dislodged by the unit from KHM: it cannot retreat"]
+    assert destroyed.texts == ["EGYPT W ASW: dislodged by the unit from KHM: "
+                               "a stationary unit cannot retreat (§3.7)"]
 
 
 # results stored after sections existed and before Diplomap reported the

@@ -44,6 +44,7 @@ def test_the_results_adjustment_table_says_why_a_build_is_lost() -> None:
                   "variant": "standard"}, deadline_line="", phase="F1901M",
                   phase_name="Fall 1901 Movement", orders=[], late=[], dislodged=[], notes=[],
                   sections=[], budgets=[], centres=[], groups=[], adjustments=rows,
+                  score_unit="centres",
                   next_name="Winter 1901 Adjustment", next_phase="W1901A",
                   next_deadline="not set", ending="")
     assert "FRANCE     5 centres, 3 units: builds 2" in text

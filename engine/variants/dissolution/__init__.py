@@ -39,6 +39,7 @@ from engine.resolver import MovementResolver, ParadoxRule
 from engine.rules import NeutralOrders, Rules
 from engine.state import GameState
 from engine.units import Unit
+from engine.variants.dissolution import reports
 from engine.variants.dissolution.embassies import winter_orders
 from engine.variants.dissolution.favor_board import (
     FavorBoard,
@@ -62,6 +63,9 @@ class DissolutionRules(Rules):
     binding_paths = True  # §3.10.1
     paradox = ParadoxRule.CRISS_CROSS  # §3.11
     always_winter = True  # §2.2: Winter is a season of its own
+    stationary_rule = "§3.7"
+    score_unit = "VP"  # victory points, not centres (§1.4): effective ones (§4.6.1)
+    score_title = "effective victory points (VP, §4.6.1)"
     state_parts = (DissolutionState,)
     line_kinds = (ORDERS, BIDS)  # §5: Diplomacy Points steer the neutral units
 
@@ -219,6 +223,14 @@ class DissolutionRules(Rules):
                 destroyed.append(unit)
         return tuple(destroyed)
 
+    def why_retaliation(self, game_map: GameMap, state: GameState, unit: Unit) -> str:
+        """§11.4.2: the nuclear power whose territory the unit stood in."""
+        by = [n for n in zero_favor(game_map, state, unit.power)
+              if unit.province in game_map.powers[n].territory]
+        who = " and ".join(by) or "a nuclear power"
+        return (f"{unit.power} has zero Favor with {who}, in whose territory "
+                f"{unit.province} lies (§11.4.2)")
+
     # -- the end of the year -----------------------------------------------------
 
     def scores(self, game_map: GameMap, state: GameState) -> dict[str, int]:
@@ -319,6 +331,18 @@ class DissolutionRules(Rules):
         if part.kicked or part.retaliated:  # the year is over (§11.5.3)
             part = replace(part, kicked=frozenset(), retaliated=frozenset())
         return state.with_part(part)
+
+
+    # -- the results ------------------------------------------------------------
+
+    def report_sections(self, game_map: GameMap, before: GameState,
+                        after: GameState) -> tuple[ReportSection, ...]:
+        """Favor changes; after Autumn, victory points and what the Winter asks."""
+        return reports.report_sections(self, game_map, before, after)
+
+    def winter_asks(self, game_map: GameMap, state: GameState, power: str) -> tuple[str, ...]:
+        """The player's Embassies, Favor values and Embassy orders allowed (§11.5)."""
+        return reports.winter_asks(game_map, state, power)
 
 
 def place_embassies(game_map: GameMap, state: GameState,

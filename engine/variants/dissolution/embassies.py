@@ -170,8 +170,7 @@ def _check(game_map: GameMap, board: FavorBoard, state: GameState,
             continue
         why = _fault(game_map, board, state, embassy, order, in_perimeter)
         if not why and isinstance(order, Move):
-            limit = MOVES_AFTER_A_KICK if any(p == power for p, _ in of(state).kicked) \
-                else MOVES_ALLOWED
+            limit = move_limit(state, power)
             if moves_made.get(power, 0) >= limit:
                 why = (f"{power} may move at most {limit} Embassies this Winter (§11.5.4"
                        + (": kicked this year)" if limit == MOVES_AFTER_A_KICK else ")"))
@@ -244,6 +243,18 @@ def _abbreviation(game_map: GameMap, power: str) -> str:
     its shortest spelling, upper case."""
     spellings = [s for s, p in game_map.power_aliases.items() if p == power and s.isalpha()]
     return min(spellings, key=lambda s: (len(s), s)).upper() if spellings else power
+
+
+def move_limit(state: GameState, power: str) -> int:
+    """§11.5.4: how many Embassies a player may move this Winter."""
+    kicked = any(p == power for p, _ in of(state).kicked)
+    return MOVES_AFTER_A_KICK if kicked else MOVES_ALLOWED
+
+
+def must_hold(game_map: GameMap, state: GameState, power: str, nuclear: str) -> str:
+    """§11.5.3: why the player's Embassy with ``nuclear`` must hold this Winter, or ''."""
+    space = of(state).embassy_of(power, nuclear)
+    return _must_hold(game_map, state, _Embassy(power, nuclear, space)) if space else ""
 
 
 def _must_hold(game_map: GameMap, state: GameState, embassy: _Embassy) -> str:

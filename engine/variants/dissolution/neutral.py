@@ -79,12 +79,13 @@ def neutral_orders(rules: Rules, game_map: GameMap, state: GameState,
         points, caps = rules.bid_allowance(game_map, state, bidder)
         results.extend(spend(judged, points, caps, cap_of))
     orders = winning_orders(r for r in results if r.counted)
+    by_bids = frozenset(orders)
     for prov, unit in board.units.items():
         power = game_map.powers.get(unit.power)
         if power is None or not power.ordered_by_bids or prov in orders:
             continue
         orders[prov] = default_order(game_map, board, unit)
-    return NeutralOrders(orders, tuple(results))
+    return NeutralOrders(orders, tuple(results), by_bids)
 
 
 def default_order(game_map: GameMap, board: Occupancy, unit: Unit) -> MovementOrder:

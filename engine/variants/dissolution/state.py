@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.phase_input import PhaseInputError, listed, place_code, power_in, table
 from engine.state import StatePart
+from engine.variants.dissolution.favor_board import closest, favor_board, perimeter
 from engine.variants.dissolution.nuclear import nuclear_powers
 
 if TYPE_CHECKING:
@@ -44,11 +45,12 @@ class DissolutionState(StatePart):
                    opening: GameState) -> DissolutionState:
         start = of(opening)
         exiles = frozenset(power_in(game_map, p, "exiles") for p in listed(data, "exiles"))
+        favor = _read_favor(game_map, data, exiles)
         # §4.1: an eliminated player's Embassies have left the Favor map
-        embassies = tuple(e for e in _read_embassies(game_map, data, start, exiles)
-                          if e[0] not in exiles)
+        given, embassies = _read_embassies(game_map, data, start, exiles)
+        embassies = _placed_for(game_map, favor, given, embassies)
         return cls(
-            favor=_unsaid(game_map, _read_favor(game_map, data), embassies),
+            favor=_unsaid(game_map, favor, embassies),
             embassies=embassies,
             built=tuple(sorted((power_in(game_map, name, "built"),
                                 _centre(game_map, str(c), f"built.{name}"))
@@ -143,18 +145,21 @@ def _read_pairs(game_map: GameMap, data: Mapping[str, Any],
 
 
 def _read_embassies(game_map: GameMap, data: Mapping[str, Any], opening: DissolutionState,
-                    exiles: frozenset[str]) -> tuple[tuple[str, str, str], ...]:
+                    exiles: frozenset[str],
+                    ) -> tuple[frozenset[tuple[str, str]], tuple[tuple[str, str, str], ...]]:
     """Embassies on the Favor map: the opening's, moved where "embassies"
-    says; none when "favor" gives the values instead. An exile's have left
-    the board, and the hexes they stood on may hold another's."""
-    if "favor" in data and "embassies" not in data:
-        return ()
+    says; and the (power, nuclear) pairs it placed. An exile has none (they
+    left the board, §4.1), and the hexes they stood on may hold another's."""
     where = {(p, n): s for p, n, s in opening.embassies if p not in exiles}
     slices = {s[0]: n for (_, n), s in where.items()}
+    given: set[tuple[str, str]] = set()
     for name, spaces in table(data, "embassies").items():
         power = power_in(game_map, name, "embassies")
         if not isinstance(spaces, list):
             raise PhaseInputError(f"embassies.{power} must be a list of spaces")
+        if power in exiles:
+            raise PhaseInputError(f"embassies.{power}: {power} is in exile: its Embassies "
+                                  "have left the Favor map (§4.1)")
         for text in spaces:
             label = str(text).strip()
             label = label[:1].upper() + label[1:2] + label[2:].lower()
@@ -163,15 +168,54 @@ def _read_embassies(game_map: GameMap, data: Mapping[str, Any], opening: Dissolu
                     label[1:] == "0z" or (label[1] in "12345" and label[2].isalpha())):
                 raise PhaseInputError(f"embassies.{power}: {text!r} is not a Favor map space")
             where[power, nuclear] = label
+            given.add((power, nuclear))
     taken: dict[str, str] = {}
     for (power, _), space in where.items():
         if not space.endswith("0z") and space in taken:
             raise PhaseInputError(f"embassies: {space} holds {taken[space]}'s and {power}'s")
         taken[space] = power
+    return frozenset(given), tuple(sorted((p, n, s) for (p, n), s in where.items()))
+
+
+def _placed_for(game_map: GameMap, favor: tuple[tuple[str, str, int], ...],
+                given: frozenset[tuple[str, str]],
+                embassies: tuple[tuple[str, str, str], ...]) -> tuple[tuple[str, str, str], ...]:
+    """The Embassies, each whose Favor "favor" gives otherwise than its
+    space moved to the nearest vacant hex of that value in its slice (ties
+    to the sorting letter first, as kicks go, §11.7.1), the Perimeter for 0:
+    so that a Favor given is a place on the board, and kicks and Winter
+    moves go on from it. An Embassy "embassies" placed must agree."""
+    board = favor_board(game_map)
+    where = {(p, n): space for p, n, space in embassies}
+    moving = []
+    for power, nuclear, value in favor:
+        space = where.get((power, nuclear))
+        if space is None or board.spaces[space].value == value:
+            continue
+        if (power, nuclear) in given:
+            raise PhaseInputError(f"favor.{power}.{nuclear}: {value}, but the Embassy "
+                                  f"embassies puts on {space} gives {space[1]}")
+        moving.append((power, nuclear, value, space))
+    for power, nuclear, _, _ in moving:
+        del where[power, nuclear]
+    for power, nuclear, value, space in moving:
+        letter = board.slice_of[nuclear]
+        if value == 0:
+            where[power, nuclear] = perimeter(letter)
+            continue
+        taken = set(where.values())
+        free = [h for h in board.in_slice(letter)
+                if board.spaces[h].value == value and h not in taken]
+        nearest = closest(board, space, free)
+        if nearest is None:
+            raise PhaseInputError(f"favor.{power}.{nuclear}: no vacant hex worth {value} "
+                                  f"in {nuclear}'s slice: give embassies")
+        where[power, nuclear] = nearest
     return tuple(sorted((p, n, s) for (p, n), s in where.items()))
 
 
-def _read_favor(game_map: GameMap, data: Mapping[str, Any]) -> tuple[tuple[str, str, int], ...]:
+def _read_favor(game_map: GameMap, data: Mapping[str, Any],
+                exiles: frozenset[str]) -> tuple[tuple[str, str, int], ...]:
     """Favor values given per played power and nuclear power (the variant's
     starting values stand for the rest)."""
     favor = {}
@@ -179,6 +223,9 @@ def _read_favor(game_map: GameMap, data: Mapping[str, Any]) -> tuple[tuple[str, 
         power = power_in(game_map, name, "favor")
         if not isinstance(values, dict):
             raise PhaseInputError(f"favor.{power} must be an object: NUCLEAR: value")
+        if power in exiles:
+            raise PhaseInputError(f"favor.{power}: {power} is in exile: its Favor is 1 "
+                                  "with every nuclear power (§5.3)")
         for nuclear_name, value in values.items():
             nuclear = _nuclear(game_map, nuclear_name, f"favor.{power}")
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 5:

@@ -61,6 +61,7 @@ class IntercontinentalRules(Rules):
     # rebuild then (§9.2) and Suez's fleets shift at the end of the Winter
     # before the canal opens (§5.2), neither of which gives a player an order.
     always_winter = True
+    stationary_rule = "§10.2"
     setup_title = "colour groups"  # SET GROUP's assignment instead of the §3 draw
     setup_default = "every group must be set"
 

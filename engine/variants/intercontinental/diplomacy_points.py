@@ -209,11 +209,12 @@ def allocate(game_map: GameMap, state: GameState, board: Occupancy,
         return result.bid.points * (SPONSOR_FACTOR if double else 1)
 
     orders = winning_orders((r for r in results if r.counted), weight)
+    by_bids = frozenset(orders)
     for prov, unit in board.units.items():
         power = game_map.powers.get(unit.power)
         if power is not None and power.ordered_by_bids and prov not in orders:
             orders[prov] = Hold(board.ref(unit))
-    return NeutralOrders(orders, tuple(results))
+    return NeutralOrders(orders, tuple(results), by_bids)
 
 
 def _judge(game_map: GameMap, board: Occupancy, chosen: Mapping[str, MovementOrder],
