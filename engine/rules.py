@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.bids import Bid, BidResult
 from engine.boards import HexBoard
+from engine.holdings import NOTHING, Holdings
 from engine.legality import Occupancy
 from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, Power
@@ -381,6 +382,13 @@ class Rules:
         before and after it: changes of the variant's own (a centre named a
         home, a canal opened; engine/reports.py); none here."""
         return ()
+
+    def holdings(self, game_map: GameMap, state: GameState,
+                 powers: Sequence[str]) -> Holdings:
+        """What a seat of ``powers`` holds in ``state`` beside its units,
+        centres and Diplomacy Points, and the variant's own orders it gives
+        (engine/holdings.py): told in the start mail. None in the standard game."""
+        return NOTHING
 
 
 STANDARD = Rules()

@@ -32,7 +32,7 @@ from judge.mail import (
 from judge.maps.scene import scene_after
 from judge.models import Game, Member, as_utc, utcnow
 from judge.outbox import OutgoingMail
-from judge.seating import named_seats
+from judge.start_mail import started_mails as started_mails  # as the handlers call it
 
 
 def recipients(session: Session, game: Game) -> list[Member]:
@@ -166,35 +166,6 @@ def reminders(session: Session, game: Game, config: Config) -> list[OutgoingMail
     return mails
 
 
-def started_mails(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
-    settings = games.settings_of(game)
-    players = games.members(session, game, "player")
-    groups = named_seats(games.opening(game))  # the §3 draw, or the GM's
-    mails = []
-    for member in players:
-        powers = games.powers_of(member)
-        body = render("started.txt.j2", **header(config, game, settings), groups=groups,
-                      power=member.power, other_powers=", ".join(powers)
-                      if len(powers) > 1 else "", players=players,
-                      phase=game.phase, phase_name=phase_name(game.phase),
-                      deadline=format_deadline(game.deadline, settings.zone),
-                      signon=powers[0].lower() if powers else "power",
-                      sample_order=_sample_order(session, game, powers))
-        mails.append(OutgoingMail(to=(member.address,),
-                                  subject=f"Diplomacy game {game.name} starts",
-                                  body=in_own_zone(body, game, settings, member.zone),
-                                  kind="notice", game=game.name))
-    others = [m for m in recipients(session, game) if m.role != "player"] + [_master(game)]
-    text = render("notice.txt.j2", **header(config, game, settings),
-                  text=f"Game {game.name} has started: {game.phase}, orders due "
-                       f"{format_deadline(game.deadline, settings.zone)}."
-                       + ("\nThe groups and their powers:" if groups else "")
-                       + "".join(f"\n  {line}" for line in groups))
-    mails.extend(to_game(game, settings, config, others,
-                         f"Diplomacy game {game.name} starts", text, "notice"))
-    return mails
-
-
 def ended_mails(session: Session, game: Game, config: Config) -> list[OutgoingMail]:
     settings = games.settings_of(game)
     from judge.mail import centre_table
@@ -253,9 +224,3 @@ def results_text(record_results: str) -> list[dict[str, str]]:
         return []
     return list(json.loads(record_results).get("results", []))
 
-
-def _sample_order(session: Session, game: Game, powers: tuple[str, ...]) -> str:
-    """A hold order for one of the player's own units, for the start mail."""
-    state = games.current_state(session, game)
-    units = [u for u in state.units if u.power in powers]
-    return f"{units[0]} H" if units else "A PAR H"

@@ -18,7 +18,8 @@ from typing import Any
 
 from sqlmodel import Session
 
-from engine.lines import LineKind
+from engine.holdings import OrderForm
+from engine.lines import ORDERS, LineKind
 from engine.map import GameMap
 from engine.orders import Order
 from engine.state import GameState
@@ -88,6 +89,23 @@ def summaries(session: Session, game: Game, game_map: GameMap, board: GameMap,
         if summary is not None:
             lines.extend(summary(session, game, game_map, board, state, powers))
     return lines
+
+
+def forms(game_map: GameMap, state: GameState, powers: Sequence[str]) -> list[OrderForm]:
+    """How the seat writes each kind of line the rules read besides orders,
+    for the start mail: each kind's module's ``form``, else the kind's noun
+    and the phases it is read in."""
+    found: list[OrderForm] = []
+    for kind in rules_for(game_map).line_kinds:
+        if kind.name == ORDERS.name:  # every mail's; the start mail shows one
+            continue
+        form = getattr(_module(kind.name), "form", None)
+        if form is not None:
+            found.extend(form(game_map, state, powers, kind))
+        else:
+            phases = ", ".join(sorted(p.name.lower() for p in kind.phases))
+            found.append(OrderForm(kind.noun.capitalize(), f"read in the {phases} phases", ""))
+    return found
 
 
 def not_yours(game_map: GameMap, state: GameState, order: Order, owner: str | None) -> str:

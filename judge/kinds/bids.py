@@ -13,6 +13,7 @@ from sqlmodel import Session
 
 from engine.bids import Bid, BidResult
 from engine.game import adjudicate
+from engine.holdings import OrderForm
 from engine.lines import LineKind
 from engine.map import GameMap
 from engine.orders import MovementOrder, Order
@@ -128,3 +129,22 @@ def summary(session: Session, game: Game, game_map: GameMap, board: GameMap,
         lines.append("At most, by your Favor: " + ", ".join(
             f"{nuclear} {cap}" for nuclear, cap in sorted(caps.items())))
     return lines
+
+
+def form(game_map: GameMap, state: GameState, powers: Sequence[str],
+         kind: LineKind[Any]) -> list[OrderForm]:
+    """How the seat bids, for the start mail: the DP section, with a bid
+    for a neutral unit the seat may bid on now as the example."""
+    if not game_map.bid_powers or not powers:
+        return []
+    points, caps = rules_for(game_map).bid_allowance(game_map, state, powers[0])
+    if points == 0:
+        return []
+    unit = next((u for u in state.units if u.power in game_map.bid_powers
+                 and caps.get(u.power, 1) > 0), None)
+    example = f"DP\n1: {unit} H" if unit is not None else "DP\n1: A Xxx H"
+    return [OrderForm(
+        "Bids (DP)", "with your moves, after your orders: a line DP, then one bid a line: "
+        "points, a colon and an order for a neutral unit (its type optional; a convoyed "
+        "move names its whole path). A mail with bids replaces all your bids on file; "
+        "nobody sees them until the game ends", example)]

@@ -31,8 +31,10 @@ from engine.diplomap import state as diplomap_state
 from engine.diplomap.arrival import refusal_on_arrival
 from engine.diplomap.gone import gone_place
 from engine.diplomap.lines import MAP_ORDERS
+from engine.diplomap.sample_orders import sample_orders
 from engine.diplomap.state import MAP_ORDER_KINDS
 from engine.diplomap.values import Draw, MapOrder
+from engine.holdings import OrderForm
 from engine.lines import LineKind
 from engine.map import GameMap, power_named
 from engine.phase import PhaseKind, Season
@@ -201,3 +203,41 @@ def intake(filing: Filing, kind: LineKind[Any],
         filing.session, filing.game, filing.game_map, filing.board, filing.state,
         filing.powers, lines,
         MAP_ORDERS in rules_for(filing.game_map).line_kinds)]
+
+
+def form(game_map: GameMap, state: GameState, powers: Sequence[str],
+         kind: LineKind[Any]) -> list[OrderForm]:
+    """How the seat gives map orders, for the start mail: the example a
+    Draw and an Erase across its own home provinces that the board in force
+    allows (engine/diplomap/sample_orders.py), else their general form."""
+    several = (f"; each of your powers has its own: a line that starts with a power's "
+               f"name and a colon is that power's, one without is {powers[0]}'s"
+               if len(powers) > 1 else "")
+    occupied = {u.province for u in state.units}
+    draw, erase = sample_orders(game_map, powers, occupied)
+    if len(powers) > 1:  # the other power's Erase, as the line's prefix says
+        erase = sample_orders(game_map, powers[-1:], occupied)[1]
+    draw_text = _written(draw) if draw is not None else "Draw Xxx/Aaa - Xxx/Bbb, SC with Ccc"
+    erase_text = _written(erase) if erase is not None else "Erase Xxx/Yyy"
+    if len(powers) > 1:
+        erase_text = f"{powers[-1].title()}: {erase_text}"
+    return [OrderForm(
+        "Draw and Erase (Diplomap map orders)",
+        "with your Spring or Fall moves, each power at most one Draw and one Erase a "
+        "year (Diplomap §II.B, §II.C). Draw Xxx/Aaa - Xxx/Bbb splits province Xxx in "
+        "two, along a line from its border with Aaa to its border with Bbb; ', SC with "
+        "Ccc' gives its supply centre to the part that borders Ccc. Erase Xxx/Yyy joins "
+        "Xxx and Yyy into one province. DRAW NONE or ERASE NONE takes one back"
+        f"{several}. Whether one can be carried out is judged at the deadline",
+        f"{draw_text}\n{erase_text}")]
+
+
+def _written(order: MapOrder) -> str:
+    """A map order as a player writes it: 'Draw Par/Pic - Par/Gas, SC with Bur'."""
+    def border(pair: tuple[str, str]) -> str:
+        return "/".join(code.title() for code in pair)
+    if isinstance(order, Draw):
+        text = f"Draw {border(order.start)} - {border(order.end)}"
+        return text + (f", SC with {order.centre.neighbour.title()}"
+                       if order.centre is not None and order.centre.neighbour else "")
+    return f"Erase {border(order.border)}"

@@ -27,6 +27,7 @@ from dataclasses import replace
 
 from engine.bids import Bid
 from engine.boards import HexBoard, HexCell
+from engine.holdings import Holdings
 from engine.legality import Occupancy
 from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power, UnitKind
@@ -47,6 +48,7 @@ from engine.variants.dissolution.favor_board import (
     read_board,
     read_setup,
 )
+from engine.variants.dissolution.holdings import holdings
 from engine.variants.dissolution.kicks import Kick, apply_kicks
 from engine.variants.dissolution.neutral import bidders, budget, neutral_orders
 from engine.variants.dissolution.nuclear import nuclear_powers, read_nuclear
@@ -164,6 +166,11 @@ class DissolutionRules(Rules):
                       ) -> tuple[tuple[OrderResult, ...], GameState, dict[str, list[Order]]]:
         """§11.5: the Embassies' orders, beside the adjustments."""
         return winter_orders(game_map, favor_board(game_map), state, orders)
+
+    def holdings(self, game_map: GameMap, state: GameState,
+                 powers: Sequence[str]) -> Holdings:
+        """The Embassies and their Favor (§11.3), and Winter's Embassy orders (§11.5)."""
+        return holdings(game_map, state, powers)
 
     def winter_orderers(self, game_map: GameMap, state: GameState) -> frozenset[str]:
         """Every player with Embassies orders them in Winter (§11.5)."""

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.bids import Bid
+from engine.holdings import Holdings
 from engine.legality import Occupancy
 from engine.lines import BIDS, ORDERS
 from engine.map import GameMap, Power
@@ -48,6 +49,7 @@ from engine.variants.intercontinental import (
     suez,
     victory,
 )
+from engine.variants.intercontinental.holdings import holdings
 from engine.variants.intercontinental.state import IntercontinentalState
 
 
@@ -73,6 +75,11 @@ class IntercontinentalRules(Rules):
                        bids: Mapping[str, Sequence[Bid]]) -> NeutralOrders:
         """§11: minors' and affiliates' orders from the groups' bids."""
         return diplomacy_points.neutral_orders(game_map, state, board, chosen, bids)
+
+    def holdings(self, game_map: GameMap, state: GameState,
+                 powers: Sequence[str]) -> Holdings:
+        """The affiliates the seat's colour group sponsors (§8, §11.3)."""
+        return holdings(game_map, state, powers)
 
     def read_option(self, game_map: GameMap, key: str, value: str) -> str:
         """A game's ``suez`` year (§5.2) and ``year_cap`` (§2.2), options.py."""
