@@ -76,7 +76,7 @@ def playing(db: Engine, monkeypatch: pytest.MonkeyPatch) -> Iterator[_Game]:
         yield _Game(session, game, france)
 
 
-def _declaring(monkeypatch: pytest.MonkeyPatch) -> None:
+def declaring_notes(monkeypatch: pytest.MonkeyPatch) -> None:
     class WithNotes(Rules):
         line_kinds = (*Rules.line_kinds, NOTES)
 
@@ -89,7 +89,7 @@ def _declaring(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_kind_the_rules_read_is_filed_as_read(playing: _Game,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    _declaring(monkeypatch)
+    declaring_notes(monkeypatch)
     report = order_entry.submit_orders(playing.session, playing.game, playing.france, [
         (1, "A PAR - BUR"), (2, "NOTE Burgundy is mine"), (3, "NOTE")])
     problems = {note.text: note.problem for note in report.notes}

@@ -6,13 +6,9 @@ seat's example lines of every variant read as what they show."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from engine.layers import with_layers
-from engine.map import GameMap
-from engine.rules import Rules
 from engine.variant_file import load_variant
 from engine.variants import rules_for
 from engine.ways_to_play import setup
@@ -21,21 +17,14 @@ from judge.start_mail import sample_order
 from parser import OrderError
 from parser.line_kinds import READERS, sort_mail
 from parser.map_orders import without_power
-from tests.judge.test_line_intake import NOTES
+from tests.judge.test_line_intake import declaring_notes
 
 MAP = load_variant("standard")
 
 
 def test_a_kind_without_its_own_form_is_named_with_its_phases(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    class WithNotes(Rules):
-        line_kinds = (*Rules.line_kinds, NOTES)
-
-    rules = WithNotes()
-
-    def rules_for(game_map: GameMap) -> Any:
-        return rules
-    monkeypatch.setattr(kinds, "rules_for", rules_for)
+    declaring_notes(monkeypatch)
     (form,) = kinds.forms(MAP, setup(MAP, 7), ("FRANCE",))
     assert (form.name, form.text, form.example) == ("Notes", "read in the movement phases", "")
 
