@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.bids import BIDS_KEY, BIDS_TITLE, bid_line
@@ -82,6 +82,13 @@ def read_text(record_results: str) -> list[Reported]:
 def public(sections: Iterable[Reported], over: bool = False) -> list[Reported]:
     """The sections everyone may read: not the secret ones until the game is over."""
     return [s for s in sections if over or not s.secret_until_end]
+
+
+def for_the_master(sections: Iterable[Reported]) -> list[Reported]:
+    """The secret sections with something to say, each titled as the GM's
+    copy of the results shows them (the players see them when the game ends)."""
+    return [replace(s, title=f"{s.title} (the GM's copy only: secret until the game ends)")
+            for s in sections if s.secret_until_end and s.lines]
 
 
 def told_as_destroyed(sections: Iterable[Reported]) -> set[tuple[str, str]]:
