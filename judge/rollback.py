@@ -91,7 +91,7 @@ class Before:
                     powers[kind].append(power)
             on_file = tuple(
                 OnFile(kinds[k].noun if k in kinds else k, counts[k],
-                       () if k in kinds and kinds[k].secret else tuple(powers[k]))
+                       () if k in kinds and kinds[k].secret else tuple(sorted(powers[k])))
                 for k in sorted(counts, key=lambda k: list(kinds).index(k)
                                 if k in kinds else len(kinds)))
             phases.append(UndonePhase(phase, processed, on_file))
