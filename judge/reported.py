@@ -70,9 +70,20 @@ def read(results: Mapping[str, Any]) -> list[Reported]:
                  for key, (title, secret, label) in _LEGACY.items()
                  if key not in indexed and results.get(key))
     return [Reported(key := entry["key"], entry["title"],
-                     tuple(_with_text(key, line) for line in results.get(key, [])),
+                     _aligned(key, [_with_text(key, line) for line in results.get(key, [])]),
                      bool(entry.get("secret_until_end")), str(entry.get("label") or ""))
             for entry in index]
+
+
+def _aligned(key: str, lines: list[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    """A phase's bids in one column however long their bidders' names
+    (each was written alone, in the standard column: CAPE_COLONY overflows it)."""
+    if key != BIDS_KEY or not all({"bidder", "bid", "counted"} <= set(ln) for ln in lines):
+        return tuple(lines)
+    width = max([9, *(len(str(line["bidder"])) for line in lines)])
+    return tuple({**line, "text": bid_line(str(line["bidder"]), str(line["bid"]),
+                                          bool(line["counted"]), str(line.get("why") or ""),
+                                          width)} for line in lines)
 
 
 def read_text(record_results: str) -> list[Reported]:
