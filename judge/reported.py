@@ -90,16 +90,16 @@ def read_text(record_results: str) -> list[Reported]:
     return read(json.loads(record_results)) if record_results else []
 
 
-def public(sections: Iterable[Reported], over: bool = False) -> list[Reported]:
-    """The sections everyone may read: not the secret ones until the game is over."""
-    return [s for s in sections if over or not s.secret_until_end]
-
-
 def for_the_master(sections: Iterable[Reported]) -> list[Reported]:
     """The secret sections with something to say, each titled as the GM's
     copy of the results shows them (the players see them when the game ends)."""
     return [replace(s, title=f"{s.title} (the GM's copy only: secret until the game ends)")
             for s in sections if s.secret_until_end and s.lines]
+
+
+def public(sections: Iterable[Reported], over: bool = False) -> list[Reported]:
+    """The sections everyone may read: not the secret ones until the game is over."""
+    return [s for s in sections if over or not s.secret_until_end]
 
 
 def told_as_destroyed(sections: Iterable[Reported]) -> set[tuple[str, str]]:
