@@ -45,6 +45,8 @@ def history_text(game: Game, records: Sequence[PhaseRecord], after: Mapping[int,
     ``secrets``: show the secret sections, titled with ``secrets_note``."""
     game_map = games.map_of(game)
     rows = {r.seq: results_text(r.results) for r in records}
+    # over every row stored, those a section tells instead too: the columns
+    # of a game's HISTORY stay where they were whichever rows are shown
     columns = Columns(
         max([POWER_COLUMN, *(len(str(row["power"])) for rs in rows.values() for row in rs)]),
         max([ORDER_COLUMN, *(len(str(row["order"])) for rs in rows.values() for row in rs)]))
