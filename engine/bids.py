@@ -45,9 +45,10 @@ class BidResult:
         return bid_line(self.bidder, str(self.bid), self.counted, self.why)
 
 
-def bid_line(bidder: str, bid: str, counted: bool, why: str) -> str:
-    """A bid and its fate as the GM and, at the game's end, everyone read it."""
-    return f"{bidder:<9} {bid:<30} " + ("counted" if counted else f"ignored: {why}")
+def bid_line(bidder: str, bid: str, counted: bool, why: str, width: int = 9) -> str:
+    """A bid and its fate as the GM and, at the game's end, everyone read it;
+    ``width``: the bidders' column, wider where a list has longer names."""
+    return f"{bidder:<{width}} {bid:<30} " + ("counted" if counted else f"ignored: {why}")
 
 
 BIDS_KEY = "bids"

@@ -188,6 +188,14 @@ class Rules:
         province the board no longer has. None here: the reader's words stand."""
         return None
 
+    def board_changes_since(self, game_map: GameMap, earlier: GameState,
+                            later: GameState) -> tuple[str, ...]:
+        """The changes to the board that ``later`` has and ``earlier`` had
+        not, in words: what a rollback from ``later`` to ``earlier`` undoes
+        on the board. The standard game's board never changes (its canals
+        open by year, which a rollback gives back with the year): none."""
+        return ()
+
     # -- Diplomap: the board redrawn during play (engine/diplomap/rules.py) ----
 
     diplomap = False  # are map orders adjudicated after the moves?

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.bids import BIDS_KEY, BIDS_TITLE, bid_line
@@ -70,13 +70,31 @@ def read(results: Mapping[str, Any]) -> list[Reported]:
                  for key, (title, secret, label) in _LEGACY.items()
                  if key not in indexed and results.get(key))
     return [Reported(key := entry["key"], entry["title"],
-                     tuple(_with_text(key, line) for line in results.get(key, [])),
+                     _aligned(key, [_with_text(key, line) for line in results.get(key, [])]),
                      bool(entry.get("secret_until_end")), str(entry.get("label") or ""))
             for entry in index]
 
 
+def _aligned(key: str, lines: list[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    """A phase's bids in one column however long their bidders' names
+    (each was written alone, in the standard column: CAPE_COLONY overflows it)."""
+    if key != BIDS_KEY or not all({"bidder", "bid", "counted"} <= set(ln) for ln in lines):
+        return tuple(lines)
+    width = max([9, *(len(str(line["bidder"])) for line in lines)])
+    return tuple({**line, "text": bid_line(str(line["bidder"]), str(line["bid"]),
+                                          bool(line["counted"]), str(line.get("why") or ""),
+                                          width)} for line in lines)
+
+
 def read_text(record_results: str) -> list[Reported]:
     return read(json.loads(record_results)) if record_results else []
+
+
+def for_the_master(sections: Iterable[Reported]) -> list[Reported]:
+    """The secret sections with something to say, each titled as the GM's
+    copy of the results shows them (the players see them when the game ends)."""
+    return [replace(s, title=f"{s.title} (the GM's copy only: secret until the game ends)")
+            for s in sections if s.secret_until_end and s.lines]
 
 
 def public(sections: Iterable[Reported], over: bool = False) -> list[Reported]:

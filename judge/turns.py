@@ -23,6 +23,7 @@ from judge.mail import (
     grace_text,
     header,
     in_own_zone,
+    list_headers,
     nmr_text,
     phase_name,
     render,
@@ -78,20 +79,37 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
     elif after.drawn:
         ending = f"The game ends in a draw among {', '.join(after.drawn)}."
     # the sections as stored, so that HISTORY and this mail read the same;
-    # secret ones (the bids) wait for the end of the game
-    sections = reported.public(reported.read(stored))
-    body = results_body(config, game, settings, game_map, phase, rows, adjudication.late,
-                        after, adjudication.resolution.standing, ending, sections)
+    # secret ones (the bids) wait for the end of the game, but for the GM's copy
+    sections = reported.read(stored)
+    secret = reported.for_the_master(sections)
+
+    def body_with(shown: list[reported.Reported]) -> str:
+        return results_body(config, game, settings, game_map, phase, rows, adjudication.late,
+                            after, adjudication.resolution.standing, ending, shown)
+
     files = maps.attachments_or_none(game_map, scene_after(game.name, adjudication.resolution))
-    if preview:
-        body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n" + body)
+    if preview:  # the GM's alone: the secret sections too
+        body = ("PREVIEW: nothing has been stored and nobody else has seen this.\n\n"
+                + body_with([*reported.public(sections), *secret]))
         return [OutgoingMail(to=(game.master_address,),
                              subject=f"Diplomacy preview {game.name} {phase}", body=body,
                              kind="results", game=game.name,  # the outbox's kinds
                              attachments=files)]
     subject = f"Diplomacy results {game.name} {phase}"
-    return to_game(game, settings, config, everyone(session, game), subject, body, "results",
-                   files)
+    body = body_with(reported.public(sections))
+    if not secret:  # one mail for everyone, the GM too
+        return to_game(game, settings, config, everyone(session, game), subject, body,
+                       "results", files)
+    # the GM's copy has every secret section (each bid and its fate), so
+    # that the GM can settle a dispute; the players' and the game list's
+    # have none. A GM who also plays gets the GM's copy alone.
+    master = game.master_address.lower()
+    players = [m for m in recipients(session, game) if m.address.lower() != master]
+    return [*to_game(game, settings, config, players, subject, body, "results", files),
+            OutgoingMail(to=(game.master_address,), subject=subject,
+                         body=body_with([*reported.public(sections), *secret]),
+                         kind="results", game=game.name, attachments=files,
+                         headers=list_headers(game, settings, config))]
 
 
 def preview(session: Session, game: Game, config: Config) -> list[OutgoingMail]:

@@ -21,7 +21,7 @@ from engine.diplomap.displacement import after_changes, default_part
 from engine.diplomap.gone import gone_place
 from engine.diplomap.in_force import adopt, apply_changes, board_of, share_board
 from engine.diplomap.lines import MAP_ORDERS, MAP_RESULTS_KEY
-from engine.diplomap.notes import board_changes_section
+from engine.diplomap.notes import board_changes_section, change_notes
 from engine.diplomap.reading import with_former_names
 from engine.diplomap.state import DiplomapState, map_changes, of
 from engine.diplomap.validity import inland_homes
@@ -87,6 +87,18 @@ class DiplomapRules(Rules):
         return gone_place(game_map, self.reading_board(game_map, state), map_changes(state), text,
                           word, column) or super().why_unreadable(game_map, state, text,
                                                                   word, column)
+
+    def board_changes_since(self, game_map: GameMap, earlier: GameState,
+                            later: GameState) -> tuple[str, ...]:
+        """The Draws' and Erases' changes (§II.F) and the GM's names for new
+        provinces (§II.H) made after ``earlier``, each said on the board
+        the changes before it left (as the results said them)."""
+        done, now = map_changes(earlier), map_changes(later)
+        kept = 0  # the changes both have, from the first
+        while kept < min(len(done), len(now)) and done[kept] == now[kept]:
+            kept += 1
+        board = _with_canals(apply_changes(game_map, now[:kept]), earlier.phase.year)
+        return tuple(change_notes(board, now[kept:]))
 
     def map_stage(self, game_map: GameMap, phase_map: GameMap, state: GameState,
                   moved: MovementResult, map_orders: Mapping[str, Sequence[MapOrder]],

@@ -6,9 +6,10 @@ from sqlmodel import col, select
 
 from engine.variant_file import offered_variants, variant_notice
 from engine.variants import rules_for
-from judge import games, manual_topics, maps, reported, turns
+from judge import games, manual_topics, maps
 from judge.games import GameError
 from judge.handlers.common import Context, _board_notice, _game, _settings
+from judge.history import history_text
 from judge.mail import (
     format_deadline,
     phase_name,
@@ -117,26 +118,14 @@ def do_history(ctx: Context, command: c.History) -> str:
     chosen = [r for r in records if lo <= r.seq <= hi]
     if not chosen:
         return f"Game {game.name} has no processed phases yet."
-    out = []
-    over = game.status in ("finished", "terminated")  # secrets are kept until then (§5.1.3)
-    for record in chosen:
-        out.append(f"{record.phase} ({phase_name(record.phase)})")
-        sections = reported.read_text(record.results)
-        told = reported.told_as_destroyed(sections)  # in its section, once
-        for row in turns.results_text(record.results):
-            if (row["power"], row["order"]) in told:
-                continue
-            reason = f": {row['reason']}" if row.get("reason") else ""
-            out.append(f"  {row['power']:<9} {row['order']:<30} {row['outcome']}{reason}")
-        # the report sections (Diplomap's map orders and board changes,
-        # Dissolution's violations...), each line after its section's label
-        # if it has one; the secret ones (bids) once the game is over
-        shown = reported.public(sections, over)
-        out.extend(f"  {s.label}: {line}" if s.label else f"  {line}"
-                   for s in shown if not s.secret_until_end for line in s.texts)
-        out.extend(f"  {s.title}: {line}"
-                   for s in shown if s.secret_until_end for line in s.texts)
-    return "\n".join(out)
+    # secrets (the bids) are kept until the game is over (§5.1.3), but
+    # from its GM, signed on, as from the GM's copy of the results
+    master = ctx.master and ctx.game is not None and ctx.game.id == game.id
+    over = game.status in ("finished", "terminated")
+    after = {r.seq - 1: r for r in games.phase_records(ctx.session, game)}
+    return history_text(game, chosen, after, secrets=over or master,
+                        secrets_note="" if over else "the GM's copy only: secret until "
+                        "the game ends")
 
 
 def do_summary(ctx: Context, command: c.Summary) -> str:

@@ -9,7 +9,7 @@ from datetime import datetime, time, timedelta, tzinfo
 
 from engine.map import power_named
 from engine.variants import rules_for
-from judge import games, turns
+from judge import games, rollback, turns
 from judge.games import MASTER, GameError
 from judge.handlers.common import Context, _board_notice, _gm, _mailable, _notice, _settings
 from judge.mail import (
@@ -106,14 +106,13 @@ def do_rollback(ctx: Context, command: c.Rollback) -> str:
     game = _gm(ctx)
     if game.status not in ("active", "paused", "finished"):
         raise GameError(f"game {game.name} is not running (it is {game.status})")
+    before = rollback.before_rollback(ctx.session, game)  # what the rollback deletes
     target = games.rollback(ctx.session, game, command.phase)
     game.deadline = next_deadline(_settings(game), target.phase[-1], ctx.now)
     game.grace_until = None
     ctx.session.add(game)
-    _notice(ctx, game, "rollback",
-            f"The Game Master has rolled {game.name} back to {target.phase}; the "
-            f"orders for it are cleared, and new orders are due "
-            f"{format_deadline(game.deadline, _settings(game).zone)}.")
+    ctx.mails.extend(rollback.rollback_mails(ctx.session, game, ctx.config, target,
+                                             before.undone(game, target)))
     return f"Rolled back to {target.phase}."
 
 

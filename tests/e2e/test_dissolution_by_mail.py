@@ -31,8 +31,9 @@ def signon(power: str, lines: list[str]) -> str:
 
 
 def no_bid_leaks(mails: list[Received], bidders: dict[str, list[str]]) -> None:
-    """A bid's text appears only in its own bidder's reply."""
-    bid_secrecy.no_bid_leaks(mails, bidders, player, BID)
+    """A bid's text appears only in its own bidder's reply, and in the GM's
+    copy of the results."""
+    bid_secrecy.no_bid_leaks(mails, bidders, player, BID, GM)
 
 
 def results(h: Harness, phase: str, bidders: dict[str, list[str]]) -> str:
@@ -69,7 +70,10 @@ def test_a_dissolution_year_by_mail(harness: Harness) -> None:
     poland = next(m.body for m in mails if m.to == player("POLAND"))
     assert "Bids on file (secret until the game ends), 2 DP to bid: 1 DP counted, 1 left" in poland
     body = results(h, "S1992M", spring_bids)
-    assert "A BLR S A KHK - MOS" in body  # the order Belarus was given, not who bid
+    assert "A BLR S A KHK - MOS" in body  # the order Belarus was given
+    # who bid it, in the GM's copy alone (no_bid_leaks: in no other mail)
+    assert bid_secrecy.GM_BIDS in body
+    assert "POLAND    1: A BLR S KHK - MOS           counted" in body
     assert "UKRAINE against RUSSIA: A KHK disabled the unit in MOS" in body
     assert "UKRAINE's Embassy with RUSSIA kicked R2m - R1q" in body
 

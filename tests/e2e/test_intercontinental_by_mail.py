@@ -31,8 +31,9 @@ def signon(group: str, lines: list[str]) -> str:
 
 
 def no_bid_leaks(mails: list[Received], bidders: dict[str, list[str]]) -> None:
-    """A bid's text appears only in its own bidder's reply."""
-    bid_secrecy.no_bid_leaks(mails, bidders, player, BID)
+    """A bid's text appears only in its own bidder's reply, and in the GM's
+    copy of the results."""
+    bid_secrecy.no_bid_leaks(mails, bidders, player, BID, GM)
 
 
 def results(h: Harness, phase: str, bidders: dict[str, list[str]]) -> str:
@@ -72,7 +73,9 @@ def test_an_intercontinental_game_by_mail(harness: Harness) -> None:
     assert body.startswith(":: Judge: TESTJUDGE  Game: icx  Variant: intercontinental "
                            "(provisional board, not the official map)\n")
     assert "FRANCE (Teal)" in body and "F BRES - ENGL" in body
-    assert "F DUBL - AZOR" in body  # the order Dublin was given, not who bid
+    assert "F DUBL - AZOR" in body  # the order Dublin was given
+    # who bid it, in the GM's copy alone (no_bid_leaks: in no other mail)
+    assert bid_secrecy.GM_BIDS in body and "2: F DUBL - AZOR" in body
     assert "Teal          9 DP" in body
 
     # Autumn: Paris takes Brussels with the fleet's support; a bid on the

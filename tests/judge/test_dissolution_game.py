@@ -104,8 +104,15 @@ def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
     assert {name.rsplit(".", 1)[1] for m in results for name, _, _ in m.attachments} \
         == {"png", "svg"}  # the schematic map of the next phase
     for mail in mails:  # what players and the list see: the neutral order, never a bid
+        if mail.to == ("gm@x.test",):
+            continue
         assert "1: A BLR" not in mail.body and "W RAM - AUS" not in mail.body
         assert not re.search(r"^\s*\d+: [AFW] ", mail.body, re.MULTILINE)  # no bid line
+    # the GM's copy, to the GM alone, has every bid and its fate
+    (master,) = [m for m in results if "gm@x.test" in m.to]
+    assert master.to == ("gm@x.test",)
+    assert "POLAND    1: A BLR S KHK - MOS           counted" in master.body
+    assert "ROMANIA   2: W RAM - AUS" in master.body
 
 @pytest.mark.slow
 def test_rollback_takes_the_bids_off_file(db: Engine) -> None:

@@ -80,11 +80,13 @@ def test_history_shows_an_old_phase_and_its_bids_once_the_game_is_over(db: Engin
         over = do_history(ctx, History("old", "S1901M", "S1901M"))
     public = [line for title, lines in OLD_LINES.items() if title != "Diplomacy Point bids"
               for line in lines]
+    for title in OLD_LINES:  # each section under its title, the bids once it is over
+        assert f"  {title}:" in over.splitlines()
+        assert (f"  {title}:" in running.splitlines()) == (title != "Diplomacy Point bids")
     for line in public:
-        assert f"  {line}" in running.splitlines() and f"  {line}" in over.splitlines()
+        assert f"    {line}" in running.splitlines() and f"    {line}" in over.splitlines()
     assert "A BLR S KHK" not in running
-    assert "  Diplomacy Point bids: POLAND    1: A BLR S KHK - MOS           counted" \
-        in over.splitlines()
+    assert "    POLAND    1: A BLR S KHK - MOS           counted" in over.splitlines()
 
 
 def test_a_unit_the_rules_destroy_is_told_once() -> None:
@@ -139,7 +141,7 @@ def test_history_shows_board_changes_stored_as_sentences(db: Engine) -> None:
         ctx = Context(session=session, config=config, sender="x@x.test", now=START)
         shown = do_history(ctx, History("old", "S1901M", "S1901M")).splitlines()
     # as HISTORY printed them then: after the sections, each after 'board:'
-    assert shown[-3:] == ["  RUSSIA    ERASE MOS/LVN: succeeded",
+    assert shown[-3:] == ["    RUSSIA    ERASE MOS/LVN: succeeded",
                           *(f"  board: {change}" for change in CHANGES)]
 
 
