@@ -99,7 +99,7 @@ def _points_lines(game_map: GameMap, following: PhaseRecord) -> list[str]:
     width = max(len(str(row["power"])) for row in table)
     capped = any(row["caps"] for row in table)
     lines = [f"  Diplomacy Points for {state.phase}"
-             + (" (and the most each may bid on each nuclear power)" if capped else "") + ":"]
+             + (f" (and {rules_for(game_map).caps_title})" if capped else "") + ":"]
     lines.extend(f"    {row['power']:<{width}} {row['points']:>2} DP"
                  + (f"  ({row['caps']})" if row["caps"] else "") for row in table)
     return lines

@@ -275,6 +275,7 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         budgets=budget_table(after, standing.budgets),
         centres=centres,
         score_unit=rules_for(game_map).score_unit,
+        caps_title=rules_for(game_map).caps_title,
         groups=group_table(after, centres),
         adjustments=adjustment_table(standing.adjustments),
         next_name=after.phase.name,
