@@ -28,7 +28,7 @@ from engine.variants import rules_for
 from judge.config import Config
 from judge.models import Game, Member
 from judge.outbox import OutgoingMail
-from judge.reported import Reported, told_as_destroyed
+from judge.reported import Reported, seat_names, told_as_destroyed
 from judge.settings import GameSettings, format_duration
 from judge.winter_notes import lost_builds_text
 from judge.zones import tz as zone_tz
@@ -206,7 +206,7 @@ def budget_table(state: GameState, budgets: Sequence[Budget]) -> list[dict[str, 
     """Each player's Diplomacy Points for the coming orders phase, and its
     Favor caps: in variants with bids, before Spring and Autumn. A seat of
     several powers (a colour group) is named, and its players listed by name."""
-    seated = {seat.powers[0]: seat.player for seat in state.seats if len(seat.powers) > 1}
+    seated = seat_names(state)
     rows = [{"power": seated.get(b.power, b.power), "points": b.points,
              "caps": ", ".join(f"{n} {c}" for n, c in b.caps)} for b in budgets]
     return sorted(rows, key=lambda r: str(r["power"])) if seated else rows
