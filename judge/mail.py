@@ -202,6 +202,18 @@ def adjustment_table(due: Sequence[AdjustmentDue]) -> list[dict[str, Any]]:
             for a in due]
 
 
+def late_by_seat(state: GameState, late: Sequence[str]) -> list[str]:
+    """The powers without orders as their players know them: a named seat's
+    (an Intercontinental colour group) under its name, 'Blue (CANADA,
+    CAPE_COLONY)', the others alone."""
+    missing = set(late)
+    named = [(seat.player, [p for p in seat.powers if p in missing]) for seat in state.seats
+             if len(seat.powers) > 1]
+    grouped = {p for _, powers in named for p in powers}
+    return sorted([*(f"{player} ({', '.join(powers)})" for player, powers in named if powers),
+                   *(p for p in late if p not in grouped)])
+
+
 def budget_table(state: GameState, budgets: Sequence[Budget]) -> list[dict[str, Any]]:
     """Each player's Diplomacy Points for the coming orders phase, and its
     Favor caps: in variants with bids, before Spring and Autumn. A seat of
@@ -268,7 +280,7 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         phase=phase,
         phase_name=phase_name(phase),
         orders=ordered,
-        late=list(late),
+        late=late_by_seat(after, late),
         dislodged=dislodged,
         notes=list(after.notes),
         sections=list(sections),
