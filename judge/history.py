@@ -13,6 +13,7 @@ GM's copy of each results mail has them.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -100,8 +101,9 @@ def _points_lines(game_map: GameMap, following: PhaseRecord) -> list[str]:
         return []
     width = max(len(str(row["power"])) for row in table)
     capped = any(row["caps"] for row in table)
-    lines = [f"  Diplomacy Points for {state.phase}"
-             + (f" (and {rules_for(game_map).caps_title})" if capped else "") + ":"]
+    title = (f"Diplomacy Points for {state.phase}"
+             + (f" (and {rules_for(game_map).caps_title})" if capped else "") + ":")
+    lines = textwrap.wrap(title, width=76, initial_indent="  ", subsequent_indent="    ")
     lines.extend(f"    {row['power']:<{width}} {row['points']:>2} DP"
                  + (f"  ({row['caps']})" if row["caps"] else "") for row in table)
     return lines
