@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.orders import Order
+from engine.state import GameState
 
 # what moved a piece, as its arrow is drawn
 MOVE = "move"  # its own order (solid when it succeeded, dashed when it failed)
@@ -43,10 +44,12 @@ class HexArrow:
 @dataclass(frozen=True, slots=True)
 class Happened:
     """What the phase drawn over the other board did, as the judge has it
-    both just after adjudicating and from a stored phase: each order for
-    a piece of the other board with whether it succeeded, and each report
-    section's lines as JSON (their facts' fields, engine/reports.py)."""
+    both just after adjudicating and from a stored phase: the position it
+    was played from, each order for a piece of the other board with whether
+    it succeeded, and each report section's lines as JSON (their facts'
+    fields, engine/reports.py)."""
 
+    before: GameState | None = None
     orders: tuple[tuple[str, Order, bool], ...] = ()
     reported: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
 

@@ -106,6 +106,9 @@ def arrows_svg(game_map: GameMap, board: HexBoard, places: Mapping[str, Place]) 
             continue
         colour = KICK_COLOUR if arrow.kind == KICK else _colour(game_map, arrow.power)
         line, (mx, my) = arrow_path(a, b, colour, WIDTH.get(arrow.kind, 3.0), not arrow.succeeded)
-        mark = badge(mx, my, kicks[id(arrow)]) if arrow.kind == KICK else ""
+        # the number beside the line, not on the labels it may cross
+        length = math.dist((a.x, a.y), (b.x, b.y)) or 1.0
+        side = ((a.y - b.y) / length * 11, (b.x - a.x) / length * 11)
+        mark = badge(mx + side[0], my + side[1], kicks[id(arrow)]) if arrow.kind == KICK else ""
         out.append(f"<g {facts}>{line}{mark}</g>")
     return out

@@ -119,9 +119,6 @@ def hexboard_svg(game_map: GameMap, board: HexBoard, caption: str) -> str:
         x, y = drawn.centres[cell.label]
         out.append(f'<polygon points="{_hexagon(x, y, size)}" fill="{tints[cell.group]}" '
                    f'stroke="{INK}" stroke-width="0.8" data-space="{escape(cell.label)}"/>')
-        out.append(f'<text x="{number(x)}" y="{number(y - size * 0.45)}" '
-                   f'font-size="{number(LABEL_SIZE)}" text-anchor="middle" fill="#333333" '
-                   f'data-label="{escape(cell.label)}">{escape(cell.label)}</text>')
     for group, box in drawn.pools.items():
         out.extend(_pool(game_map, board, group, box, tints.get(group, "#eeeeee")))
     for label, power in board.pieces.items():
@@ -137,6 +134,11 @@ def hexboard_svg(game_map: GameMap, board: HexBoard, caption: str) -> str:
     places.update({group: Place(box.x, box.y, 0, box.width / 2, box.height / 2)
                    for group, box in drawn.pools.items()})
     out.extend(arrows_svg(game_map, board, places))
+    for cell in board.cells:  # over the arrows, which may cross them
+        x, y = drawn.centres[cell.label]
+        out.append(f'<text x="{number(x)}" y="{number(y - size * 0.45)}" '
+                   f'font-size="{number(LABEL_SIZE)}" text-anchor="middle" fill="#333333" '
+                   f'data-label="{escape(cell.label)}">{escape(cell.label)}</text>')
     out.extend(legend.svg)
     out.append("</svg>")
     return "\n".join(out)

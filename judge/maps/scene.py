@@ -60,13 +60,13 @@ def _off_the_board(order: Order) -> bool:
     return isinstance(unit, UnitRef) and unit.kind is UnitKind.EMBASSY
 
 
-def on_the_other_board(results: Iterable[tuple[str, Order, str]],
+def on_the_other_board(before: GameState | None, results: Iterable[tuple[str, Order, str]],
                        reported: Mapping[str, Sequence[Mapping[str, Any]]]) -> Happened:
-    """What the other board's picture draws of a phase: the orders of its
-    units that succeeded or failed (an Embassy's move, its retreat), and the
-    public report sections' lines as JSON (Dissolution's kicks and their
-    violations)."""
-    return Happened(tuple((power, order, outcome == Outcome.SUCCEEDS.value)
+    """What the other board's picture draws of a phase: the position it was
+    played from, the orders of its units that succeeded or failed (an
+    Embassy's move), and the public report sections' lines as JSON
+    (Dissolution's kicks and their violations)."""
+    return Happened(before, tuple((power, order, outcome == Outcome.SUCCEEDS.value)
                           for power, order, outcome in results
                           if outcome in (Outcome.SUCCEEDS.value, Outcome.FAILS.value)
                           and _off_the_board(order)),
@@ -78,7 +78,7 @@ def scene_after(game: str, resolution: Resolution) -> Scene:
     the orders that led to it."""
     results = [(r.power, r.order, r.outcome.value) for r in resolution.results]
     return Scene(game, resolution.next, resolution.state, drawn_orders(results),
-                 on_the_other_board(results, {
+                 on_the_other_board(resolution.state, results, {
                      s.key: [line.fields() for line in s.lines]
                      for s in resolution.reports if not s.secret_until_end}))
 

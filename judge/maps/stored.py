@@ -34,4 +34,4 @@ def stored_scene(session: Session, game: Game, phase: str) -> tuple[GameMap, Sce
                              stored.get("results", []))
     sections = {s.key: s.lines for s in reported.public(reported.read(stored))}
     return game_map, Scene(game.name, position, before, drawn_orders(results),
-                           on_the_other_board(results, sections))
+                           on_the_other_board(before, results, sections))

@@ -1,7 +1,7 @@
 """The Favor map as the judge draws it (engine.boards.HexBoard): every
 Embassy on its hex or in its slice's Perimeter, and the ways Embassies
-went in the phase just adjudicated: the Winter's moves (§11.5) and their
-retreats (§11.7.3), and the kicks after a Spring or Autumn movement
+went in the phase just adjudicated: the Winter's moves (§11.5) and the
+retreats of the Embassies they dislodged (§11.7.3), and the kicks after a Spring or Autumn movement
 (§11.7.1), each kick with the violation that caused it (§11.6).
 
 How it looks is data, the optional ``[favor.drawing]`` table of the
@@ -21,7 +21,7 @@ from typing import Any
 from engine.boards import KICK, MOVE, RETREAT, Happened, HexArrow, HexBoard, HexCell
 from engine.map import GameMap, UnitKind
 from engine.map_cache import per_map
-from engine.orders import Move, Retreat
+from engine.orders import Move
 from engine.state import GameState
 from engine.variants.dissolution.favor_board import (
     FavorBoard,
@@ -62,21 +62,32 @@ def favor_map(game_map: GameMap, state: GameState, happened: Happened | None) ->
                     for letter in board.slices},
         tints=tints,
         names=names,
-        arrows=tuple(arrows(board, happened)) if happened is not None else ())
+        arrows=tuple(arrows(board, state, happened)) if happened is not None else ())
 
 
-def arrows(board: FavorBoard, happened: Happened) -> Iterator[HexArrow]:
-    """The Embassies' moves and retreats among the orders, then the kicks."""
+def arrows(board: FavorBoard, state: GameState, happened: Happened) -> Iterator[HexArrow]:
+    """The Embassies' moves among the orders, the kicks, then the retreats:
+    every other Embassy that stands elsewhere than before the phase."""
+    went: set[tuple[str, str]] = set()  # (power, slice) of each Embassy moved or kicked
     for power, order, succeeded in happened.orders:
         unit = getattr(order, "unit", None)
-        if unit is None or unit.kind is not UnitKind.EMBASSY:
-            continue
-        if isinstance(order, Move | Retreat):
+        if isinstance(order, Move) and unit is not None and unit.kind is UnitKind.EMBASSY:
             origin, to = _place(board, unit.location), _place(board, order.dest)
             if origin and to:
-                kind = RETREAT if isinstance(order, Retreat) else MOVE
-                yield HexArrow(power, origin, to, kind, succeeded)
-    yield from kicks(board, happened.reported)
+                yield HexArrow(power, origin, to, MOVE, succeeded)
+                if succeeded:
+                    went.add((power, board.spaces[to].slice if to in board.spaces else to))
+    for kick in kicks(board, happened.reported):
+        went.add((kick.power, kick.to[0]))
+        yield kick
+    if happened.before is None:
+        return
+    was = {(p, n): s for p, n, s in of(happened.before).embassies}
+    for power, nuclear, space in of(state).embassies:
+        old = was.get((power, nuclear))
+        if old is None or old == space or (power, board.slice_of[nuclear]) in went:
+            continue
+        yield HexArrow(power, _place(board, old), _place(board, space), RETREAT)
 
 
 def kicks(board: FavorBoard, reported: Mapping[str, tuple[Mapping[str, Any], ...]]
