@@ -130,12 +130,19 @@ def hexboard_svg(game_map: GameMap, board: HexBoard, caption: str) -> str:
         out.append(f'<text x="{number(x)}" y="{number(y + PIECE_SIZE * 0.36)}" '
                    f'font-size="{number(PIECE_SIZE)}" font-weight="bold" text-anchor="middle" '
                    f'fill="{ink_on(colour)}">{escape(abbreviation(game_map, board, power))}</text>')
-    places = {label: Place(*drawn.piece(label), drawn.piece_radius + 2) for label in drawn.centres}
+    # an arrow leaves or reaches a piece at its rim, an empty hex at its
+    # middle: a move between two neighbours stays long enough to be seen
+    places = {label: Place(*drawn.piece(label), drawn.piece_radius + 2)
+              if label in board.pieces else Place(*drawn.centres[label], 2)
+              for label in drawn.centres}
     places.update({group: Place(box.x, box.y, 0, box.width / 2, box.height / 2)
                    for group, box in drawn.pools.items()})
     out.extend(arrows_svg(game_map, board, places))
-    for cell in board.cells:  # over the arrows, which may cross them
+    for cell in board.cells:  # over the arrows, on a patch of the hex's tint
         x, y = drawn.centres[cell.label]
+        wide = len(cell.label) * LABEL_SIZE * 0.66 + 2
+        out.append(f'<rect x="{number(x - wide / 2)}" y="{number(y - size * 0.45 - 8.5)}" '
+                   f'width="{number(wide)}" height="11" fill="{tints[cell.group]}"/>')
         out.append(f'<text x="{number(x)}" y="{number(y - size * 0.45)}" '
                    f'font-size="{number(LABEL_SIZE)}" text-anchor="middle" fill="#333333" '
                    f'data-label="{escape(cell.label)}">{escape(cell.label)}</text>')
