@@ -206,9 +206,9 @@ def legend_rows(game_map: GameMap, board: HexBoard, tints: Mapping[str, str], le
     chars = max(40, int(width / (_LEGEND * 0.6)))
     for n, arrow in numbered_kicks(board):
         who = abbreviation(game_map, board, arrow.power)
-        where = (f"stays in {_named(board, arrow.to)}" if arrow.origin == arrow.to
-                 else f"{_named(board, arrow.origin)} → {_named(board, arrow.to)}")
-        lines = textwrap.wrap(f"{who} kicked {where}: {arrow.why}", chars - 4)
+        where = (f", stays in {_named(board, arrow.to)}" if arrow.origin == arrow.to
+                 else f" {_named(board, arrow.origin)} → {_named(board, arrow.to)}")
+        lines = textwrap.wrap(f"{who} kicked{where}, for {arrow.why}", chars - 4)
         y += _ROW + 4
         out.append(badge(left + 8, y - 4, n))
         for i, line in enumerate(lines):
