@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from engine.bids import Bid, BidResult
-from engine.boards import HexBoard
+from engine.boards import Happened, HexBoard
 from engine.holdings import NOTHING, Holdings
 from engine.legality import Occupancy
 from engine.lines import ORDERS, LineKind
@@ -135,8 +135,11 @@ class Rules:
         """The opening position with that setup in place of the default one."""
         return state
 
-    def other_board(self, game_map: GameMap, state: GameState) -> HexBoard | None:
-        """The variant's other board as it stands, for drawing; none here."""
+    def other_board(self, game_map: GameMap, state: GameState,
+                    happened: Happened | None = None) -> HexBoard | None:
+        """The variant's other board as it stands, for drawing, with the
+        ways its pieces went in the phase just adjudicated (``happened``);
+        none here."""
         return None
 
     def other_board_units(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:

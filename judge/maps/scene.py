@@ -10,9 +10,10 @@ followed are the same picture.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from engine.boards import Happened
 from engine.game import Resolution
 from engine.map import GameMap, UnitKind
 from engine.orders import Order, UnitRef
@@ -34,6 +35,9 @@ class Scene:
     position: GameState  # what stands on the board now
     before: GameState | None = None  # the position the orders were given in
     orders: tuple[DrawnOrder, ...] = ()
+    # what the phase did on the variant's other board (Dissolution's Embassy
+    # moves and kicks on the Favor map), drawn there
+    other_board: Happened = field(default_factory=Happened)
 
     @property
     def phase(self) -> str:
@@ -56,11 +60,27 @@ def _off_the_board(order: Order) -> bool:
     return isinstance(unit, UnitRef) and unit.kind is UnitKind.EMBASSY
 
 
+def on_the_other_board(before: GameState | None, results: Iterable[tuple[str, Order, str]],
+                       reported: Mapping[str, Sequence[Mapping[str, Any]]]) -> Happened:
+    """What the other board's picture draws of a phase: the position it was
+    played from, the orders of its units that succeeded or failed (an
+    Embassy's move), and the public report sections' lines as JSON
+    (Dissolution's kicks and their violations)."""
+    return Happened(before, tuple((power, order, outcome == Outcome.SUCCEEDS.value)
+                          for power, order, outcome in results
+                          if outcome in (Outcome.SUCCEEDS.value, Outcome.FAILS.value)
+                          and _off_the_board(order)),
+                    {key: tuple(lines) for key, lines in reported.items()})
+
+
 def scene_after(game: str, resolution: Resolution) -> Scene:
     """The map an adjudication's results go with: the new position, and
     the orders that led to it."""
-    return Scene(game, resolution.next, resolution.state, drawn_orders(
-        (r.power, r.order, r.outcome.value) for r in resolution.results))
+    results = [(r.power, r.order, r.outcome.value) for r in resolution.results]
+    return Scene(game, resolution.next, resolution.state, drawn_orders(results),
+                 on_the_other_board(resolution.state, results, {
+                     s.key: [line.fields() for line in s.lines]
+                     for s in resolution.reports if not s.secret_until_end}))
 
 
 def stored_results(game_map: GameMap, rows: Sequence[Mapping[str, Any]]

@@ -311,7 +311,10 @@ def test_the_favor_map_is_drawn_with_every_embassy() -> None:
     text = svg.decode("utf-8")
     assert text.count('data-power="') == len([e for e in dissolution(state).embassies
                                               if not e[2].endswith("0z")])
-    assert 'data-space="B3i"' in text and "Perimeter I0z: IR, PA, SA" in text
+    assert 'data-space="B3i"' in text and "I0z Perimeter" in text
+    # the Perimeters' Embassies are drawn in their boxes
+    assert text.count('data-pool-power="') == len([e for e in dissolution(state).embassies
+                                                   if e[2].endswith("0z")])
     assert Image.open(io.BytesIO(png)).size[0] == 1000
 
 
