@@ -302,15 +302,18 @@ def lost_glyph(kind: UnitKind, x: float, y: float, size: float, colour: str) -> 
 
 def lost_pieces(geo: Geometry, scene: Scene, colours: Mapping[str, str]) -> list[Piece]:
     """The units the phase took off the board, each where it stood; beside
-    its place (where a dislodged unit is drawn) when another unit now
-    stands there, the one that took it."""
-    taken = ({u.province for u in scene.position.units}
-             | {d.unit.province for d in scene.position.dislodged})
+    its place (where a dislodged unit is drawn) when a unit now stands on
+    or near it: the one that took it, or on a Diplomap board one in a part
+    of the province the lost unit stood in before it was split."""
+    taken = ([geo.at(u.location) for u in scene.position.units]
+             + [geo.dislodged_at(d.unit.location) for d in scene.position.dislodged])
     pieces = []
     for lost in scene.lost:
         unit = lost.unit
-        aside = unit.province in taken
-        x, y = geo.dislodged_at(unit.location) if aside else geo.at(unit.location)
+        x, y = geo.at(unit.location)
+        aside = any(math.dist((x, y), spot) < geo.size for spot in taken)
+        if aside:
+            x, y = geo.dislodged_at(unit.location)
         glyph = lost_glyph(unit.kind, x, y, geo.size * (0.8 if aside else 1.0),
                            colours.get(unit.power, INK))
         # a title: what a mail client or browser shows when the pointer rests on it

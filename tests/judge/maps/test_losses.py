@@ -120,3 +120,23 @@ def test_a_phase_without_losses_draws_as_before() -> None:
     game_map = load_variant("standard")
     svg = render_svg(game_map, Scene("x", GameState.initial(game_map)))
     assert 'class="losses"' not in svg and 'class="key lost"' not in svg
+
+
+def test_on_a_changed_board_a_loss_is_drawn_in_its_part_or_beside_a_unit_near_it() -> None:
+    """Diplomap: a unit removed from a part of a split province is drawn in
+    that part; one named by the province before the split (a result of the
+    phase that split it), beside the unit now standing in one of its parts."""
+    from engine.units import Unit
+    from judge.maps import attachments
+    from tests.judge.maps.test_redrawn import CASES as BOARDS
+    from tests.judge.maps.test_redrawn import position
+    game_map = load_variant("standard")
+    board = position(BOARDS["Galicia split from its Warsaw border to its Budapest border"
+                            " (II.A.1)"], game_map)
+    removed = next(u for u in board.units if u.location == "GAL-W")
+    after = board.evolve(units=tuple(u for u in board.units if u != removed))
+    scene = Scene("x", after, board, (), (Lost(removed, "removed"),
+                                          Lost(Unit("RUSSIA", UnitKind.ARMY, "GAL"), "disbanded")))
+    svg = attachments(game_map, scene)[1][2]
+    drawn = {(name, "aside" in g.attrib["class"]) for name, g in lost_marks(ET.fromstring(svg))}
+    assert drawn == {("AUSTRIA A GAL-W", False), ("RUSSIA A GAL", True)}
