@@ -1,6 +1,6 @@
 """Drawing the board: a map of any phase of any game, as SVG, PNG or PDF.
 
-    scene = Scene(game name, position, position before, orders drawn)
+    scene = Scene(game name, position, position before, orders drawn, units lost)
     attachments(game_map, scene)  -> the PNG and the SVG, for a mail
 """
 

@@ -30,7 +30,7 @@ from markupsafe import Markup
 from engine.adjustments import centre_counts
 from engine.diplomap.state import map_changes
 from engine.diplomap.values import MapChange
-from engine.map import GameMap, Point
+from engine.map import GameMap, Point, UnitKind
 from engine.phase import Phase
 from engine.state import GameState
 from engine.variant_file import variant_notice
@@ -45,6 +45,8 @@ from judge.maps.pieces import (
     Geometry,
     OrderPieces,
     Piece,
+    lost_glyph,
+    lost_pieces,
     power_colours,
     unit_pieces,
 )
@@ -232,6 +234,10 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     scored = _scored(state, redrawn) if redrawn is not None else state
     legend, legend_height = _legend(game_map, scored, colours, board.width, board.height, line,
                                     texts)
+    lost = lost_pieces(geo, scene, colours)
+    loss_key = _loss_key(board.height + legend_height, line) if lost else None
+    if loss_key is not None:
+        legend_height += line * 1.3
     height = board.height + legend_height
     after = f", after {scene.before.phase.name}" if scene.before and scene.orders else ""
     return _template().render(
@@ -247,9 +253,30 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
         lines=[_markup(p) for p in lines], units=[_markup(p) for p in
                                                    unit_pieces(geo, state, colours,
                                                                 key.kinds if key else {})],
-        marks=[_markup(p) for p in marks],
+        marks=[_markup(p) for p in marks], losses=[_markup(p) for p in lost],
+        loss_key=loss_key,
         legend=legend, line=line, n=_n, notice=board_notice(game_map),
     )
+
+
+@dataclass(frozen=True)
+class LegendKey:
+    """A line of the legend saying what a mark means: the mark, and words."""
+
+    markup: Markup
+    text: str
+    x: float  # where the words start
+    y: float  # their baseline
+
+
+LOSS_KEY = "Faded and crossed out: a unit lost this phase (destroyed, disbanded or removed)"
+
+
+def _loss_key(legend_bottom: float, line: float) -> LegendKey:
+    """The legend's line for the lost units' mark, below its other lines."""
+    y = legend_bottom - line * 0.7  # where a next row of powers would stand
+    mark = lost_glyph(UnitKind.ARMY, line, y - line * 0.3, line * 0.8, "#8c8c8c")
+    return LegendKey(Markup(mark), LOSS_KEY, line * 1.7, y)
 
 
 def board_notice(game_map: GameMap) -> str:
