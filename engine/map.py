@@ -161,6 +161,7 @@ class Drawing:
     units: Mapping[str, Point] = field(default_factory=dict)  # location -> unit
     labels: Mapping[str, Point] = field(default_factory=dict)  # province -> its name
     centres: Mapping[str, Point] = field(default_factory=dict)  # province -> centre marker
+    notice: str | None = None  # what the picture says of itself ('reconstructed board...')
 
 
 @dataclass(frozen=True, eq=False)

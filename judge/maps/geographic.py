@@ -1,0 +1,128 @@
+"""A schematic board for a variant whose provinces each have a point on a
+real map (the variant file's [map.units]) but no artwork: Dissolution's.
+
+Real centroids crowd where provinces are small (the Balkans, the Levant)
+and leave no room there for a name a player can read in a mail. So the
+points are first spread apart, keeping their order on the map, until
+each has room for its block: the unit, the supply-centre marker to its
+right, the name below, and a dislodged unit to the left, drawn at the
+size a results mail shows (PIXELS_WIDE). Each province is then the region
+nearer its point than any other's (a Voronoi cell), and its block is set
+at the cell's pole of inaccessibility, the spot furthest from its borders.
+
+The block is wider than it is tall, so the spreading and the cells are
+worked out in a space stretched upwards by STRETCH, where the block is
+about as tall as wide: a disc of room there is the block's ellipse here.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from shapely import affinity
+from shapely.geometry import MultiPoint, Polygon, box
+from shapely.ops import polylabel, voronoi_diagram
+
+from engine.map import GameMap, Point
+from judge.maps.board import PIXELS_WIDE, number
+
+# sizes as a results mail shows them (PIXELS_WIDE wide), in pixels
+LABEL_PIXELS = 13.0  # a province's name: clear of the 11 px a mail client needs
+UNIT_PIXELS = 20.0  # a unit's height
+# the block around a province's point, in unit sizes (judge/maps/pieces.py draws
+# a unit within 0.82 of its point; render.py a centre marker of 0.26, ringed at
+# 1.55 times that for a 2-point centre)
+CENTRE_AT = (1.3, -0.1)  # the supply-centre marker, right of the unit
+DISLODGED_AT = (-1.6, -0.15)  # a dislodged unit, left of the unit, clear of its attacker
+NAME_GAP = 0.62  # from the unit's point down to the top of its name
+ROOM = 4.6  # unit sizes between two points, in the stretched space
+STRETCH = 1.75  # the block's width over its height
+TALL = 1.3  # the board drawn this much taller than geography: a mail scrolls down, not across
+EDGE = 0.5  # unit sizes kept between the outermost blocks and the paper's edge
+ITERATIONS = 500
+
+
+def sizes(width: float) -> tuple[float, float]:
+    """A unit's size and a name's, in map units, on a board ``width`` wide."""
+    scale = width / PIXELS_WIDE
+    return UNIT_PIXELS * scale, LABEL_PIXELS * scale
+
+
+def spread(places: dict[str, Point], width: float, room: float) -> tuple[dict[str, Point], float]:
+    """The points fitted to ``width`` and pushed apart until no two are
+    nearer than ``room`` in the stretched space, each held a little towards
+    where geography puts it so the map keeps its shape. Returned in the
+    stretched space, with the height they need there."""
+    codes = sorted(places)
+    home = np.array([places[c] for c in codes], dtype=float)
+    home -= home.min(axis=0)
+    margin = room / 2
+    home *= (width - 2 * margin) / max(float(home[:, 0].max()), 1e-6)
+    home[:, 1] *= STRETCH * TALL
+    home += margin
+    position = home.copy()
+    for step in range(ITERATIONS):
+        delta = position[:, None, :] - position[None, :, :]
+        distance = np.linalg.norm(delta, axis=2)
+        np.fill_diagonal(distance, np.inf)
+        short = np.clip(room - distance, 0.0, None) / np.maximum(distance, 1e-6)
+        # each pair too near moves apart by half what it lacks, shared out
+        position += (short[:, :, None] * delta).sum(axis=1) * 0.5
+        if step < ITERATIONS * 0.8:  # held towards home, then left to settle
+            position += (home - position) * 0.02
+        position[:, 0] = np.clip(position[:, 0], margin, width - margin)
+        position[:, 1] = np.maximum(position[:, 1], margin)
+    position[:, 1] -= position[:, 1].min() - margin
+    height = float(position[:, 1].max()) + margin
+    return {c: (float(x), float(y)) for c, (x, y) in zip(codes, position, strict=True)}, height
+
+
+def cells(places: dict[str, Point], width: float, height: float) -> dict[str, Polygon]:
+    """Each point's Voronoi cell, within the paper."""
+    codes = sorted(places)
+    paper = box(0, 0, width, height)
+    found: dict[str, Polygon] = {}
+    diagram = voronoi_diagram(MultiPoint([places[c] for c in codes]), envelope=paper)
+    by_point = {places[c]: c for c in codes}
+    for cell in diagram.geoms:
+        clipped = cell.intersection(paper)
+        for point, code in by_point.items():
+            if isinstance(clipped, Polygon) and clipped.covers(
+                    MultiPoint([point]).geoms[0]) and code not in found:
+                found[code] = clipped
+                break
+    return found
+
+
+def path(shape: Polygon) -> str:
+    ring = list(shape.exterior.coords)[:-1]
+    return "M" + "L".join(f"{number(x)} {number(y)}" for x, y in ring) + "Z"
+
+
+def geographic_layout(game_map: GameMap, width: float
+                      ) -> tuple[dict[str, Polygon], dict[str, Point], float]:
+    """Each province's region and its block's point (the unit's), and the
+    board's height: on a board ``width`` map units wide."""
+    unit, _ = sizes(width)
+    points = {code: game_map.drawing.units[code] for code in game_map.provinces}
+    stretched, height = spread(points, width, ROOM * unit)
+    regions = cells(stretched, width, height)
+    anchors: dict[str, Point] = {}
+    for code, cell in regions.items():
+        pole = polylabel(cell, 0.5)
+        # the block's middle lies right of the unit's point (the centre marker
+        # reaches further than a dislodged unit) and a little below (the name)
+        anchors[code] = (pole.x - 0.2 * unit, (pole.y - 0.25 * unit * STRETCH) / STRETCH)
+    squash = 1 / STRETCH
+    shapes = {code: affinity.scale(cell, 1.0, squash, origin=(0, 0))
+              for code, cell in regions.items()}
+    return shapes, anchors, height / STRETCH
+
+
+def block(x: float, y: float, unit: float, label: float) -> dict[str, Point]:
+    """Where a province's pieces go around its unit's point (x, y)."""
+    return {
+        "centre": (x + CENTRE_AT[0] * unit, y + CENTRE_AT[1] * unit),
+        "label": (x, y + NAME_GAP * unit + label * 0.78),
+    }
+
+
