@@ -34,7 +34,7 @@ UNIT_PIXELS = 20.0  # a unit's height
 CENTRE_AT = (1.3, -0.1)  # the supply-centre marker, right of the unit
 DISLODGED_AT = (-1.6, -0.15)  # a dislodged unit, left of the unit, clear of its attacker
 NAME_GAP = 0.62  # from the unit's point down to the top of its name
-ROOM = 4.6  # unit sizes between two points, in the stretched space
+ROOM = 4.9  # unit sizes between two points, in the stretched space
 STRETCH = 1.75  # the block's width over its height
 TALL = 1.3  # the board drawn this much taller than geography: a mail scrolls down, not across
 EDGE = 0.5  # unit sizes kept between the outermost blocks and the paper's edge
@@ -111,7 +111,7 @@ def geographic_layout(game_map: GameMap, width: float
         pole = polylabel(cell, 0.5)
         # the block's middle lies right of the unit's point (the centre marker
         # reaches further than a dislodged unit) and a little below (the name)
-        anchors[code] = (pole.x - 0.2 * unit, (pole.y - 0.25 * unit * STRETCH) / STRETCH)
+        anchors[code] = (pole.x + 0.26 * unit, (pole.y - 0.25 * unit * STRETCH) / STRETCH)
     squash = 1 / STRETCH
     shapes = {code: affinity.scale(cell, 1.0, squash, origin=(0, 0))
               for code, cell in regions.items()}

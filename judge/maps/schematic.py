@@ -12,11 +12,10 @@ import math
 import zlib
 
 import numpy as np
+from shapely.geometry import Polygon
 
 from engine.map import GameMap, Point, Terrain, province_of
 from engine.variants import rules_for
-from shapely.geometry import Polygon
-
 from judge.maps.board import BORDER, LAND, PIXELS_WIDE, SEA, MapDrawing, number
 from judge.maps.geographic import DISLODGED_AT, block, geographic_layout, path, sizes
 from judge.maps.labels import label_box
@@ -216,9 +215,13 @@ def geographic_board(game_map: GameMap) -> MapDrawing:
                             f'stroke-width="{number(unit * 0.22)}" stroke-dasharray="'
                             f'{number(unit * 0.5)} {number(unit * 0.25)}" class="territory" '
                             f'data-province="{code}"/>')
+    units = dict(anchors)
+    for code in codes:  # split coasts: on the unit's edge, towards their seas
+        for location in game_map.locations_of(code)[1:]:
+            units[location] = _coast_point(game_map, location, anchors[code], anchors, unit * 0.5)
     return MapDrawing(
         width=width, height=height, under="".join(parts), over="".join(outlines),
-        areas=areas, units=dict(anchors), labels=labels,
+        areas=areas, units=units, labels=labels,
         centres={code: placed[code]["centre"] for code in codes
                  if game_map.provinces[code].is_centre},
         unit_size=unit, schematic=True, label_size=label, dislodged_shift=DISLODGED_AT,
