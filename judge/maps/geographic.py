@@ -32,9 +32,9 @@ UNIT_PIXELS = 20.0  # a unit's height
 # a unit within 0.82 of its point; render.py a centre marker of 0.26, ringed at
 # 1.55 times that for a 2-point centre)
 CENTRE_AT = (1.3, -0.1)  # the supply-centre marker, right of the unit
-DISLODGED_AT = (-1.6, -0.15)  # a dislodged unit, left of the unit, clear of its attacker
+DISLODGED_AT = (-1.6, 0.1)  # a dislodged unit, left of the unit, clear of its attacker
 NAME_GAP = 0.62  # from the unit's point down to the top of its name
-ROOM = 4.9  # unit sizes between two points, in the stretched space
+ROOM = 5.0  # unit sizes between two points, in the stretched space
 STRETCH = 1.75  # the block's width over its height
 TALL = 1.3  # the board drawn this much taller than geography: a mail scrolls down, not across
 EDGE = 0.5  # unit sizes kept between the outermost blocks and the paper's edge

@@ -163,12 +163,7 @@ def test_no_marker_covers_another_or_a_name(position: str) -> None:
     assert not covered, covered[:5]
 
 
-@pytest.mark.parametrize("position", [
-    "opening",
-    pytest.param("crowded", marks=pytest.mark.xfail(
-        strict=True, reason="a dislodged unit's ring still crosses the left border of "
-        "many regions: the block needs more room or a better place than the pole")),
-])
+@pytest.mark.parametrize("position", list(POSITIONS))
 def test_every_marker_and_name_lies_inside_its_province_clear_of_its_border(
         position: str) -> None:
     root = drawn(position)
