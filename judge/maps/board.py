@@ -48,6 +48,7 @@ class MapDrawing:
     # up and right on the artwork; a schematic's block keeps it a place of its own
     dislodged_shift: Point = (0.55, -0.55)
     owner_opacity: float = OWNER_OPACITY
+    unit_edge: str | None = None  # a pale edge round each unit, to show on its own colour
 
 
 def number(value: float) -> str:

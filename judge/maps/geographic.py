@@ -22,8 +22,22 @@ from shapely import affinity
 from shapely.geometry import MultiPoint, Polygon, box
 from shapely.ops import polylabel, voronoi_diagram
 
-from engine.map import GameMap, Point
-from judge.maps.board import PIXELS_WIDE, number
+from engine.map import GameMap, Point, Terrain
+from engine.variants import rules_for
+from judge.maps.board import BORDER, PIXELS_WIDE, MapDrawing, number
+from judge.maps.labels import label_box
+
+# the schematic's colours and its reading of the adjacency, shared with it
+from judge.maps.schematic import (
+    _FILL,
+    ARMY_EDGE,
+    BOTH_EDGE,
+    FLEET_EDGE,
+    PAPER,
+    ROCK,
+    _coast_point,
+    _edges,
+)
 
 # sizes as a results mail shows them (PIXELS_WIDE wide), in pixels
 LABEL_PIXELS = 13.0  # a province's name: clear of the 11 px a mail client needs
@@ -39,6 +53,12 @@ STRETCH = 1.75  # the block's width over its height
 TALL = 1.3  # the board drawn this much taller than geography: a mail scrolls down, not across
 EDGE = 0.5  # unit sizes kept between the outermost blocks and the paper's edge
 ITERATIONS = 500
+# a region's owner colours most of it: the regions carry no detail a pale
+# tint would let show through, and strong fills tell fifteen powers apart
+OPAQUE = 0.8
+# a region's land: paler than the artwork's, so that the tan minor powers'
+# colour stands out from it
+PALE_LAND = "#f3f0e6"
 
 
 def sizes(width: float) -> tuple[float, float]:
@@ -126,3 +146,77 @@ def block(x: float, y: float, unit: float, label: float) -> dict[str, Point]:
     }
 
 
+
+
+def _adjacency_lines(edges: dict[tuple[str, str], str], places: dict[str, Point],
+                     extra: str = "") -> list[str]:
+    """A line between each two adjacent provinces' points: solid where
+    armies cross, dashed where only fleets do."""
+    colours = {"army": ARMY_EDGE, "fleet": FLEET_EDGE, "both": BOTH_EDGE, "border": ROCK}
+    lines = []
+    for (a, b), kind in sorted(edges.items()):
+        (ax, ay), (bx, by) = places[a], places[b]
+        dash = ' stroke-dasharray="4 3"' if kind == "fleet" else ""
+        lines.append(f'<line x1="{number(ax)}" y1="{number(ay)}" x2="{number(bx)}" '
+                     f'y2="{number(by)}" stroke="{colours[kind]}" stroke-width="1.5"'
+                     f'{dash}{extra}/>')
+    return lines
+
+
+def _territories(game_map: GameMap) -> dict[str, str]:
+    """A territory the rules mark (Dissolution's nuclear powers'), by
+    province, with its power's colour: marked whoever stands there."""
+    return {prov: game_map.powers[power].colour or BORDER
+            for power, provinces in rules_for(game_map).marked_territories(game_map).items()
+            for prov in provinces}
+
+
+def geographic_board(game_map: GameMap) -> MapDrawing:
+    """Each province a region round its point, spread apart so that its unit,
+    centre marker and name read at mail size.
+    The variant file's [map.labels] and [map.centres] are not used: each
+    name and marker keeps its place in its province's block."""
+    width = game_map.drawing.size[0] if game_map.drawing.size else float(PIXELS_WIDE)
+    unit, label = sizes(width)
+    shapes, anchors, height = geographic_layout(game_map, width)
+    codes = sorted(game_map.provinces)
+    placed = {code: block(x, y, unit, label) for code, (x, y) in anchors.items()}
+    labels = {code: at["label"] for code, at in placed.items()}
+    parts = [f'<rect width="{number(width)}" height="{number(height)}" fill="{PAPER}"/>']
+    areas: dict[str, str] = {}
+    for code in codes:
+        terrain = game_map.provinces[code].terrain
+        parts.append(f'<path d="{path(shapes[code])}" fill="{_FILL.get(terrain, PALE_LAND)}" '
+                     f'class="region" data-province="{code}"/>')
+        if terrain in (Terrain.LAND, Terrain.COASTAL):
+            # the owner's colour leaves a hole round the name, which the board
+            # draws underneath: a name stays dark on pale land on any colour
+            left, top, right, bottom = label_box(code, *labels[code], label)
+            pad = label * 0.2
+            areas[code] = path(shapes[code]) + (
+                f"M{number(left - pad)} {number(top - pad)}H{number(right + pad)}"
+                f"V{number(bottom + pad)}H{number(left - pad)}Z")
+    # the regions carry the picture; the lines say who may cross where,
+    # which regions touching do not (the adjacency is the rules', not the drawing's)
+    parts += _adjacency_lines(_edges(game_map), anchors, ' stroke-opacity="0.4"')
+    outlines = [f'<path d="{path(shapes[code])}" fill="none" stroke="{BORDER}" '
+                f'stroke-width="{number(unit * 0.05)}" stroke-linejoin="round"/>'
+                for code in codes]
+    for code, colour in sorted(_territories(game_map).items()):
+        inset = shapes[code].buffer(-unit * 0.16, join_style="mitre")
+        if isinstance(inset, Polygon) and not inset.is_empty:
+            outlines.append(f'<path d="{path(inset)}" fill="none" stroke="{colour}" '
+                            f'stroke-width="{number(unit * 0.22)}" stroke-dasharray="'
+                            f'{number(unit * 0.5)} {number(unit * 0.25)}" class="territory" '
+                            f'data-province="{code}"/>')
+    units = dict(anchors)
+    for code in codes:  # split coasts: on the unit's edge, towards their seas
+        for location in game_map.locations_of(code)[1:]:
+            units[location] = _coast_point(game_map, location, anchors[code], anchors, unit * 0.5)
+    return MapDrawing(
+        width=width, height=height, under="".join(parts), over="".join(outlines),
+        areas=areas, units=units, labels=labels,
+        centres={code: placed[code]["centre"] for code in codes
+                 if game_map.provinces[code].is_centre},
+        unit_size=unit, schematic=True, label_size=label, dislodged_shift=DISLODGED_AT,
+        owner_opacity=OPAQUE, unit_edge=PALE_LAND)

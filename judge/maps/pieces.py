@@ -288,8 +288,8 @@ def unit_pieces(geo: Geometry, state: GameState, colours: Mapping[str, str],
         x, y = geo.at(unit.location)
         kind = kinds.get(unit.power)
         shape = _unit_shape(unit.kind, x, y, geo.size, colours[unit.power])
-        if geo.board.schematic:  # a pale edge: a unit shows on its own power's colour
-            shape = _unit_shape(unit.kind, x, y, geo.size, "none", stroke=UNOWNED,
+        if geo.board.unit_edge:  # a unit shows on its own power's colour
+            shape = _unit_shape(unit.kind, x, y, geo.size, "none", stroke=geo.board.unit_edge,
                                 width=0.22) + shape
         if kind is not None:
             shape += marker(kind, x, y, geo.size, colours[unit.power])

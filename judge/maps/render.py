@@ -38,6 +38,7 @@ from engine.variants import rules_for
 from judge.mail import TEMPLATES
 from judge.maps.board import PIXELS_WIDE, MapDrawing, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
+from judge.maps.geographic import geographic_board
 from judge.maps.key import coasts_drawn, legend_texts, map_key
 from judge.maps.labels import circle_box, clear_labels, unit_boxes
 from judge.maps.pieces import (
@@ -347,7 +348,9 @@ class _Prepared:
 
     def __init__(self, game_map: GameMap) -> None:
         self.map = game_map
-        self.board = (artwork_board(game_map) if game_map.drawing.artwork is not None
+        drawing = game_map.drawing
+        self.board = (artwork_board(game_map) if drawing.artwork is not None
+                      else geographic_board(game_map) if drawing.spread
                       else schematic_board(game_map))
         self.layers: dict[int, cairocffi.ImageSurface] = {}
 

@@ -12,13 +12,10 @@ import math
 import zlib
 
 import numpy as np
-from shapely.geometry import Polygon
 
 from engine.map import GameMap, Point, Terrain, province_of
 from engine.variants import rules_for
-from judge.maps.board import BORDER, LAND, PIXELS_WIDE, SEA, MapDrawing, number
-from judge.maps.geographic import DISLODGED_AT, block, geographic_layout, path, sizes
-from judge.maps.labels import label_box
+from judge.maps.board import BORDER, LAND, SEA, MapDrawing, number
 
 MARGIN = 30.0  # map units around the outermost discs
 SPACING = 70.0  # map units the layout leaves between neighbouring discs, roughly
@@ -28,12 +25,6 @@ ARMY_EDGE = "#a08a5a"
 FLEET_EDGE = "#6c98bd"
 BOTH_EDGE = "#7d7d7d"
 ROCK = "#a9a29a"
-# a region's owner colours all of it: a schematic's land carries no detail
-# that a tint would let show through
-OPAQUE = 0.8
-# a schematic region's land: paler than the artwork's, so that the tan minor
-# powers' colour stands out from it
-PALE_LAND = "#f3f0e6"
 
 
 def _edges(game_map: GameMap) -> dict[tuple[str, str], str]:
@@ -100,40 +91,51 @@ def _coast_point(game_map: GameMap, location: str, centre: Point,
     return centre[0] + dx / length * reach, centre[1] + dy / length * reach
 
 
+def _regions(places: dict[str, Point], nearest: float) -> dict[str, str]:
+    """Where every province has a point on a real map (the variant file's
+    [map.units]): each province the region of the map nearer its point than
+    any other's (a Voronoi cell), kept within a few discs' width of it, so
+    that the board reads as a map of the region. Path data by province."""
+    from shapely.geometry import MultiPoint, Polygon
+    from shapely.geometry import Point as ShapelyPoint
+    from shapely.ops import voronoi_diagram
+
+    codes = sorted(places)
+    points = MultiPoint([places[c] for c in codes])
+    # a cell reaches about two neighbours' distance from its point: far enough
+    # to close the gaps between regions, not so far that lone ones sprawl
+    spacing = sorted(min(math.dist(places[a], places[b]) for b in codes if b != a)
+                     for a in codes)
+    reach = max(2.0 * spacing[len(spacing) // 2], nearest * 2.2, 40.0)
+    cells = voronoi_diagram(points, envelope=points.envelope.buffer(reach))
+    out: dict[str, str] = {}
+    for cell in cells.geoms:
+        if not isinstance(cell, Polygon):
+            continue
+        inside = [c for c in codes if cell.contains(ShapelyPoint(places[c]))]
+        if len(inside) != 1:
+            continue
+        code = inside[0]
+        clipped = cell.intersection(ShapelyPoint(places[code]).buffer(reach, 12))
+        if isinstance(clipped, Polygon) and not clipped.is_empty:
+            ring = list(clipped.exterior.coords)[:-1]
+            out[code] = "M" + "L".join(f"{number(x)} {number(y)}" for x, y in ring) + "Z"
+    return out
+
+
 _FILL = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}  # anything else is land
-
-
-def _adjacency_lines(edges: dict[tuple[str, str], str], places: dict[str, Point],
-                     extra: str = "") -> list[str]:
-    """A line between each two adjacent provinces' points: solid where
-    armies cross, dashed where only fleets do."""
-    colours = {"army": ARMY_EDGE, "fleet": FLEET_EDGE, "both": BOTH_EDGE, "border": ROCK}
-    lines = []
-    for (a, b), kind in sorted(edges.items()):
-        (ax, ay), (bx, by) = places[a], places[b]
-        dash = ' stroke-dasharray="4 3"' if kind == "fleet" else ""
-        lines.append(f'<line x1="{number(ax)}" y1="{number(ay)}" x2="{number(bx)}" '
-                     f'y2="{number(by)}" stroke="{colours[kind]}" stroke-width="1.5"'
-                     f'{dash}{extra}/>')
-    return lines
-
-
-def _territories(game_map: GameMap) -> dict[str, str]:
-    """A territory the rules mark (Dissolution's nuclear powers'), by
-    province, with its power's colour: marked whoever stands there."""
-    return {prov: game_map.powers[power].colour or BORDER
-            for power, provinces in rules_for(game_map).marked_territories(game_map).items()
-            for prov in provinces}
 
 
 def schematic_board(game_map: GameMap) -> MapDrawing:
     drawing = game_map.drawing
     codes = sorted(game_map.provinces)
-    if all(code in drawing.units for code in codes):  # each on a real map: drawn as regions
-        return geographic_board(game_map)
     edges = _edges(game_map)
-    found = layout(codes, sorted(edges), game_map.name)
-    places = {code: (x + MARGIN, y + MARGIN) for code, (x, y) in found.items()}
+    given = {code: drawing.units[code] for code in codes if code in drawing.units}
+    if len(given) == len(codes):
+        places = dict(given)
+    else:
+        found = layout(codes, sorted(edges), game_map.name)
+        places = {code: (x + MARGIN, y + MARGIN) for code, (x, y) in found.items()}
     xs = [p[0] for p in places.values()]
     ys = [p[1] for p in places.values()]
     nearest = min((math.dist(a, b) for a in places.values() for b in places.values()
@@ -142,10 +144,26 @@ def schematic_board(game_map: GameMap) -> MapDrawing:
     width, height = drawing.size or (max(xs) + MARGIN, max(ys) + MARGIN)
 
     parts = [f'<rect width="{number(width)}" height="{number(height)}" fill="{PAPER}"/>']
-    parts += _adjacency_lines(edges, places)
+    cells = _regions(places, nearest) if len(given) == len(codes) else {}
+    for code, cell in sorted(cells.items()):
+        fill = _FILL.get(game_map.provinces[code].terrain, LAND)
+        parts.append(f'<path d="{cell}" fill="{fill}" stroke="{BORDER}" stroke-width="0.6" '
+                     f'stroke-linejoin="round" class="region" data-province="{code}"/>')
+    colours = {"army": ARMY_EDGE, "fleet": FLEET_EDGE, "both": BOTH_EDGE, "border": ROCK}
+    for (a, b), kind in sorted(edges.items()):
+        (ax, ay), (bx, by) = places[a], places[b]
+        dash = ' stroke-dasharray="4 3"' if kind == "fleet" else ""
+        faint = ' stroke-opacity="0.45"' if cells else ""  # the regions carry the picture
+        parts.append(f'<line x1="{number(ax)}" y1="{number(ay)}" x2="{number(bx)}" '
+                     f'y2="{number(by)}" stroke="{colours[kind]}" stroke-width="1.5"'
+                     f'{dash}{faint}/>')
     outlines = []
     areas: dict[str, str] = {}
-    territory = _territories(game_map)
+    # a territory the rules mark (Dissolution's nuclear powers') is ringed in
+    # its power's colour whoever stands there
+    territory = {prov: game_map.powers[power].colour or BORDER
+                 for power, provinces in rules_for(game_map).marked_territories(game_map).items()
+                 for prov in provinces}
     for code in codes:
         x, y = places[code]
         terrain = game_map.provinces[code].terrain
@@ -157,7 +175,7 @@ def schematic_board(game_map: GameMap) -> MapDrawing:
                         f'class="territory"/>' if ring else
                         f'<circle {circle} fill="none" stroke="{BORDER}" stroke-width="1"/>')
         if terrain in (Terrain.LAND, Terrain.COASTAL):
-            areas[code] = (
+            areas[code] = cells.get(code) or (
                 f"M{number(x - radius)} {number(y)}"
                 f"a{number(radius)} {number(radius)} 0 1 0 {number(2 * radius)} 0"
                 f"a{number(radius)} {number(radius)} 0 1 0 {number(-2 * radius)} 0Z")
@@ -175,54 +193,3 @@ def schematic_board(game_map: GameMap) -> MapDrawing:
     return MapDrawing(width=width, height=height, under="".join(parts), over="".join(outlines),
                  areas=areas, units=units, labels=labels, centres=centres,
                  unit_size=radius * 0.95, schematic=True, label_size=label_size)
-
-
-def geographic_board(game_map: GameMap) -> MapDrawing:
-    """Each province a region round its point, spread apart so that its unit,
-    centre marker and name read at mail size (judge/maps/geographic.py).
-    The variant file's [map.labels] and [map.centres] are not used: each
-    name and marker keeps its place in its province's block."""
-    width = game_map.drawing.size[0] if game_map.drawing.size else float(PIXELS_WIDE)
-    unit, label = sizes(width)
-    shapes, anchors, height = geographic_layout(game_map, width)
-    codes = sorted(game_map.provinces)
-    placed = {code: block(x, y, unit, label) for code, (x, y) in anchors.items()}
-    labels = {code: at["label"] for code, at in placed.items()}
-    parts = [f'<rect width="{number(width)}" height="{number(height)}" fill="{PAPER}"/>']
-    areas: dict[str, str] = {}
-    for code in codes:
-        terrain = game_map.provinces[code].terrain
-        parts.append(f'<path d="{path(shapes[code])}" fill="{_FILL.get(terrain, PALE_LAND)}" '
-                     f'class="region" data-province="{code}"/>')
-        if terrain in (Terrain.LAND, Terrain.COASTAL):
-            # the owner's colour leaves a hole round the name, which the board
-            # draws underneath: a name stays dark on pale land on any colour
-            left, top, right, bottom = label_box(code, *labels[code], label)
-            pad = label * 0.2
-            areas[code] = path(shapes[code]) + (
-                f"M{number(left - pad)} {number(top - pad)}H{number(right + pad)}"
-                f"V{number(bottom + pad)}H{number(left - pad)}Z")
-    # the regions carry the picture; the lines say who may cross where,
-    # which regions touching do not (the adjacency is the rules', not the drawing's)
-    parts += _adjacency_lines(_edges(game_map), anchors, ' stroke-opacity="0.4"')
-    outlines = [f'<path d="{path(shapes[code])}" fill="none" stroke="{BORDER}" '
-                f'stroke-width="{number(unit * 0.05)}" stroke-linejoin="round"/>'
-                for code in codes]
-    for code, colour in sorted(_territories(game_map).items()):
-        inset = shapes[code].buffer(-unit * 0.16, join_style="mitre")
-        if isinstance(inset, Polygon) and not inset.is_empty:
-            outlines.append(f'<path d="{path(inset)}" fill="none" stroke="{colour}" '
-                            f'stroke-width="{number(unit * 0.22)}" stroke-dasharray="'
-                            f'{number(unit * 0.5)} {number(unit * 0.25)}" class="territory" '
-                            f'data-province="{code}"/>')
-    units = dict(anchors)
-    for code in codes:  # split coasts: on the unit's edge, towards their seas
-        for location in game_map.locations_of(code)[1:]:
-            units[location] = _coast_point(game_map, location, anchors[code], anchors, unit * 0.5)
-    return MapDrawing(
-        width=width, height=height, under="".join(parts), over="".join(outlines),
-        areas=areas, units=units, labels=labels,
-        centres={code: placed[code]["centre"] for code in codes
-                 if game_map.provinces[code].is_centre},
-        unit_size=unit, schematic=True, label_size=label, dislodged_shift=DISLODGED_AT,
-        owner_opacity=OPAQUE)

@@ -25,11 +25,10 @@ from engine.units import Unit
 from engine.variant_file import load_variant
 from engine.variants import rules_for
 from judge.maps.board import PIXELS_WIDE
-from judge.maps.geographic import geographic_layout
+from judge.maps.geographic import OPAQUE, PALE_LAND, geographic_layout
 from judge.maps.pieces import power_colours
 from judge.maps.render import board_for, render_svg
 from judge.maps.scene import Scene
-from judge.maps.schematic import OPAQUE, PALE_LAND
 from tests.judge.maps.colour_difference import ciede2000, over
 from tests.judge.maps.test_label_clearance import (
     SVG,
