@@ -18,9 +18,9 @@ about as tall as wide: a disc of room there is the block's ellipse here.
 from __future__ import annotations
 
 import numpy as np
-from shapely import affinity
+from shapely import affinity, voronoi_polygons
 from shapely.geometry import MultiPoint, Polygon, box
-from shapely.ops import polylabel, voronoi_diagram
+from shapely.ops import polylabel
 
 from engine.map import GameMap, Point, Terrain
 from engine.variants import rules_for
@@ -80,13 +80,15 @@ def spread(places: dict[str, Point], width: float, room: float) -> tuple[dict[st
     home[:, 1] *= STRETCH * TALL
     home += margin
     position = home.copy()
+    far = np.eye(len(codes)) * 1e9  # no point pushes itself
     for step in range(ITERATIONS):
-        delta = position[:, None, :] - position[None, :, :]
-        distance = np.linalg.norm(delta, axis=2)
-        np.fill_diagonal(distance, np.inf)
+        dx = position[:, 0, None] - position[None, :, 0]
+        dy = position[:, 1, None] - position[None, :, 1]
+        distance = np.sqrt(dx * dx + dy * dy) + far
         short = np.clip(room - distance, 0.0, None) / np.maximum(distance, 1e-6)
         # each pair too near moves apart by half what it lacks, shared out
-        position += (short[:, :, None] * delta).sum(axis=1) * 0.5
+        position[:, 0] += (short * dx).sum(axis=1) * 0.5
+        position[:, 1] += (short * dy).sum(axis=1) * 0.5
         if step < ITERATIONS * 0.8:  # held towards home, then left to settle
             position += (home - position) * 0.02
         position[:, 0] = np.clip(position[:, 0], margin, width - margin)
@@ -100,16 +102,13 @@ def cells(places: dict[str, Point], width: float, height: float) -> dict[str, Po
     """Each point's Voronoi cell, within the paper."""
     codes = sorted(places)
     paper = box(0, 0, width, height)
+    diagram = voronoi_polygons(MultiPoint([places[c] for c in codes]), extend_to=paper,
+                               ordered=True)  # a cell per point, in the points' order
     found: dict[str, Polygon] = {}
-    diagram = voronoi_diagram(MultiPoint([places[c] for c in codes]), envelope=paper)
-    by_point = {places[c]: c for c in codes}
-    for cell in diagram.geoms:
+    for code, cell in zip(codes, diagram.geoms, strict=True):
         clipped = cell.intersection(paper)
-        for point, code in by_point.items():
-            if isinstance(clipped, Polygon) and clipped.covers(
-                    MultiPoint([point]).geoms[0]) and code not in found:
-                found[code] = clipped
-                break
+        if isinstance(clipped, Polygon):
+            found[code] = clipped
     return found
 
 
