@@ -246,3 +246,13 @@ def test_each_unit_kind_has_its_own_glyph() -> None:
     assert len(shapes) == 3
     assert all(len(s) == 1 for s in shapes.values())
     assert len({next(iter(s)) for s in shapes.values()}) == 3
+
+
+def test_every_unit_is_edged_in_pale_land_so_it_shows_on_its_own_colour() -> None:
+    """A unit is its power's colour, on a region of its power's colour: the
+    pale edge round it differs from every fill (checked above), and from
+    Egypt's black most of all."""
+    for _, group in unit_groups(drawn("opening")):
+        edge, shape = [e for e in group if e.tag in (f"{SVG}circle", f"{SVG}path")][:2]
+        assert edge.attrib["stroke"] == PALE_LAND and edge.attrib["fill"] == "none"
+        assert float(edge.attrib["stroke-width"]) > 2 * float(shape.attrib["stroke-width"])
