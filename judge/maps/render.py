@@ -36,6 +36,7 @@ from engine.state import GameState
 from engine.variant_file import variant_notice
 from engine.variants import rules_for
 from judge.mail import TEMPLATES
+from judge.maps.board import OWNER_OPACITY as OWNER_OPACITY  # the default, for readers of maps
 from judge.maps.board import PIXELS_WIDE, MapDrawing, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
 from judge.maps.geographic import geographic_board
