@@ -75,30 +75,32 @@ class Geometry:
 
     def dislodged_at(self, location: str) -> Point:
         x, y = self.at(location)
-        return x + self.size * 0.55, y - self.size * 0.55
+        dx, dy = self.board.dislodged_shift
+        return x + self.size * dx, y + self.size * dy
 
 
 def _unit_shape(kind: UnitKind, x: float, y: float, size: float, fill: str,
-                extra: str = "") -> str:
-    """An army is a disc; a fleet a hull under a sail; a wing a chevron."""
+                extra: str = "", stroke: str = INK, width: float = 0.07) -> str:
+    """An army is a disc; a fleet a hull under a sail; a wing a chevron;
+    outlined in ``stroke``, ``width`` unit sizes wide."""
     if kind is UnitKind.ARMY:
         return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.46)}" fill="{fill}" '
-                f'stroke="{INK}" stroke-width="{_n(size * 0.07)}"{extra}/>')
+                f'stroke="{stroke}" stroke-width="{_n(size * width)}"{extra}/>')
     if kind is UnitKind.WING:
         # a paper plane seen from above; its own point lies inside it
         w, tip, back, notch = size * 0.7, y - size * 0.6, y + size * 0.4, y + size * 0.1
         chevron = (f"M{_n(x)} {_n(tip)}L{_n(x + w)} {_n(back)}L{_n(x)} {_n(notch)}"
                    f"L{_n(x - w)} {_n(back)}Z")
-        return (f'<path d="{chevron}" fill="{fill}" stroke="{INK}" '
-                f'stroke-width="{_n(size * 0.07)}" stroke-linejoin="round"{extra}/>')
+        return (f'<path d="{chevron}" fill="{fill}" stroke="{stroke}" '
+                f'stroke-width="{_n(size * width)}" stroke-linejoin="round"{extra}/>')
     # the hull holds the unit's own point, so a pixel there is the power's colour
     w, top, h = size * 0.72, y - size * 0.16, size * 0.38
     hull = (f"M{_n(x - w)} {_n(top)}L{_n(x + w)} {_n(top)}L{_n(x + w * 0.62)} {_n(top + h)}"
             f"L{_n(x - w * 0.62)} {_n(top + h)}Z")
     sail = (f"M{_n(x - size * 0.12)} {_n(y - size * 0.21)}L{_n(x - size * 0.12)} "
             f"{_n(y - size * 0.76)}L{_n(x + size * 0.48)} {_n(y - size * 0.21)}Z")
-    return (f'<path d="{hull}{sail}" fill="{fill}" stroke="{INK}" '
-            f'stroke-width="{_n(size * 0.07)}" stroke-linejoin="round"{extra}/>')
+    return (f'<path d="{hull}{sail}" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="{_n(size * width)}" stroke-linejoin="round"{extra}/>')
 
 
 def _cross(x: float, y: float, size: float) -> str:
@@ -274,6 +276,9 @@ def unit_pieces(geo: Geometry, state: GameState, colours: Mapping[str, str],
         x, y = geo.at(unit.location)
         kind = kinds.get(unit.power)
         shape = _unit_shape(unit.kind, x, y, geo.size, colours[unit.power])
+        if geo.board.unit_edge:  # a unit shows on its own power's colour
+            shape = _unit_shape(unit.kind, x, y, geo.size, "none", stroke=geo.board.unit_edge,
+                                width=0.22) + shape
         if kind is not None:
             shape += marker(kind, x, y, geo.size, colours[unit.power])
         pieces.append(Piece(f"unit {unit.kind.noun}{' ' + kind if kind else ''}", unit.power,
