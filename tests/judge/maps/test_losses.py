@@ -80,7 +80,9 @@ def test_every_unit_lost_is_drawn_lost_where_it_stood(case: dict[str, Any]) -> N
         if name in aside:  # beside the unit that took its place, clear of its middle
             assert gap > board.unit_size * 0.5, name
         else:
-            assert gap < 0.01, name
+            # at its place: within a tenth of a unit's size (a glyph's drawn
+            # middle is a fraction of a board unit off its point on some boards)
+            assert gap < board.unit_size * 0.1, name
         # lost, not standing: no unit of its own is drawn there
         assert (power, location) not in standing, name
         assert mark.find(f"{SVG}title") is not None, name  # why, on pointing at it
