@@ -15,7 +15,10 @@ much, so a map's author can run one check while drawing:
 - ``border_contacts``: no marker within ``BORDER_CLEARANCE_PX`` of a border of
   its own province (or Diplomap part);
 - ``markers_outside`` / ``labels_outside``: each marker, and each name, in the
-  province it stands for;
+  province it stands for; ``labels_on_borders``: names clear of their
+  province's borders (the standard map's artwork writes some names across
+  coasts and borders by design: these two are for boards the judge lays
+  out itself, Diplomap's new names);
 - ``colour_clashes``: the players' colours (as units, as owned land, and
   against the sea), and the Favor map's slices, at least
   ``MIN_COLOUR_DIFFERENCE`` apart in CIEDE2000.
@@ -62,12 +65,13 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import combinations
 
 import cairocffi
+import cairosvg
 from shapely import LineString, Point, Polygon, STRtree, box, unary_union
 from shapely.affinity import affine_transform
 from shapely.geometry.base import BaseGeometry
@@ -95,6 +99,7 @@ class Violation:
     check: str  # "label size", "overlap", "border", "outside", "colour"
     message: str
     value: float  # the measurement: px, px², ΔE00
+    at: tuple[float, float, float, float] | None = None  # where, in document units
 
     def __str__(self) -> str:
         return f"{self.check}: {self.message}"
@@ -294,7 +299,7 @@ def _walk(element: ET.Element, context: _Context) -> Iterable[tuple[ET.Element, 
         if key in element.attrib:
             style[key] = element.attrib[key]
     matrix = _multiply(context.matrix, _transform(element.attrib.get("transform")))
-    here = _Context(style, matrix, context.within + (element.attrib.get("class", ""),))
+    here = _Context(style, matrix, (*context.within, element.attrib.get("class", "")))
     yield element, here
     for child in element:
         yield from _walk(child, here)
@@ -379,10 +384,10 @@ def read(svg: str, display_width: float = DISPLAY_WIDTH) -> Drawn:
                     shapes.append(_moved(shape, inner.matrix))
                     fills.append(_moved(_element_shape(child, inner.style, False) or shape,
                                         inner.matrix))
-                    fill = inner.style.get("fill", "none")
-                    if child.attrib.get("fill") and fill != "none" and \
+                    paint = inner.style.get("fill", "none")
+                    if child.attrib.get("fill") and paint != "none" and \
                             "marker" not in child.attrib.get("class", ""):
-                        unit_colours.setdefault(a.get("data-power", ""), fill)
+                        unit_colours.setdefault(a.get("data-power", ""), paint)
             kind = "dislodged" if "dislodged" in classes else "unit"
             markers.append(Marker(kind, a.get("data-location", ""), a.get("data-power", ""),
                                   unary_union(shapes), unary_union(fills)))
@@ -439,14 +444,24 @@ def board_areas(game_map: GameMap, position: GameState) -> dict[str, BaseGeometr
     artwork board knows its land provinces' areas, not the seas'."""
     changes = map_changes(position)
     board = changed_board(game_map, changes).board if changes else board_for(game_map)
-    return {code: area_shape(d) for code, d in board.areas.items()}
+    found = _BOARD_AREAS.get(id(board))
+    if found is None or found[0] is not board:  # kept with its board, so its id stays its own
+        if len(_BOARD_AREAS) > 16:
+            _BOARD_AREAS.pop(next(iter(_BOARD_AREAS)))
+        found = _BOARD_AREAS[id(board)] = (board, {code: area_shape(d)
+                                                   for code, d in board.areas.items()})
+    return found[1]
+
+
+_BOARD_AREAS: dict[int, tuple[object, dict[str, BaseGeometry]]] = {}
 
 
 # -- the checks ------------------------------------------------------------------
 
 def small_labels(drawn: Drawn, least: float = MIN_LABEL_PX) -> list[Violation]:
     return [Violation("label size", f"{label.text!r} is {label.height_px:.1f} px high "
-                      f"(font {label.font_px:.1f} px), under {least:g} px", label.height_px)
+                      f"(font {label.font_px:.1f} px), under {least:g} px", label.height_px,
+                      label.ink.bounds)
             for label in drawn.labels if label.height_px < least]
 
 
@@ -474,15 +489,29 @@ def overlaps(drawn: Drawn, least: float = OVERLAP_PX2) -> list[Violation]:
                         "names over each other" if not (is_marker or other_marker)
                         else "marker on a name")
                 found.append(Violation("overlap", f"{what}: {name} and {other} share "
-                                       f"{shared:.1f} px²", shared))
+                                       f"{shared:.1f} px²", shared,
+                                       shape.intersection(other_shape).bounds))
     return found
 
 
-def _borders(areas: Mapping[str, BaseGeometry]) -> dict[str, BaseGeometry]:
+def _borders(areas: Mapping[str, BaseGeometry]) -> Mapping[str, BaseGeometry]:
     """Each province's borders: where its outline meets another known area.
     A coast is one where the sea's provinces have areas (a schematic
     board); an artwork board knows only the land's, and draws a coastal
-    province's fleet on its coast, where it sails from."""
+    province's fleet on its coast, where it sails from. Kept per areas
+    (a board's, for every phase drawn on it)."""
+    found = _BORDERS.get(id(areas))
+    if found is None or found[0] is not areas:
+        if len(_BORDERS) > 16:
+            _BORDERS.pop(next(iter(_BORDERS)))
+        found = _BORDERS[id(areas)] = (areas, _borders_of(areas))
+    return found[1]
+
+
+_BORDERS: dict[int, tuple[object, Mapping[str, BaseGeometry]]] = {}
+
+
+def _borders_of(areas: Mapping[str, BaseGeometry]) -> dict[str, BaseGeometry]:
     codes = sorted(c for c, a in areas.items() if not a.is_empty)
     shapes = [areas[c] for c in codes]
     tree = STRtree(shapes)
@@ -494,8 +523,25 @@ def _borders(areas: Mapping[str, BaseGeometry]) -> dict[str, BaseGeometry]:
     return found
 
 
-def _known(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None) -> dict[str, BaseGeometry]:
-    return {code: a for code, a in {**drawn.areas, **(areas or {})}.items() if not a.is_empty}
+def _known(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None
+           ) -> Mapping[str, BaseGeometry]:
+    """The areas given, and the document's; the same object for the same
+    areas given (a board's), so that what is worked out from them is kept."""
+    if areas is not None and drawn.areas.keys() <= areas.keys():
+        return areas  # a schematic board's document draws the board's own areas
+    if not areas:
+        return drawn.areas
+    extra = tuple(sorted(drawn.areas.keys() - areas.keys()))
+    key = (id(areas), extra)
+    found = _MERGED.get(key)
+    if found is None or found[0] is not areas:  # the document's own areas of one board
+        if len(_MERGED) > 16:
+            _MERGED.pop(next(iter(_MERGED)))
+        found = _MERGED[key] = (areas, {**{c: drawn.areas[c] for c in extra}, **areas})
+    return found[1]
+
+
+_MERGED: dict[tuple[int, tuple[str, ...]], tuple[object, Mapping[str, BaseGeometry]]] = {}
 
 
 def border_contacts(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None,
@@ -507,12 +553,13 @@ def border_contacts(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = Non
     found = []
     for marker in drawn.markers:
         code = _code_for(marker.where, known)
-        if code is None or borders[code].is_empty:
+        if code is None or borders.get(code, Polygon()).is_empty:
             continue
         gap = float(marker.shape.distance(borders[code])) * drawn.scale
         if gap < least:
             found.append(Violation("border", f"{marker.name} is {gap:.1f} px from a border "
-                                   f"of {code}, under {least:g} px", gap))
+                                   f"of {code}, under {least:g} px", gap,
+                                   marker.shape.bounds))
     return found
 
 
@@ -543,21 +590,45 @@ def markers_outside(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = Non
         if code not in holding:
             off = float(known[code].distance(middle)) * drawn.scale
             found.append(Violation("outside", f"{marker.name} stands in {holding[0]}, "
-                                   f"{off:.1f} px from {code}", off))
+                                   f"{off:.1f} px from {code}", off, marker.shape.bounds))
     return found
 
 
-def labels_outside(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None
-                   ) -> list[Violation]:
-    """Names whose middle is not in the province they name (where its area is known)."""
+def labels_outside(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None,
+                   names: Collection[str] | None = None) -> list[Violation]:
+    """Names (of ``names``, else all) written with their middle outside the
+    province they name, where its area is known."""
     known = _known(drawn, areas)
     found = []
     for label in drawn.labels:
         area = known.get(label.text)
-        if area is not None and not area.is_empty and not area.contains(label.ink.centroid):
+        if (names is not None and label.text not in names) or area is None:
+            continue
+        if not area.contains(label.ink.centroid):
             off = float(area.distance(label.ink.centroid)) * drawn.scale
             found.append(Violation("outside", f"name {label.text!r} is written {off:.1f} px "
-                                   f"outside its province", off))
+                                   f"outside its province", off, label.ink.bounds))
+    return found
+
+
+def labels_on_borders(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None,
+                      names: Collection[str] | None = None,
+                      least: float = BORDER_CLEARANCE_PX) -> list[Violation]:
+    """Names (of ``names``, else all) whose ink comes within ``least`` px of
+    a border of the province they name: a name across a border reads as
+    the neighbour's."""
+    known = _known(drawn, areas)
+    borders = _borders(known)
+    found = []
+    for label in drawn.labels:
+        border = borders.get(label.text)
+        if (names is not None and label.text not in names) or border is None or border.is_empty:
+            continue
+        gap = float(label.ink.distance(border)) * drawn.scale
+        if gap < least:
+            found.append(Violation("border", f"name {label.text!r} is {gap:.1f} px from a "
+                                   f"border of its province, under {least:g} px", gap,
+                                   label.ink.bounds))
     return found
 
 
@@ -649,13 +720,28 @@ def measure(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None) -> Me
         violations=tuple(found))
 
 
+def marked_png(svg: str, found: Iterable[Violation], width: float = DISPLAY_WIDTH) -> bytes:
+    """The document as a PNG ``width`` px wide with each violation that has
+    a place ringed in red: what a map's author looks at to see what fails."""
+    root = ET.fromstring(svg)
+    view = [float(n) for n in _NUMBER.findall(root.attrib.get("viewBox", ""))]
+    scale = width / view[2]
+    rings = "".join(
+        f'<rect x="{v.at[0] - 2 / scale:.1f}" y="{v.at[1] - 2 / scale:.1f}" '
+        f'width="{v.at[2] - v.at[0] + 4 / scale:.1f}" height="{v.at[3] - v.at[1] + 4 / scale:.1f}" '
+        f'fill="none" stroke="#ff0000" stroke-width="{1.5 / scale:.2f}"/>'
+        for v in found if v.at is not None)
+    marked = svg[:svg.rindex("</svg>")] + f"<g class=\"violations\">{rings}</g></svg>"
+    return bytes(cairosvg.svg2png(bytestring=marked.encode("utf-8"), output_width=width))
+
+
 def unreadable(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None) -> list[str]:
     """Every violation of every check, as messages (empty: the map passes)."""
     return [str(v) for v in measure(drawn, areas).violations]
 
 
 __all__ = ["BORDER_CLEARANCE_PX", "DISPLAY_WIDTH", "MIN_COLOUR_DIFFERENCE", "MIN_LABEL_PX",
-           "OVERLAP_PX2", "Drawn", "Label", "Marker", "Measurements",
-           "Violation", "area_shape", "board_areas", "border_contacts", "colour_clashes",
-           "labels_outside", "markers_outside", "measure", "overlaps", "read",
+           "OVERLAP_PX2", "Drawn", "Label", "Marker", "Measurements", "Violation", "area_shape",
+           "board_areas", "border_contacts", "colour_clashes", "labels_on_borders",
+           "labels_outside", "marked_png", "markers_outside", "measure", "overlaps", "read",
            "small_labels", "unchecked_markers", "unreadable"]
