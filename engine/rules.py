@@ -79,6 +79,10 @@ class Rules:
     # heading (the end mail, SUMMARY): Dissolution scores victory points
     score_unit = "centres"
     score_title = "supply centre counts"
+    # what the most a player may bid on each power's units is, where bids
+    # are capped (bid_allowance's caps), in the results, HISTORY and the
+    # orders reply: Dissolution's caps are the bidder's Favor values
+    caps_title = "the most you may bid on each power's units"
     # what a GM's setup before the start (setup_problems, with_setup) is called
     # in mails, and what it leaves to the variant's default
     setup_title = "setup"

@@ -66,6 +66,7 @@ class DissolutionRules(Rules):
     stationary_rule = "§3.7"
     score_unit = "VP"  # victory points, not centres (§1.4): effective ones (§4.6.1)
     score_title = "effective victory points (VP, §4.6.1)"
+    caps_title = "your Favor with each nuclear power, the most you may bid on its units (§5.1.2)"
     state_parts = (DissolutionState,)
     line_kinds = (ORDERS, BIDS)  # §5: Diplomacy Points steer the neutral units
 
