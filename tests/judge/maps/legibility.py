@@ -653,10 +653,12 @@ def colour_clashes(drawn: Drawn, least: float = MIN_COLOUR_DIFFERENCE) -> list[V
             found.append(Violation("colour", f"legend rows {same} and {power} are both "
                                    f"{colour}", 0.0))
         rows.setdefault(colour.lower(), power)
-    by_colour: dict[str, str] = {}
-    for power, colour in [*drawn.legend, *sorted(drawn.unit_colours.items())]:
+    by_colour: dict[str, str] = {}  # colour -> what it is first seen as
+    for power, colour in drawn.legend:
+        by_colour.setdefault(colour.lower(), power)
+    for power, colour in sorted(drawn.unit_colours.items()):
         if colour and colour != "none":
-            by_colour.setdefault(colour.lower(), power)
+            by_colour.setdefault(colour.lower(), f"{power}'s units")
     for (one, p1), (two, p2) in combinations(sorted(by_colour.items()), 2):
         e = difference(one, two)
         if e < least:
