@@ -348,7 +348,8 @@ def test_the_instrument_measures_names_markers_and_colours() -> None:
     found = {v.message.split(":")[0] for v in L.overlaps(drawn)}
     assert found == {"marker on marker", "marker on a name"}, L.overlaps(drawn)
     clash = L.colour_clashes(drawn)
-    assert any("B #fe0101 and A #ff0000: ΔE00 0.2" in v.message for v in clash), clash
+    assert any("B's units #fe0101 and A's units #ff0000: ΔE00 0.2" in v.message
+               for v in clash), clash
     assert L.read(SMALL, display_width=2000).labels[1].font_px == 16
 
 
