@@ -200,11 +200,6 @@ _AREAS = ("judge/maps/shapes.py leaves CON's European shore and Zealand out of t
           "measure 19.2 px (in BUL) and 11.3 px (in SWE) outside")
 _DISLODGED = ("a dislodged unit is drawn over the unit that dislodged it (pieces.py: offset "
               "by 0.55 of a unit whatever the province's shape)")
-_DISSOLUTION_LABELS = "names are 5.8 px high (font 6 on a 1200-unit board at 1000 px)"
-_DISSOLUTION_COLOURS = ("NATO #1b2a4a and the US Navy #22335c ΔE00 3.8 (3.5 as owned "
-                        "land); 5 more pairs as owned land under 12 (Egypt/NATO 9.4)")
-_FAVOR_OVERLAP = "each piece covers the bottom of its hex's name (7.5 px²)"
-_FAVOR_COLOURS = "the NATO and US slices #bfc3cc and #c1c6d1 ΔE00 1.2; 5 more pairs under 12"
 _IC_LABELS = "names are 3.0 px high at 1000 px (font 6.2 on a 2400-unit board)"
 _IC_COLOURS = "Peru and Kunming as owned land ΔE00 3.3; ~100 pairs under 12"
 _DIPLOMAP = ("a new part's centre marker sits on the new border (BEL-A, EDI-A, MUN-A 0.0 px) "
@@ -215,17 +210,6 @@ FAILING: dict[tuple[str, str], str] = {
     ("standard: dislodged", "outside"): _AREAS,
     ("standard: dislodged", "overlap"): _DISLODGED + ": 65-100 px² shared at 1000 px",
     ("standard: dislodged", "border"): _DISLODGED + ": VIE, LVP, MAR 0.0 px from a border",
-    ("dissolution: opening", "label size"): _DISSOLUTION_LABELS,
-    ("dissolution: played", "label size"): _DISSOLUTION_LABELS,
-    ("dissolution: dislodged", "label size"): _DISSOLUTION_LABELS,
-    ("dissolution: opening", "colour"): _DISSOLUTION_COLOURS,
-    ("dissolution: played", "colour"): _DISSOLUTION_COLOURS,
-    ("dissolution: dislodged", "colour"): _DISSOLUTION_COLOURS,
-    ("dissolution: dislodged", "overlap"): _DISLODGED + ": 2.7-5 px² shared",
-    ("dissolution Favor map: opening", "overlap"): _FAVOR_OVERLAP,
-    ("dissolution Favor map: played", "overlap"): _FAVOR_OVERLAP,
-    ("dissolution Favor map: opening", "colour"): _FAVOR_COLOURS,
-    ("dissolution Favor map: played", "colour"): _FAVOR_COLOURS,
     ("intercontinental: opening", "label size"): _IC_LABELS,
     ("intercontinental: played", "label size"): _IC_LABELS,
     ("intercontinental: dislodged", "label size"): _IC_LABELS,
