@@ -413,6 +413,7 @@ class _Builder:
                 territory=tuple(self._code_list(path, entry, "territory")
                                 if territory else home),
                 colour=colour,
+                title=str(entry.get("title", "")),
                 **self._traits(path, entry, provinces),
             )
         letters: dict[str, str] = {}

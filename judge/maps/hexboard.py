@@ -190,7 +190,7 @@ def legend_rows(game_map: GameMap, board: HexBoard, tints: Mapping[str, str], le
                    f'<text x="{number(cx + 16)}" y="{number(y + 0.5)}" font-size="10" '
                    f'font-weight="bold" text-anchor="middle" fill="{ink_on(colour)}">'
                    f'{escape(abbreviation(game_map, board, power))}</text>')
-        out.append(_text(cx + 37, y, power.replace("_", " ").title()))
+        out.append(_text(cx + 37, y, game_map.powers[power].name_in_prose))
     kinds = {a.kind for a in board.arrows}
     if kinds:
         y += _ROW + 6

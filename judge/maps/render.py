@@ -93,7 +93,7 @@ def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
         units = len(state.units_of(power))
         centres = counts.get(power, 0)
         neutral = " (neutral)" if power in state.unplayed else ""
-        name = power.replace("_", " ").title()
+        name = game_map.powers[power].name_in_prose
         texts[power] = (f"{name}{neutral}: {centres} {unit_word}{'s' * (centres != 1)}, "
                         f"{units} unit{'s' * (units != 1)}")
         if marked.get(power):  # the dashes round its territory (judge/maps/schematic.py)

@@ -229,7 +229,7 @@ def test_the_picture_says_it_is_a_reconstruction_and_explains_the_territories() 
     assert re.search(r'class="notice"[^>]*>Reconstructed board, not the official map<', text)
     root = drawn("opening")
     legend = [t.text or "" for t in root.iter(f"{SVG}text")]
-    for power in ("Nato", "Russia", "India", "Israel"):
+    for power in ("NATO", "Russia", "India", "Israel"):
         assert any(line.startswith(power) and "territory dashed" in line for line in legend)
     territories = [p for p in root.iter(f"{SVG}path") if p.attrib.get("class") == "territory"]
     marked = rules_for(dissolution()).marked_territories(dissolution())
