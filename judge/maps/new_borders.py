@@ -26,6 +26,7 @@ from shapely.ops import linemerge, polylabel, split, substring
 
 from engine.diplomap.values import EDGE
 from judge.maps.postscript import ARTWORK, read_postscript
+from judge.maps.room import roomiest
 from judge.maps.shapes import province_shapes
 
 Pt = tuple[float, float]
@@ -33,7 +34,8 @@ Pt = tuple[float, float]
 STEP = 0.5  # points: a border is looked at this often to find what it touches
 NEAR = 0.05  # points: a shape this near the outline is what it touches there
 REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
-FAIR_SHARE = 0.2  # a line is bent in until its smaller part has this much of the province
+PULLS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)  # how far a line is bent towards the pole, in turn
+END_REACH = 8.0  # points a new line leaves a border square to it
 
 
 # -- the base map's shapes, once per process -------------------------------------
@@ -150,39 +152,44 @@ def _inwards(shape: Polygon, at: Pt) -> Pt:
     return nx, ny
 
 
-def across(shape: Polygon, a: Pt, b: Pt) -> LineString:
+def across(shape: Polygon, a: Pt, b: Pt, room: float = 0.0) -> LineString:
     """A smooth line inside ``shape`` from ``a`` to ``b`` (both on its
     outline), leaving each border at right angles as a border drawn by hand
-    would: through a point between the chord's middle and the shape's,
-    as near the chord as keeps it inside and leaves neither part a sliver;
-    else the shortest way through the shape."""
+    would, and otherwise as near the straight route from ``a`` to ``b`` as
+    leaves each part ``room`` (a unit and its name) clear of every border:
+    through the chord's middle, or bent as little as that needs towards the
+    shape's pole; else the shortest way through the shape."""
     pole = polylabel(shape, 0.5)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     chord = math.dist(a, b) or 1.0
     along = ((b[0] - a[0]) / chord, (b[1] - a[1]) / chord)
     na, nb = _inwards(shape, a), _inwards(shape, b)
     best: tuple[float, LineString] | None = None
-    for pull in (0.15, 0.4, 0.7, 1.0):
+    for pull in PULLS:
         through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)
-        reach_a, reach_b = math.dist(a, through) / 3, math.dist(through, b) / 3
+        # leaving the border square to it for a short way only: a long line's
+        # ends bent out far would wander from the straight route
+        reach_a = min(math.dist(a, through) / 3, END_REACH)
+        reach_b = min(math.dist(through, b) / 3, END_REACH)
+        half_a, half_b = math.dist(a, through) / 3, math.dist(through, b) / 3
         # two cubics meeting smoothly at ``through``, parallel to the chord there
         first = _bezier(a, (a[0] + na[0] * reach_a, a[1] + na[1] * reach_a),
-                        (through[0] - along[0] * reach_a, through[1] - along[1] * reach_a),
+                        (through[0] - along[0] * half_a, through[1] - along[1] * half_a),
                         through, 12)
-        second = _bezier(through, (through[0] + along[0] * reach_b,
-                                   through[1] + along[1] * reach_b),
+        second = _bezier(through, (through[0] + along[0] * half_b,
+                                   through[1] + along[1] * half_b),
                          (b[0] + nb[0] * reach_b, b[1] + nb[1] * reach_b), b, 12)
         line = LineString(first + second[1:])
         if not _inside(shape, line):
             continue
         # between two borders close together the chord leaves a sliver no
-        # name or unit fits in: bend it further in while that stays inside
+        # unit or name fits in: bend it further in, as little as will do
         one, two = cut(shape, line, a, b)
-        share = min(one.area, two.area) / shape.area
-        if share >= FAIR_SHARE:
+        least = min(roomiest(one)[1], roomiest(two)[1])
+        if least >= room:
             return line
-        if best is None or share > best[0]:
-            best = (share, line)
+        if best is None or least > best[0]:
+            best = (least, line)
     return best[1] if best is not None else _shortest_way(shape, a, b)
 
 

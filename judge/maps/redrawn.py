@@ -31,6 +31,7 @@ from engine.diplomap.values import EDGE, Anchor, MapChange, Merge, Rename, Split
 from engine.map import GameMap, Terrain, province_of
 from judge.maps.board import BORDER, LAND, SEA, SIMPLIFY, MapDrawing, area_data, number
 from judge.maps.labels import circle_box, label_box, place_name, unit_boxes
+from judge.maps.room import roomiest
 from judge.maps.new_borders import (
     BaseShapes,
     Pt,
@@ -49,6 +50,11 @@ ERASE_TRIM = 1.2  # points left at each end of an erased stretch, where other bo
 ERASE_WIDTH = 2.2  # wider than the artwork's borders (1) and coasts (0.6)
 COVER = 0.6  # points a covered name's patch keeps off the borders (half a border)
 LINE_WIDTH = 1.0  # as the artwork's borders (judge/maps/board.py)
+# in unit sizes: how far a unit reaches round its point (judge/maps/labels.py
+# UNIT_REACH's widest) with a little room, and a centre marker's radius with its ring
+UNIT_ROOM = 0.95
+CENTRE_ROOM = 0.3
+MARGIN = 1.5  # points a marker keeps off its part's borders beyond its own reach
 
 
 @dataclass(frozen=True)
@@ -77,12 +83,21 @@ def _path(line: BaseGeometry) -> str:
     return "".join(words)
 
 
-def _spot_in(shape: BaseGeometry, old: Pt | None, margin: float = 2.0) -> Pt:
-    """``old`` if it lies well inside the shape, else the shape's middle."""
+def _spot_in(shape: BaseGeometry, old: Pt | None, margin: float) -> Pt:
+    """``old`` if it lies ``margin`` inside the shape, else the shape's roomiest spot."""
     if old is not None and shape.buffer(-margin).contains(Point(old)):
         return old
-    pole = polylabel(largest(shape), 0.5)
-    return pole.x, pole.y
+    return roomiest(shape)[0]
+
+
+def _seen_along(stretch: LineString, at: float) -> Point:
+    """The point ``at`` (0..1) along a border as a player sees it: the
+    border's point nearest to that fraction of the straight way between its
+    ends. A wiggly stretch of coast at one end would pull the middle by
+    length towards that end (the Portugal border's north end)."""
+    (x0, y0, *_), (x1, y1, *_) = stretch.coords[0], stretch.coords[-1]
+    target = Point(x0 + (x1 - x0) * at, y0 + (y1 - y0) * at)
+    return stretch.interpolate(stretch.project(target))
 
 
 class _Redrawing:
@@ -117,8 +132,7 @@ class _Redrawing:
                 spot = line.interpolate(at, normalized=True)
         elif self.base is not None:
             try:
-                spot = border(self.base, anchor.province, anchor.neighbour).interpolate(
-                    at, normalized=True)
+                spot = _seen_along(border(self.base, anchor.province, anchor.neighbour), at)
             except (KeyError, ValueError):  # not a base border: the nearest point will do
                 other = self.base.shapes.get(anchor.neighbour)
                 spot = outline.interpolate(outline.project(
@@ -147,7 +161,7 @@ class _Redrawing:
             (ax, ay), (bx, by) = line.coords[0], line.coords[-1]  # where the arc meets the border
             a, b = (ax, ay), (bx, by)
         else:
-            line = across(shape, a, b)
+            line = across(shape, a, b, self.board.unit_size * UNIT_ROOM)
         clipped = line.intersection(shape.buffer(0.05))  # never drawn outside its province
         if isinstance(clipped, MultiLineString):
             clipped = linemerge(clipped)
@@ -184,10 +198,12 @@ class _Redrawing:
 
     def _share_points(self, old: str, parts: Mapping[str, BaseGeometry],
                       holder: str | None) -> None:
-        """Units, coasts and the centre marker of a split province, each in its part."""
+        """Units, coasts and the centre marker of a split province, each in its
+        part and clear of its borders, so that a marker shows which part it is in."""
         point = self.units.pop(old, None)
+        unit_room = self.board.unit_size * UNIT_ROOM
         for code, part in parts.items():
-            self.units[code] = _spot_in(part, point)
+            self.units[code] = _spot_in(part, point, unit_room)
         for location in [loc for loc in self.units if province_of(loc) == old]:
             spot = self.units.pop(location)
             code = min(parts, key=lambda c: parts[c].distance(Point(spot)))
@@ -198,21 +214,18 @@ class _Redrawing:
         if holder is None or holder not in parts:
             holder = min(parts, key=lambda c: parts[c].distance(Point(spot)))
         self.centre_base[holder] = self.centre_base.pop(old, old)
-        part = parts[holder]
-        if not part.buffer(-2).contains(Point(spot)):
-            spot = self._beside(part, self.units[holder])
-        self.centres[holder] = spot
+        self.centres[holder] = self._centre_spot(parts[holder], spot, self.units[holder])
 
-    def _beside(self, part: BaseGeometry, unit: Pt) -> Pt:
-        """A spot for a centre marker near the part's unit, inside the part."""
-        reach = self.board.unit_size * 0.85
-        inner = part.buffer(-2)
-        for angle in range(-45, 315, 45):
-            spot = (unit[0] + reach * math.cos(math.radians(angle)),
-                    unit[1] + reach * math.sin(math.radians(angle)))
-            if inner.contains(Point(spot)):
-                return spot
-        return unit
+    def _centre_spot(self, part: BaseGeometry, old: Pt, unit: Pt) -> Pt:
+        """The centre marker's spot: where it was if that is well inside the
+        part and clear of the part's unit; else the part's roomiest spot
+        away from the unit."""
+        size = self.board.unit_size
+        radius = size * CENTRE_ROOM
+        clear = size * UNIT_ROOM + radius
+        if part.buffer(-radius - MARGIN).contains(Point(old)) and math.dist(old, unit) >= clear:
+            return old
+        return roomiest(part, [(unit[0], unit[1], clear)])[0]
 
     def _split_schematic(self, change: Split) -> None:
         """No shapes: the parts stand either side of the province's disc."""
