@@ -35,6 +35,7 @@ STEP = 0.5  # points: a border is looked at this often to find what it touches
 NEAR = 0.05  # points: a shape this near the outline is what it touches there
 REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
 PULLS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)  # how far a line is bent towards the pole, in turn
+BULBS = tuple(k / 10 for k in range(10, 2, -1))  # a loop's width, in shares of the room wanted
 END_REACH = 8.0  # points a new line leaves a border square to it
 
 
@@ -284,18 +285,30 @@ def _on_grid(shape: Polygon, a: Pt, b: Pt, step: float) -> LineString:
     return line
 
 
-def loop(shape: Polygon, middle: Pt, reach: float) -> LineString:
+def loop(shape: Polygon, middle: Pt, reach: float, room: float = 0.0) -> LineString:
     """A loop's line: the arc inside ``shape`` of a circle about
     ``middle`` (a point of its border); with the border it encloses a
-    half-disc, the loop's part."""
+    half-disc, the loop's part. As wide as ``room`` (a unit and its name)
+    where the circle crosses no other border, else the widest that does
+    not, and at least ``reach``."""
     pole = polylabel(shape, 0.5)
-    radius = max(1.0, min(reach, math.dist(middle, (pole.x, pole.y)) * 0.85))
+    towards = math.dist(middle, (pole.x, pole.y))
+    radius = max(1.0, min(reach, towards * 0.85))
+    for share in BULBS:
+        wide = room * share
+        if wide <= radius:
+            break
+        arcs = _arcs(shape, middle, wide)
+        if len(arcs) == 1:  # the circle meets the outline only either side of ``middle``
+            return arcs[0]
+    return max(_arcs(shape, middle, radius), key=lambda p: p.length)
+
+
+def _arcs(shape: Polygon, middle: Pt, radius: float) -> list[LineString]:
     arcs = Point(middle).buffer(radius, 32).exterior.intersection(shape)
     if isinstance(arcs, MultiLineString):
         arcs = linemerge(arcs)
-    pieces = [p for p in getattr(arcs, "geoms", [arcs]) if isinstance(p, LineString)]
-    longest: LineString = max(pieces, key=lambda p: p.length)
-    return longest
+    return [p for p in getattr(arcs, "geoms", [arcs]) if isinstance(p, LineString)]
 
 
 def _extended(line: LineString) -> LineString:

@@ -46,6 +46,7 @@ from judge.maps.new_borders import (
 
 LOOP_SPREAD = 0.15  # a loop starting and ending at one point encloses this much of its border
 LOOP_SIZE = 6.0  # points: the least radius of a loop's half-disc
+LOOP_ROOM = 1.6  # unit sizes: a loop's bulb's radius, room for its unit and its name below
 ERASE_TRIM = 1.2  # points left at each end of an erased stretch, where other borders meet it
 ERASE_WIDTH = 2.2  # wider than the artwork's borders (1) and coasts (0.6)
 COVER = 0.6  # points a covered name's patch keeps off the borders (half a border)
@@ -157,7 +158,8 @@ class _Redrawing:
         b = self._anchor(change.end, end, shape)
         if change.loop:
             middle = self._anchor(change.start, (start + end) / 2, shape)
-            line = loop(shape, middle, max(math.dist(a, b) / 2, LOOP_SIZE))
+            line = loop(shape, middle, max(math.dist(a, b) / 2, LOOP_SIZE),
+                        self.board.unit_size * LOOP_ROOM)
             (ax, ay), (bx, by) = line.coords[0], line.coords[-1]  # where the arc meets the border
             a, b = (ax, ay), (bx, by)
         else:
