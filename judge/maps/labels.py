@@ -23,6 +23,7 @@ GLYPH_WIDTH, ASCENT, DESCENT = 0.72, 0.78, 0.12
 # army's disc, a fleet's hull and sail and a wing's chevron, stroke included)
 UNIT_REACH = (0.78, 0.82, 0.78, 0.5)  # left, up, right, down
 DISLODGED_SHIFT, DISLODGED_REACH = 0.55, 0.7  # as render.py draws a dislodged unit
+MARGIN = 0.8  # map units a new name keeps inside its province's borders where it fits
 NEAR = 60.0  # map units: obstacles further than this from a name cannot touch it
 
 
@@ -88,7 +89,7 @@ def place_name(code: str, shape: BaseGeometry | None, want: Point, obstacles: li
     ``ghosts`` are kept clear of when there is room to."""
     if shape is None:
         return want
-    room = shape.buffer(0.5)
+    room = shape.buffer(-MARGIN)  # a name touching its borders reads as straddling them
     step = size / 3
     reach = size * 4
     span = reach + len(code) * size  # what lies further cannot touch any spot tried

@@ -36,6 +36,7 @@ NEAR = 0.05  # points: a shape this near the outline is what it touches there
 REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
 PULLS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)  # how far a line is bent towards the pole, in turn
 BULBS = tuple(k / 10 for k in range(10, 2, -1))  # a loop's width, in shares of the room wanted
+CLEARANCE = 2.0  # points a new line keeps off other borders, away from its ends
 END_REACH = 8.0  # points a new line leaves a border square to it
 
 
@@ -153,6 +154,14 @@ def _inwards(shape: Polygon, at: Pt) -> Pt:
     return nx, ny
 
 
+def _clear(shape: Polygon, line: LineString, a: Pt, b: Pt) -> bool:
+    """Whether the line keeps off the shape's other borders away from its
+    ends: a line skirting a border would read as part of it."""
+    ends = unary_union([Point(a).buffer(END_REACH), Point(b).buffer(END_REACH)])
+    middle = line.difference(ends)
+    return middle.is_empty or bool(shape.buffer(-CLEARANCE).contains(middle))
+
+
 def across(shape: Polygon, a: Pt, b: Pt, room: float = 0.0) -> LineString:
     """A smooth line inside ``shape`` from ``a`` to ``b`` (both on its
     outline), leaving each border at right angles as a border drawn by hand
@@ -165,7 +174,7 @@ def across(shape: Polygon, a: Pt, b: Pt, room: float = 0.0) -> LineString:
     chord = math.dist(a, b) or 1.0
     along = ((b[0] - a[0]) / chord, (b[1] - a[1]) / chord)
     na, nb = _inwards(shape, a), _inwards(shape, b)
-    best: tuple[float, LineString] | None = None
+    best: tuple[tuple[bool, float], LineString] | None = None
     for pull in PULLS:
         through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)
         # leaving the border square to it for a short way only: a long line's
@@ -184,13 +193,15 @@ def across(shape: Polygon, a: Pt, b: Pt, room: float = 0.0) -> LineString:
         if not _inside(shape, line):
             continue
         # between two borders close together the chord leaves a sliver no
-        # unit or name fits in: bend it further in, as little as will do
+        # unit or name fits in, or skirts a border: bend it further in, as
+        # little as will do
+        clear = _clear(shape, line, a, b)
         one, two = cut(shape, line, a, b)
         least = min(roomiest(one)[1], roomiest(two)[1])
-        if least >= room:
+        if clear and least >= room:
             return line
-        if best is None or least > best[0]:
-            best = (least, line)
+        if best is None or (clear, least) > best[0]:
+            best = ((clear, least), line)
     return best[1] if best is not None else _shortest_way(shape, a, b)
 
 

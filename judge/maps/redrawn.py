@@ -55,6 +55,7 @@ LINE_WIDTH = 1.0  # as the artwork's borders (judge/maps/board.py)
 # UNIT_REACH's widest) with a little room, and a centre marker's radius with its ring
 UNIT_ROOM = 0.95
 CENTRE_ROOM = 0.3
+LABEL_MARGIN = 0.8  # points a new name keeps off its part's borders where it fits
 MARGIN = 1.5  # points a marker keeps off its part's borders beyond its own reach
 
 
@@ -331,7 +332,22 @@ class _Redrawing:
                 continue
             below = (unit[0], unit[1] + board.unit_size * 1.05)
             shape = self.shapes.get(code)
-            wanted[code] = below if shape is None or shape.contains(Point(below)) else unit
+            if shape is None:
+                wanted[code] = below
+                continue
+            box = label_box(code, *below, board.label_size)
+            if shape.buffer(-LABEL_MARGIN).contains(Polygon(
+                    [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])])):
+                wanted[code] = below
+                continue
+            # no room under the unit (a merged province's long name, a small
+            # part): the name's middle at the part's roomiest spot clear of
+            # its markers, so that the name is on the part's own land or sea
+            markers = [(*unit, board.unit_size * UNIT_ROOM)]
+            if code in self.centres:
+                markers.append((*self.centres[code], board.unit_size * CENTRE_ROOM))
+            (x, y), _ = roomiest(shape, markers)
+            wanted[code] = (x, y + board.label_size * 0.3)
         # units and their dislodged ghosts (which may be covered if need be),
         # centre markers and the names already placed
         boxes = [unit_boxes(x, y, board.unit_size) for x, y in self.units.values()]
