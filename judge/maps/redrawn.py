@@ -31,7 +31,6 @@ from engine.diplomap.values import EDGE, Anchor, MapChange, Merge, Rename, Split
 from engine.map import GameMap, Terrain, province_of
 from judge.maps.board import BORDER, LAND, SEA, SIMPLIFY, MapDrawing, area_data, number
 from judge.maps.labels import circle_box, label_box, place_name, unit_boxes
-from judge.maps.room import roomiest
 from judge.maps.new_borders import (
     BaseShapes,
     Pt,
@@ -43,6 +42,7 @@ from judge.maps.new_borders import (
     loop,
     outline_of,
 )
+from judge.maps.room import roomiest
 
 LOOP_SPREAD = 0.15  # a loop starting and ending at one point encloses this much of its border
 LOOP_SIZE = 6.0  # points: the least radius of a loop's half-disc
@@ -228,7 +228,9 @@ class _Redrawing:
         clear = size * UNIT_ROOM + radius
         if part.buffer(-radius - MARGIN).contains(Point(old)) and math.dist(old, unit) >= clear:
             return old
-        return roomiest(part, [(unit[0], unit[1], clear)])[0]
+        # the room counted from the marker's edge: off the borders by its
+        # radius, off the unit by the unit's reach and its radius
+        return roomiest(part, [(unit[0], unit[1], clear - radius)])[0]
 
     def _split_schematic(self, change: Split) -> None:
         """No shapes: the parts stand either side of the province's disc."""
