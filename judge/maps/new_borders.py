@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+import shapely
 from shapely import LineString, MultiLineString, Point, Polygon, affinity, contains_xy, unary_union
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
@@ -34,6 +35,7 @@ Pt = tuple[float, float]
 STEP = 0.5  # points: a border is looked at this often to find what it touches
 NEAR = 0.05  # points: a shape this near the outline is what it touches there
 REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
+VISIBLE_SIMPLIFY = 0.3  # points: the outline's detail a way round its corners ignores
 PULLS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)  # how far a line is bent towards the pole, in turn
 BULBS = tuple(k / 10 for k in range(10, 2, -1))  # a loop's width, in shares of the room wanted
 CLEARANCE = 2.0  # points a new line keeps off other borders, away from its ends
@@ -232,8 +234,49 @@ def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
     for step in (coarse, coarse / 2, coarse / 4):
         line = _on_grid(shape, a, b, step)
         if _inside(shape, line):
+            return line
+    # an end deep in an inlet narrower than the finest grid (the North
+    # Atlantic's reach into Liverpool's coast): round the outline's corners
+    return _visible_way(shape, a, b) or line
+
+
+def _visible_way(shape: Polygon, a: Pt, b: Pt) -> LineString | None:
+    """The shortest way from ``a`` to ``b`` inside the shape from corner to
+    corner of its (simplified) outline, each leg in plain sight of the
+    next; None if there is none."""
+    simple = shape.simplify(VISIBLE_SIMPLIFY)
+    corners = list((simple if isinstance(simple, Polygon) else shape).exterior.coords)[:-1]
+    spots = [a, b, *corners]
+    count = len(spots)
+    first, second = np.triu_indices(count, k=1)
+    xy = np.asarray(spots)
+    legs = shapely.linestrings(np.stack([xy[first], xy[second]], axis=1))
+    room = shape.buffer(0.3)
+    shapely.prepare(room)
+    seen = shapely.contains(room, legs)
+    near: dict[int, list[tuple[int, float]]] = {k: [] for k in range(count)}
+    for i, j in zip(first[seen].tolist(), second[seen].tolist(), strict=True):
+        length = math.dist(spots[i], spots[j])
+        near[i].append((j, length))
+        near[j].append((i, length))
+    cost, came, queue = {0: 0.0}, {0: -1}, [(0.0, 0)]
+    while queue:
+        so_far, at = heapq.heappop(queue)
+        if at == 1:
             break
-    return line
+        if so_far > cost[at]:
+            continue
+        for nxt, length in near[at]:
+            if so_far + length < cost.get(nxt, math.inf):
+                cost[nxt], came[nxt] = so_far + length, at
+                heapq.heappush(queue, (so_far + length, nxt))
+    if 1 not in came:
+        return None
+    path, step = [], 1
+    while step != -1:
+        path.append(spots[step])
+        step = came[step]
+    return LineString(reversed(path))
 
 
 def _on_grid(shape: Polygon, a: Pt, b: Pt, step: float) -> LineString:
