@@ -115,7 +115,7 @@ def place_name(code: str, shape: BaseGeometry | None, want: Point, obstacles: li
     # a name's middle in its province first, then clear of every marker,
     # then the most of it inside its province (in steps of a twentieth: a
     # spot nearer ``want`` is as good), then clear of ghosts, then the nearest
-    outside = ~shapely.contains_xy(shape, xs, ys - size * 0.3)  # the name's middle
+    outside = ~shapely.contains_xy(room, xs, ys - size * (ASCENT - DESCENT) / 2)  # its middle
     order = np.lexsort((distance, haunted, -np.round(share * 20), np.round(covered, 1),
                         outside))
     best = int(order[0])

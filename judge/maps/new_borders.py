@@ -164,6 +164,16 @@ def _clear(shape: Polygon, line: LineString, a: Pt, b: Pt) -> bool:
     return middle.is_empty or bool(shape.buffer(-CLEARANCE).contains(middle))
 
 
+def _towards(normal: Pt, way: Pt) -> Pt:
+    """``normal``, or halfway between it and ``way`` where they part by
+    more than half a right angle."""
+    if normal[0] * way[0] + normal[1] * way[1] >= 0.7:
+        return normal
+    x, y = normal[0] + way[0], normal[1] + way[1]
+    norm = math.hypot(x, y) or 1.0
+    return x / norm, y / norm
+
+
 def across(shape: Polygon, a: Pt, b: Pt, room: float = 0.0) -> LineString:
     """A smooth line inside ``shape`` from ``a`` to ``b`` (both on its
     outline), leaving each border at right angles as a border drawn by hand
@@ -175,7 +185,10 @@ def across(shape: Polygon, a: Pt, b: Pt, room: float = 0.0) -> LineString:
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     chord = math.dist(a, b) or 1.0
     along = ((b[0] - a[0]) / chord, (b[1] - a[1]) / chord)
-    na, nb = _inwards(shape, a), _inwards(shape, b)
+    # each end leaves its border square to it, turned halfway towards the
+    # other end where the border faces away from it: no hook at the end
+    na = _towards(_inwards(shape, a), along)
+    nb = _towards(_inwards(shape, b), (-along[0], -along[1]))
     best: tuple[tuple[bool, float], LineString] | None = None
     for pull in PULLS:
         through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)

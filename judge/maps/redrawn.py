@@ -23,6 +23,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 from shapely import LineString, MultiLineString, Point, Polygon, unary_union
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import linemerge, polylabel, substring
@@ -45,6 +46,7 @@ from judge.maps.new_borders import (
 from judge.maps.room import roomiest
 
 LOOP_SPREAD = 0.15  # a loop starting and ending at one point encloses this much of its border
+SEEN_STEPS = 201  # points a border is looked at to find its middle as seen
 LOOP_SIZE = 6.0  # points: the least radius of a loop's half-disc
 LOOP_ROOM = 1.6  # unit sizes: a loop's bulb's radius, room for its unit and its name below
 ERASE_TRIM = 1.2  # points left at each end of an erased stretch, where other borders meet it
@@ -93,13 +95,29 @@ def _spot_in(shape: BaseGeometry, old: Pt | None, margin: float) -> Pt:
 
 
 def _seen_along(stretch: LineString, at: float) -> Point:
-    """The point ``at`` (0..1) along a border as a player sees it: the
-    border's point nearest to that fraction of the straight way between its
-    ends. A wiggly stretch of coast at one end would pull the middle by
-    length towards that end (the Portugal border's north end)."""
+    """The point ``at`` (0..1) along a border as a player sees it: where
+    the border is ``at`` of the way from its start to its end, as the crow
+    flies (its distance from the start is ``at`` of the two distances
+    together); of several such points, the one nearest ``at`` by length.
+    By length alone, a wiggly stretch of coast at one end (the Portugal
+    border's north) pulls the middle towards that end; by the nearest point
+    to the straight way between the ends, a border bent like a C (Munich's
+    with Bohemia) has its middle at a corner."""
     (x0, y0, *_), (x1, y1, *_) = stretch.coords[0], stretch.coords[-1]
-    target = Point(x0 + (x1 - x0) * at, y0 + (y1 - y0) * at)
-    return stretch.interpolate(stretch.project(target))
+    shares = np.linspace(0.0, 1.0, SEEN_STEPS)
+    spots = [stretch.interpolate(t, normalized=True) for t in shares]
+    xs = np.array([p.x for p in spots])
+    ys = np.array([p.y for p in spots])
+    start, end = np.hypot(xs - x0, ys - y0), np.hypot(xs - x1, ys - y1)
+    seen = start / np.maximum(start + end, 1e-9)
+    off = seen - at
+    crossings = np.nonzero(np.sign(off[:-1]) != np.sign(off[1:]))[0]
+    if not len(crossings):
+        return stretch.interpolate(at, normalized=True)
+    k = min(crossings.tolist(), key=lambda i: abs(shares[i] - at))
+    # between the two samples either side, in proportion
+    share = shares[k] + (shares[k + 1] - shares[k]) * off[k] / (off[k] - off[k + 1])
+    return stretch.interpolate(float(share), normalized=True)
 
 
 class _Redrawing:
@@ -134,7 +152,10 @@ class _Redrawing:
                 spot = line.interpolate(at, normalized=True)
         elif self.base is not None:
             try:
-                spot = _seen_along(border(self.base, anchor.province, anchor.neighbour), at)
+                stretch = border(self.base, anchor.province, anchor.neighbour)
+                # the board's edge is straight: its middle by length is the one seen
+                spot = stretch.interpolate(at, normalized=True) \
+                    if EDGE in (anchor.province, anchor.neighbour) else _seen_along(stretch, at)
             except (KeyError, ValueError):  # not a base border: the nearest point will do
                 other = self.base.shapes.get(anchor.neighbour)
                 spot = outline.interpolate(outline.project(
