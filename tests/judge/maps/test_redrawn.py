@@ -36,6 +36,7 @@ from judge.maps import attachments
 from judge.maps.postscript import ARTWORK, read_postscript
 from judge.maps.render import PIXELS_WIDE, changed_board
 from judge.maps.rings import shapes_for_rings
+from judge.maps.room import roomiest
 from judge.maps.scene import DrawnOrder, Scene
 from parser.orders import OrderError, parse_order
 from tests.examples import examples
@@ -369,7 +370,12 @@ def test_any_changes_draw_with_every_province_named_and_placed_in_its_own_shape(
     assert gone <= board.hidden and not (new & board.hidden)
     for code in new:
         assert f'data-province="{code}"' in board.patch  # its name is written
-        assert board.shapes[code].buffer(1.0).contains(Point(board.board.units[code]))
+        part, unit = board.shapes[code], Point(board.board.units[code])
+        assert part.buffer(1.0).contains(unit)
+        if any(isinstance(c, Split) and code in c.parts for c in changes):
+            # an army's disc off the part's borders, as far as the part has room
+            room = roomiest(part)[1]
+            assert part.exterior.distance(unit) >= min(LEGIBLE["unit_radius"], room) - 0.5, code
     for split_ in (c for c in changes if isinstance(c, Split)):
         line = LineString(board.lines[split_.line])
         assert base_shapes()[split_.province].buffer(0.5).contains(line)
