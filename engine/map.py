@@ -161,6 +161,9 @@ class Drawing:
     units: Mapping[str, Point] = field(default_factory=dict)  # location -> unit
     labels: Mapping[str, Point] = field(default_factory=dict)  # province -> its name
     centres: Mapping[str, Point] = field(default_factory=dict)  # province -> centre marker
+    notice: str | None = None  # what the picture says of itself ('reconstructed board...')
+    # draw the board with the points spread apart for room (judge/maps/geographic.py)
+    spread: bool = False
 
 
 @dataclass(frozen=True, eq=False)

@@ -544,8 +544,17 @@ class _Builder:
             if missing:
                 self.problem(("map", "units"), None,
                              f"no place to draw a unit on {', '.join(missing)}")
+        notice = raw.get("notice")
+        if notice is not None and not isinstance(notice, str):
+            self.problem(("map",), "notice", "notice is a line of text")
+            notice = None
+        spread = raw.get("spread", False)
+        if not isinstance(spread, bool):
+            self.problem(("map",), "spread", "spread is true or false")
+            spread = False
         return Drawing(artwork=artwork, size=size, units=tables["units"],
-                       labels=tables["labels"], centres=tables["centres"])
+                       labels=tables["labels"], centres=tables["centres"], notice=notice,
+                       spread=spread)
 
     def _point(self, path: tuple[str, ...], key: str, value: Any) -> tuple[float, float] | None:
         if (isinstance(value, list) and len(value) == 2
