@@ -29,7 +29,8 @@ from judge.maps.geographic import OPAQUE, PALE_LAND, geographic_layout
 from judge.maps.pieces import power_colours
 from judge.maps.render import board_for, render_svg
 from judge.maps.scene import Scene
-from tests.judge.maps.colour_difference import ciede2000, over
+from tests.judge.maps.ciede2000 import blend
+from tests.judge.maps.ciede2000 import difference as ciede2000
 from tests.judge.maps.test_label_clearance import (
     SVG,
     Box,
@@ -188,10 +189,10 @@ def test_a_dislodged_unit_stands_clear_of_the_unit_that_dislodged_it() -> None:
             assert not _overlap(b, standing[where]), where
 
 
-def fills() -> dict[str, str]:
+def fills() -> dict[str, tuple[int, int, int]]:
     """Each colour a region can be filled with, as drawn over the board's land."""
     colours = set(power_colours(dissolution()).values())
-    return {colour: over(colour, PALE_LAND, OPAQUE) for colour in colours}
+    return {colour: blend(colour, PALE_LAND, OPAQUE) for colour in colours}
 
 
 def test_any_two_powers_fills_differ_clearly_and_from_the_sea_and_land() -> None:
