@@ -137,7 +137,9 @@ _COMPASS: dict[str, tuple[str, Point]] = {
     "W": ("West", (-1.0, 0.0)), "NW": ("Northwest", (-0.7071, -0.7071)),
 }
 INNER, OUTER = "I", "O"
-WORDS = {**{k: w for k, (w, _) in _COMPASS.items()}, INNER: "Inner", OUTER: "Outer"}
+CENTRE = "C"  # a part of a part about its original province's middle (changes.part_names)
+WORDS = {**{k: w for k, (w, _) in _COMPASS.items()}, INNER: "Inner", OUTER: "Outer",
+         CENTRE: "Central"}
 
 
 def compass_vector(word: str) -> Point | None:

@@ -11,9 +11,11 @@ of A and the rest of X.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from engine.diplomap.board import (
+    CENTRE,
     INNER,
     OUTER,
     WORDS,
@@ -22,6 +24,7 @@ from engine.diplomap.board import (
     Segs,
     WorkingBoard,
     compass_of,
+    compass_vector,
     cut,
 )
 from engine.diplomap.values import EDGE, Anchor
@@ -54,13 +57,102 @@ def plan_split(board: WorkingBoard, code: str, i: int, j: int) -> Plan:
 def part_names(board: WorkingBoard, code: str,
                plan: Plan) -> tuple[tuple[str, str], tuple[str, str]]:
     """Codes and names for the parts (§II.H): the original province's code
-    and the side, ``GAL-N`` "North Galicia"; a digit added when taken."""
+    and the side, ``GAL-N`` "North Galicia".
+
+    A part split again names its parts so that the names read as the map
+    does (the rule text leaves names to the GM): by where they lie in the
+    *original* province when the plain sides are taken or would contradict
+    the other parts' names. Galicia cut into ``GAL-W`` and ``GAL-E``, then
+    ``GAL-E`` cut west to east, gives ``GAL-C`` "Central Galicia" (the part
+    about the original's middle) and ``GAL-SE``, not ``GAL-W2`` east of
+    ``GAL-W``. A digit is added only when no side reads right."""
     base = board.origin[code]
     title = board.base.provinces[base].name if base in board.base.provinces else base
-    first = board.free_code(f"{base}-{plan.sides[0]}", f"{_word(plan.sides[0])} {title}")
-    second = board.free_code(f"{base}-{plan.sides[1]}", f"{_word(plan.sides[1])} {title}",
+    sides = plan.sides
+    if sides != (INNER, OUTER) and code != base:
+        sides = _sides_in_original(board, code, base, plan) or sides
+    first = board.free_code(f"{base}-{sides[0]}", f"{_word(sides[0])} {title}")
+    second = board.free_code(f"{base}-{sides[1]}", f"{_word(sides[1])} {title}",
                              also=first)
     return first, second
+
+
+def _sides_in_original(board: WorkingBoard, code: str, base: str,
+                       plan: Plan) -> tuple[str, str] | None:
+    """The sides of the parts of a part: the plain ones (each part's side
+    from the other) where both are free and read right beside the
+    original's other parts (see :func:`_agrees`); else, the part further
+    from the original's middle first, ``C`` for the nearer part when it lies
+    at most half as far from that middle as the other, or the free compass
+    side nearest to where the part lies from that middle, among those that
+    read right beside the other parts. None where the board has no points
+    to tell by or no side reads right (a digit is added then)."""
+    middle = board.base.drawing.labels.get(base)
+    here = board.labels.get(code)
+    spots = [_pulled(here, board.mean_point(ring), "at").get("at") for ring in plan.rings]
+    if middle is None or spots[0] is None or spots[1] is None:
+        return None
+    far = [math.dist(middle, spot) for spot in spots if spot is not None]
+
+    def free(word: str, other: str | None) -> bool:
+        return word != other and not board.taken(f"{base}-{word}")
+
+    others = {c: board.labels[c] for c, o in board.origin.items()
+              if o == base and c != code and c in board.provinces and c in board.labels}
+    if all(free(side, None) and _agrees(side, spots[k], others, base)
+           for k, side in enumerate(plan.sides)):
+        return plan.sides
+    chosen: dict[int, str] = {}
+    for k in sorted((0, 1), key=lambda k: -far[k]):  # the part further out first
+        spot, other = spots[k], chosen.get(1 - k)
+        assert spot is not None
+        known = dict(others)
+        if other is not None and spots[1 - k] is not None:
+            known[f"{base}-{other}"] = spots[1 - k]  # type: ignore[assignment]
+        if far[k] <= far[1 - k] * CENTRAL and free(CENTRE, other) and \
+                _agrees(CENTRE, spot, known, base):
+            chosen[k] = CENTRE
+            continue
+        words = [w for w in _COMPASS_WORDS if free(w, other) and _agrees(w, spot, known, base)]
+        if not words:
+            return None
+        chosen[k] = min(words, key=lambda w: _turn(w, spot[0] - middle[0], spot[1] - middle[1]))
+    if chosen[0] == chosen[1]:
+        return None
+    return chosen[0], chosen[1]
+
+
+def _agrees(side: str, spot: Point | None, others: dict[str, Point], base: str) -> bool:
+    """Whether a part at ``spot`` named ``side`` reads right beside the
+    original's other parts: one clearly east (or south) of another has a
+    side pointing further east (south). ``STP-N`` south of ``STP-NW`` does not."""
+    if spot is None:
+        return True
+    mine = _vector(side)
+    for code, at in others.items():
+        theirs = _vector(code[len(base) + 1:])
+        for axis in (0, 1):
+            along, across = spot[axis] - at[axis], spot[1 - axis] - at[1 - axis]
+            if abs(along) > 2 * abs(across) + 2 and (mine[axis] - theirs[axis]) * along <= 0:
+                return False
+    return True
+
+
+def _vector(side: str) -> tuple[float, float]:
+    vector = compass_vector(side)
+    return (0.0, 0.0) if vector is None else vector
+
+
+def _turn(word: str, dx: float, dy: float) -> float:
+    """How far (degrees) the compass word's direction is from (dx, dy)."""
+    vector = compass_vector(word)
+    assert vector is not None
+    angle = math.degrees(math.atan2(dx, -dy) - math.atan2(vector[0], -vector[1])) % 360
+    return min(angle, 360 - angle)
+
+
+CENTRAL = 0.5  # the nearer part is central within this share of the further one's distance
+_COMPASS_WORDS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
 def _word(side: str) -> str:

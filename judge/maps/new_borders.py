@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+import shapely
 from shapely import LineString, MultiLineString, Point, Polygon, affinity, contains_xy, unary_union
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
@@ -26,6 +27,7 @@ from shapely.ops import linemerge, polylabel, split, substring
 
 from engine.diplomap.values import EDGE
 from judge.maps.postscript import ARTWORK, read_postscript
+from judge.maps.room import roomiest
 from judge.maps.shapes import province_shapes
 
 Pt = tuple[float, float]
@@ -33,7 +35,11 @@ Pt = tuple[float, float]
 STEP = 0.5  # points: a border is looked at this often to find what it touches
 NEAR = 0.05  # points: a shape this near the outline is what it touches there
 REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
-FAIR_SHARE = 0.2  # a line is bent in until its smaller part has this much of the province
+VISIBLE_SIMPLIFY = 0.3  # points: the outline's detail a way round its corners ignores
+PULLS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)  # how far a line is bent towards the pole, in turn
+BULBS = tuple(k / 10 for k in range(10, 2, -1))  # a loop's width, in shares of the room wanted
+CLEARANCE = 2.0  # points a new line keeps off other borders, away from its ends
+END_REACH = 8.0  # points a new line leaves a border square to it
 
 
 # -- the base map's shapes, once per process -------------------------------------
@@ -150,39 +156,67 @@ def _inwards(shape: Polygon, at: Pt) -> Pt:
     return nx, ny
 
 
-def across(shape: Polygon, a: Pt, b: Pt) -> LineString:
+def _clear(shape: Polygon, line: LineString, a: Pt, b: Pt) -> bool:
+    """Whether the line keeps off the shape's other borders away from its
+    ends: a line skirting a border would read as part of it."""
+    ends = unary_union([Point(a).buffer(END_REACH), Point(b).buffer(END_REACH)])
+    middle = line.difference(ends)
+    return middle.is_empty or bool(shape.buffer(-CLEARANCE).contains(middle))
+
+
+def _towards(normal: Pt, way: Pt) -> Pt:
+    """``normal``, or halfway between it and ``way`` where they part by
+    more than half a right angle."""
+    if normal[0] * way[0] + normal[1] * way[1] >= 0.7:
+        return normal
+    x, y = normal[0] + way[0], normal[1] + way[1]
+    norm = math.hypot(x, y) or 1.0
+    return x / norm, y / norm
+
+
+def across(shape: Polygon, a: Pt, b: Pt, room: float = 0.0) -> LineString:
     """A smooth line inside ``shape`` from ``a`` to ``b`` (both on its
     outline), leaving each border at right angles as a border drawn by hand
-    would: through a point between the chord's middle and the shape's,
-    as near the chord as keeps it inside and leaves neither part a sliver;
-    else the shortest way through the shape."""
+    would, and otherwise as near the straight route from ``a`` to ``b`` as
+    leaves each part ``room`` (a unit and its name) clear of every border:
+    through the chord's middle, or bent as little as that needs towards the
+    shape's pole; else the shortest way through the shape."""
     pole = polylabel(shape, 0.5)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     chord = math.dist(a, b) or 1.0
     along = ((b[0] - a[0]) / chord, (b[1] - a[1]) / chord)
-    na, nb = _inwards(shape, a), _inwards(shape, b)
-    best: tuple[float, LineString] | None = None
-    for pull in (0.15, 0.4, 0.7, 1.0):
+    # each end leaves its border square to it, turned halfway towards the
+    # other end where the border faces away from it: no hook at the end
+    na = _towards(_inwards(shape, a), along)
+    nb = _towards(_inwards(shape, b), (-along[0], -along[1]))
+    best: tuple[tuple[bool, float], LineString] | None = None
+    for pull in PULLS:
         through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)
-        reach_a, reach_b = math.dist(a, through) / 3, math.dist(through, b) / 3
+        # leaving the border square to it for a short way only: a long line's
+        # ends bent out far would wander from the straight route
+        reach_a = min(math.dist(a, through) / 3, END_REACH)
+        reach_b = min(math.dist(through, b) / 3, END_REACH)
+        half_a, half_b = math.dist(a, through) / 3, math.dist(through, b) / 3
         # two cubics meeting smoothly at ``through``, parallel to the chord there
         first = _bezier(a, (a[0] + na[0] * reach_a, a[1] + na[1] * reach_a),
-                        (through[0] - along[0] * reach_a, through[1] - along[1] * reach_a),
+                        (through[0] - along[0] * half_a, through[1] - along[1] * half_a),
                         through, 12)
-        second = _bezier(through, (through[0] + along[0] * reach_b,
-                                   through[1] + along[1] * reach_b),
+        second = _bezier(through, (through[0] + along[0] * half_b,
+                                   through[1] + along[1] * half_b),
                          (b[0] + nb[0] * reach_b, b[1] + nb[1] * reach_b), b, 12)
         line = LineString(first + second[1:])
         if not _inside(shape, line):
             continue
         # between two borders close together the chord leaves a sliver no
-        # name or unit fits in: bend it further in while that stays inside
+        # unit or name fits in, or skirts a border: bend it further in, as
+        # little as will do
+        clear = _clear(shape, line, a, b)
         one, two = cut(shape, line, a, b)
-        share = min(one.area, two.area) / shape.area
-        if share >= FAIR_SHARE:
+        least = min(roomiest(one)[1], roomiest(two)[1])
+        if clear and least >= room:
             return line
-        if best is None or share > best[0]:
-            best = (share, line)
+        if best is None or (clear, least) > best[0]:
+            best = ((clear, least), line)
     return best[1] if best is not None else _shortest_way(shape, a, b)
 
 
@@ -213,8 +247,49 @@ def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
     for step in (coarse, coarse / 2, coarse / 4):
         line = _on_grid(shape, a, b, step)
         if _inside(shape, line):
+            return line
+    # an end deep in an inlet narrower than the finest grid (the North
+    # Atlantic's reach into Liverpool's coast): round the outline's corners
+    return _visible_way(shape, a, b) or line
+
+
+def _visible_way(shape: Polygon, a: Pt, b: Pt) -> LineString | None:
+    """The shortest way from ``a`` to ``b`` inside the shape from corner to
+    corner of its (simplified) outline, each leg in plain sight of the
+    next; None if there is none."""
+    simple = shape.simplify(VISIBLE_SIMPLIFY)
+    corners = list((simple if isinstance(simple, Polygon) else shape).exterior.coords)[:-1]
+    spots = [a, b, *corners]
+    count = len(spots)
+    first, second = np.triu_indices(count, k=1)
+    xy = np.asarray(spots)
+    legs = shapely.linestrings(np.stack([xy[first], xy[second]], axis=1))
+    room = shape.buffer(0.3)
+    shapely.prepare(room)
+    seen = shapely.contains(room, legs)
+    near: dict[int, list[tuple[int, float]]] = {k: [] for k in range(count)}
+    for i, j in zip(first[seen].tolist(), second[seen].tolist(), strict=True):
+        length = math.dist(spots[i], spots[j])
+        near[i].append((j, length))
+        near[j].append((i, length))
+    cost, came, queue = {0: 0.0}, {0: -1}, [(0.0, 0)]
+    while queue:
+        so_far, at = heapq.heappop(queue)
+        if at == 1:
             break
-    return line
+        if so_far > cost[at]:
+            continue
+        for nxt, length in near[at]:
+            if so_far + length < cost.get(nxt, math.inf):
+                cost[nxt], came[nxt] = so_far + length, at
+                heapq.heappush(queue, (so_far + length, nxt))
+    if 1 not in came:
+        return None
+    path, step = [], 1
+    while step != -1:
+        path.append(spots[step])
+        step = came[step]
+    return LineString(reversed(path))
 
 
 def _on_grid(shape: Polygon, a: Pt, b: Pt, step: float) -> LineString:
@@ -277,18 +352,30 @@ def _on_grid(shape: Polygon, a: Pt, b: Pt, step: float) -> LineString:
     return line
 
 
-def loop(shape: Polygon, middle: Pt, reach: float) -> LineString:
+def loop(shape: Polygon, middle: Pt, reach: float, room: float = 0.0) -> LineString:
     """A loop's line: the arc inside ``shape`` of a circle about
     ``middle`` (a point of its border); with the border it encloses a
-    half-disc, the loop's part."""
+    half-disc, the loop's part. As wide as ``room`` (a unit and its name)
+    where the circle crosses no other border, else the widest that does
+    not, and at least ``reach``."""
     pole = polylabel(shape, 0.5)
-    radius = max(1.0, min(reach, math.dist(middle, (pole.x, pole.y)) * 0.85))
+    towards = math.dist(middle, (pole.x, pole.y))
+    radius = max(1.0, min(reach, towards * 0.85))
+    for share in BULBS:
+        wide = room * share
+        if wide <= radius:
+            break
+        arcs = _arcs(shape, middle, wide)
+        if len(arcs) == 1:  # the circle meets the outline only either side of ``middle``
+            return arcs[0]
+    return max(_arcs(shape, middle, radius), key=lambda p: p.length)
+
+
+def _arcs(shape: Polygon, middle: Pt, radius: float) -> list[LineString]:
     arcs = Point(middle).buffer(radius, 32).exterior.intersection(shape)
     if isinstance(arcs, MultiLineString):
         arcs = linemerge(arcs)
-    pieces = [p for p in getattr(arcs, "geoms", [arcs]) if isinstance(p, LineString)]
-    longest: LineString = max(pieces, key=lambda p: p.length)
-    return longest
+    return [p for p in getattr(arcs, "geoms", [arcs]) if isinstance(p, LineString)]
 
 
 def _extended(line: LineString) -> LineString:

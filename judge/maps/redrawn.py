@@ -23,6 +23,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+import numpy as np
 from shapely import LineString, MultiLineString, Point, Polygon, unary_union
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import linemerge, polylabel, substring
@@ -42,13 +43,22 @@ from judge.maps.new_borders import (
     loop,
     outline_of,
 )
+from judge.maps.room import roomiest
 
 LOOP_SPREAD = 0.15  # a loop starting and ending at one point encloses this much of its border
+SEEN_STEPS = 201  # points a border is looked at to find its middle as seen
 LOOP_SIZE = 6.0  # points: the least radius of a loop's half-disc
+LOOP_ROOM = 1.6  # unit sizes: a loop's bulb's radius, room for its unit and its name below
 ERASE_TRIM = 1.2  # points left at each end of an erased stretch, where other borders meet it
 ERASE_WIDTH = 2.2  # wider than the artwork's borders (1) and coasts (0.6)
 COVER = 0.6  # points a covered name's patch keeps off the borders (half a border)
 LINE_WIDTH = 1.0  # as the artwork's borders (judge/maps/board.py)
+# in unit sizes: how far a unit reaches round its point (judge/maps/labels.py
+# UNIT_REACH's widest) with a little room, and a centre marker's radius with its ring
+UNIT_ROOM = 0.95
+CENTRE_ROOM = 0.3
+LABEL_MARGIN = 0.8  # points a new name keeps off its part's borders where it fits
+MARGIN = 1.5  # points a marker keeps off its part's borders beyond its own reach
 
 
 @dataclass(frozen=True)
@@ -77,12 +87,37 @@ def _path(line: BaseGeometry) -> str:
     return "".join(words)
 
 
-def _spot_in(shape: BaseGeometry, old: Pt | None, margin: float = 2.0) -> Pt:
-    """``old`` if it lies well inside the shape, else the shape's middle."""
+def _spot_in(shape: BaseGeometry, old: Pt | None, margin: float) -> Pt:
+    """``old`` if it lies ``margin`` inside the shape, else the shape's roomiest spot."""
     if old is not None and shape.buffer(-margin).contains(Point(old)):
         return old
-    pole = polylabel(largest(shape), 0.5)
-    return pole.x, pole.y
+    return roomiest(shape)[0]
+
+
+def _seen_along(stretch: LineString, at: float) -> Point:
+    """The point ``at`` (0..1) along a border as a player sees it: where
+    the border is ``at`` of the way from its start to its end, as the crow
+    flies (its distance from the start is ``at`` of the two distances
+    together); of several such points, the one nearest ``at`` by length.
+    By length alone, a wiggly stretch of coast at one end (the Portugal
+    border's north) pulls the middle towards that end; by the nearest point
+    to the straight way between the ends, a border bent like a C (Munich's
+    with Bohemia) has its middle at a corner."""
+    (x0, y0, *_), (x1, y1, *_) = stretch.coords[0], stretch.coords[-1]
+    shares = np.linspace(0.0, 1.0, SEEN_STEPS)
+    spots = [stretch.interpolate(t, normalized=True) for t in shares]
+    xs = np.array([p.x for p in spots])
+    ys = np.array([p.y for p in spots])
+    start, end = np.hypot(xs - x0, ys - y0), np.hypot(xs - x1, ys - y1)
+    seen = start / np.maximum(start + end, 1e-9)
+    off = seen - at
+    crossings = np.nonzero(np.sign(off[:-1]) != np.sign(off[1:]))[0]
+    if not len(crossings):
+        return stretch.interpolate(at, normalized=True)
+    k = min(crossings.tolist(), key=lambda i: abs(shares[i] - at))
+    # between the two samples either side, in proportion
+    share = shares[k] + (shares[k + 1] - shares[k]) * off[k] / (off[k] - off[k + 1])
+    return stretch.interpolate(float(share), normalized=True)
 
 
 class _Redrawing:
@@ -117,8 +152,10 @@ class _Redrawing:
                 spot = line.interpolate(at, normalized=True)
         elif self.base is not None:
             try:
-                spot = border(self.base, anchor.province, anchor.neighbour).interpolate(
-                    at, normalized=True)
+                stretch = border(self.base, anchor.province, anchor.neighbour)
+                # the board's edge is straight: its middle by length is the one seen
+                spot = stretch.interpolate(at, normalized=True) \
+                    if EDGE in (anchor.province, anchor.neighbour) else _seen_along(stretch, at)
             except (KeyError, ValueError):  # not a base border: the nearest point will do
                 other = self.base.shapes.get(anchor.neighbour)
                 spot = outline.interpolate(outline.project(
@@ -143,11 +180,12 @@ class _Redrawing:
         b = self._anchor(change.end, end, shape)
         if change.loop:
             middle = self._anchor(change.start, (start + end) / 2, shape)
-            line = loop(shape, middle, max(math.dist(a, b) / 2, LOOP_SIZE))
+            line = loop(shape, middle, max(math.dist(a, b) / 2, LOOP_SIZE),
+                        self.board.unit_size * LOOP_ROOM)
             (ax, ay), (bx, by) = line.coords[0], line.coords[-1]  # where the arc meets the border
             a, b = (ax, ay), (bx, by)
         else:
-            line = across(shape, a, b)
+            line = across(shape, a, b, self.board.unit_size * UNIT_ROOM)
         clipped = line.intersection(shape.buffer(0.05))  # never drawn outside its province
         if isinstance(clipped, MultiLineString):
             clipped = linemerge(clipped)
@@ -184,10 +222,12 @@ class _Redrawing:
 
     def _share_points(self, old: str, parts: Mapping[str, BaseGeometry],
                       holder: str | None) -> None:
-        """Units, coasts and the centre marker of a split province, each in its part."""
+        """Units, coasts and the centre marker of a split province, each in its
+        part and clear of its borders, so that a marker shows which part it is in."""
         point = self.units.pop(old, None)
+        unit_room = self.board.unit_size * UNIT_ROOM
         for code, part in parts.items():
-            self.units[code] = _spot_in(part, point)
+            self.units[code] = _spot_in(part, point, unit_room)
         for location in [loc for loc in self.units if province_of(loc) == old]:
             spot = self.units.pop(location)
             code = min(parts, key=lambda c: parts[c].distance(Point(spot)))
@@ -198,21 +238,20 @@ class _Redrawing:
         if holder is None or holder not in parts:
             holder = min(parts, key=lambda c: parts[c].distance(Point(spot)))
         self.centre_base[holder] = self.centre_base.pop(old, old)
-        part = parts[holder]
-        if not part.buffer(-2).contains(Point(spot)):
-            spot = self._beside(part, self.units[holder])
-        self.centres[holder] = spot
+        self.centres[holder] = self._centre_spot(parts[holder], spot, self.units[holder])
 
-    def _beside(self, part: BaseGeometry, unit: Pt) -> Pt:
-        """A spot for a centre marker near the part's unit, inside the part."""
-        reach = self.board.unit_size * 0.85
-        inner = part.buffer(-2)
-        for angle in range(-45, 315, 45):
-            spot = (unit[0] + reach * math.cos(math.radians(angle)),
-                    unit[1] + reach * math.sin(math.radians(angle)))
-            if inner.contains(Point(spot)):
-                return spot
-        return unit
+    def _centre_spot(self, part: BaseGeometry, old: Pt, unit: Pt) -> Pt:
+        """The centre marker's spot: where it was if that is well inside the
+        part and clear of the part's unit; else the part's roomiest spot
+        away from the unit."""
+        size = self.board.unit_size
+        radius = size * CENTRE_ROOM
+        clear = size * UNIT_ROOM + radius
+        if part.buffer(-radius - MARGIN).contains(Point(old)) and math.dist(old, unit) >= clear:
+            return old
+        # the room counted from the marker's edge: off the borders by its
+        # radius, off the unit by the unit's reach and its radius
+        return roomiest(part, [(unit[0], unit[1], clear - radius)])[0]
 
     def _split_schematic(self, change: Split) -> None:
         """No shapes: the parts stand either side of the province's disc."""
@@ -316,7 +355,22 @@ class _Redrawing:
                 continue
             below = (unit[0], unit[1] + board.unit_size * 1.05)
             shape = self.shapes.get(code)
-            wanted[code] = below if shape is None or shape.contains(Point(below)) else unit
+            if shape is None:
+                wanted[code] = below
+                continue
+            box = label_box(code, *below, board.label_size)
+            if shape.buffer(-LABEL_MARGIN).contains(Polygon(
+                    [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])])):
+                wanted[code] = below
+                continue
+            # no room under the unit (a merged province's long name, a small
+            # part): the name's middle at the part's roomiest spot clear of
+            # its markers, so that the name is on the part's own land or sea
+            markers = [(*unit, board.unit_size * UNIT_ROOM)]
+            if code in self.centres:
+                markers.append((*self.centres[code], board.unit_size * CENTRE_ROOM))
+            (x, y), _ = roomiest(shape, markers)
+            wanted[code] = (x, y + board.label_size * 0.3)
         # units and their dislodged ghosts (which may be covered if need be),
         # centre markers and the names already placed
         boxes = [unit_boxes(x, y, board.unit_size) for x, y in self.units.values()]

@@ -3,17 +3,23 @@ the drawing reads, and switching Diplomap on for a variant."""
 
 from __future__ import annotations
 
+import tomllib
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from engine.diplomap.adjudication import adjudicate_map_orders
+from engine.diplomap.board import compass_vector
 from engine.diplomap.in_force import apply_changes, rename, with_diplomap
 from engine.diplomap.state import of as diplomap
-from engine.diplomap.values import Anchor, Split
+from engine.diplomap.values import Anchor, MapChange, Split
 from engine.map import normalise_name
+from engine.state import GameState
 from engine.variant_file import load_variant
 from engine.variants import rules_for
-from tests.engine.diplomap.runner import run
+from tests.engine.diplomap.runner import diplomap_standard, map_order, run
 
 
 def _two_lines_in_burgundy() -> tuple:
@@ -89,3 +95,37 @@ def test_the_layer_goes_over_any_variants_rules() -> None:
     composed = rules_for(marked)
     assert composed.diplomap and isinstance(composed, type(rules_for(dissolution)))
     assert rules_for(marked) is composed
+
+
+PART_NAMES = tomllib.loads(
+    (Path(__file__).parent / "data" / "part_names.toml").read_text("utf-8"))["case"]
+
+
+@pytest.mark.parametrize("case", PART_NAMES, ids=lambda c: c["name"])
+def test_parts_split_again_are_named_by_where_they_lie(case: dict[str, Any]) -> None:
+    game_map = diplomap_standard()
+    state = GameState.initial(game_map).evolve(units=())
+    changes: tuple[MapChange, ...] = ()
+    for orders in case["rounds"]:
+        board = apply_changes(game_map, changes)
+        outcome = adjudicate_map_orders(board, state, (), {
+            f"P{n}": [map_order(raw)] for n, raw in enumerate(orders)})
+        assert all(r.succeeded for r in outcome.results), outcome.results
+        changes = (*changes, *outcome.changes)
+    board = apply_changes(game_map, changes)
+    codes = sorted(c for c in board.provinces if c.startswith(case["province"] + "-"))
+    if case["codes"]:
+        assert codes == case["codes"]
+    assert len(codes) == 3 and not any(c[-1].isdigit() for c in codes), codes
+    labels = board.drawing.labels
+
+    def side(code: str) -> tuple[float, float]:
+        return compass_vector(code.split("-", 1)[1]) or (0.0, 0.0)  # C: the middle
+
+    for one in codes:
+        for two in codes:
+            dx, dy = (labels[one][k] - labels[two][k] for k in (0, 1))
+            if dx > 2 * abs(dy) + 2:  # ``one`` lies clearly east of ``two``
+                assert side(one)[0] > side(two)[0], (one, two)
+            if dy > 2 * abs(dx) + 2:  # clearly south
+                assert side(one)[1] > side(two)[1], (one, two)

@@ -36,6 +36,7 @@ from judge.maps import attachments
 from judge.maps.postscript import ARTWORK, read_postscript
 from judge.maps.render import PIXELS_WIDE, changed_board
 from judge.maps.rings import shapes_for_rings
+from judge.maps.room import roomiest
 from judge.maps.scene import DrawnOrder, Scene
 from parser.orders import OrderError, parse_order
 from tests.examples import examples
@@ -369,7 +370,12 @@ def test_any_changes_draw_with_every_province_named_and_placed_in_its_own_shape(
     assert gone <= board.hidden and not (new & board.hidden)
     for code in new:
         assert f'data-province="{code}"' in board.patch  # its name is written
-        assert board.shapes[code].buffer(1.0).contains(Point(board.board.units[code]))
+        part, unit = board.shapes[code], Point(board.board.units[code])
+        assert part.buffer(1.0).contains(unit)
+        if any(isinstance(c, Split) and code in c.parts for c in changes):
+            # an army's disc off the part's borders, as far as the part has room
+            room = roomiest(part)[1]
+            assert part.exterior.distance(unit) >= min(LEGIBLE["unit_radius"], room) - 0.5, code
     for split_ in (c for c in changes if isinstance(c, Split)):
         line = LineString(board.lines[split_.line])
         assert base_shapes()[split_.province].buffer(0.5).contains(line)
@@ -387,3 +393,54 @@ def _dark_near(picture: Image.Image, spot: tuple[int, int]) -> bool:
     x, y = spot
     return any(sum(picture.getpixel((x + dx, y + dy))) < DARK
                for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+
+LEGIBLE = tomllib.loads(
+    (Path(__file__).parent / "data" / "redrawn_legible.toml").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("board", LEGIBLE["board"], ids=lambda b: b["name"])
+def test_markers_and_names_stand_inside_their_part_clear_of_its_borders(
+        board: dict[str, Any]) -> None:
+    """Issue 24: after a split a marker on the new line shows no part."""
+    changes = changes_of(board)
+    drawn_board = changed_board(standard(), changes)
+    units, centres = drawn_board.board.units, drawn_board.board.centres
+    labels = drawn_board.board.labels
+    new = {p for c in changes if isinstance(c, Split) for p in c.parts} | {
+        c.into for c in changes if isinstance(c, Merge)}
+    new &= set(drawn_board.shapes)
+    merged = {c.into for c in changes if isinstance(c, Merge)}
+    assert new
+    for code in sorted(new):
+        part = drawn_board.shapes[code]
+        unit = Point(units[code])
+        assert part.contains(unit), code
+        assert part.exterior.distance(unit) >= LEGIBLE["unit_radius"], code
+        if code in centres:
+            centre = Point(centres[code])
+            assert part.contains(centre), code
+            # off the part's borders and off its unit, unless the part is too
+            # small for both (then at least inside it, apart from the unit)
+            assert part.exterior.distance(centre) >= LEGIBLE["centre_radius"] or \
+                part.area < 400, code
+            if code not in merged:  # a merged province keeps the artwork's spots
+                assert centre.distance(unit) >= LEGIBLE["unit_radius"] + LEGIBLE["centre_radius"]
+        x, y = labels[code]
+        assert part.contains(Point(x, y - 2)), code  # the name's middle, above its baseline
+
+
+@pytest.mark.parametrize("board", LEGIBLE["board"], ids=lambda b: b["name"])
+def test_new_lines_keep_near_the_straight_way_between_their_ends(board: dict[str, Any]) -> None:
+    """Issue 24: St Petersburg's Bot-Mos line wandered far north-east."""
+    changes = changes_of(board)
+    drawn_board = changed_board(standard(), changes)
+    for change in changes:
+        if not isinstance(change, Split) or change.loop:
+            continue
+        line = LineString(drawn_board.lines[change.line])
+        chord = LineString([line.coords[0], line.coords[-1]])
+        if not base_shapes()[change.base].buffer(0.5).contains(chord):
+            continue  # the straight way leaves the province (Sevastopol round the Black Sea)
+        allowed = LEGIBLE["route"] * chord.length + LEGIBLE["bend"]
+        assert line.hausdorff_distance(chord) <= allowed, change.province
