@@ -42,7 +42,8 @@ sys.path.insert(0, str(ROOT))
 from engine.variants.intercontinental.abbreviations import abbreviate  # noqa: E402
 from engine.variants.intercontinental.facts import load_facts  # noqa: E402
 
-OUT = ROOT / "engine" / "variants" / "intercontinental.toml"
+OUT, VIEWS = (ROOT / "engine" / "variants" / "intercontinental.toml",
+              ROOT / "tools" / "intercontinental_views.toml")  # [[map.views]], copied
 
 # --- Places that are not supply centres ------------------------------------
 # (label as on the map, [lat, lon] for the schematic drawing). Labels with a
@@ -909,8 +910,7 @@ def build() -> str:
     w("# with a fisheye around Europe (FISHEYE_* in the tool), which is crowded at")
     w("# equal area; scaled to points. Provisional coordinates, no rules meaning.")
     w("[map]")
-    w(f"size = [{SIZE[0]}, {SIZE[1]}]")
-    w("")
+    w(f"size = [{SIZE[0]}, {SIZE[1]}]\n\n" + VIEWS.read_text(encoding="utf-8").split("\n\n", 1)[1])
     w("[map.units]")
     placed = spread({code: project(*points[code]) for code in sorted(names)})
     for code in sorted(names):

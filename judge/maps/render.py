@@ -139,11 +139,14 @@ OWNER_OPACITY = 0.55  # owned land: the power's colour over the land's, this muc
 STATIC_AT = "<!-- the board -->"  # where the unchanging parts go in the document
 
 
-def render_svg(game_map: GameMap, scene: Scene, *, static: bool = True) -> str:
+def render_svg(game_map: GameMap, scene: Scene, *, static: bool = True,
+               pixels: int = 0) -> str:
     """The map as an SVG document. Without ``static`` the parts that never
     change (sea, land, borders, names) are left out, for laying over a
-    picture of them made once (:func:`render_png`)."""
-    drawn = _render_phase(game_map, scene)
+    picture of them made once (:func:`render_png`). ``pixels``: the width
+    the picture is shown at (the legend is sized for it), if not the
+    variant's own (judge/maps/views.py draws a large board at mail size)."""
+    drawn = _render_phase(game_map, scene, pixels)
     return with_board(game_map, drawn, map_changes(scene.position)) if static else drawn
 
 
@@ -206,7 +209,7 @@ def _scored(state: GameState, redrawn: Redrawn) -> GameState:
     return replace(state, owners=tuple(sorted((base.get(c, c), p) for c, p in state.owners)))
 
 
-def _render_phase(game_map: GameMap, scene: Scene) -> str:
+def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0) -> str:
     state = scene.position
     changes = map_changes(state)
     redrawn = changed_board(game_map, changes) if changes else None
@@ -215,7 +218,7 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     geo = Geometry(game_map, board, redrawn.former if redrawn is not None else None)
     key = map_key(game_map, state)
     colours = power_colours(game_map) | (dict(key.colours) if key else {})
-    pixels = key.pixels if key is not None and key.pixels else PIXELS_WIDE
+    pixels = shown_at or (key.pixels if key is not None and key.pixels else PIXELS_WIDE)
     owners = dict(state.owners)
     areas = [(code, board.areas[code], colours[power])
              for code, power in sorted(owners.items()) if code in board.areas]
