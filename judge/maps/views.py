@@ -47,7 +47,7 @@ TEXT = 15  # pixels: the caption's and the overview's frame titles' letters
 FRAME = "#3b3224"
 # a palette this size keeps every colour the board draws (about sixty, and
 # their anti-aliased edges) and makes the PNG a quarter of its RGB size
-PALETTE = 128
+PALETTE = 64
 PNG_LEVEL = 6
 
 # the first element's size and viewBox, as templates/map.svg.j2 writes them
@@ -100,7 +100,7 @@ def _caption_title(scene: Scene, view: View) -> str:
 
 def view_svg(game_map: GameMap, scene: Scene, view: View) -> str:
     """The whole SVG document of one view's picture, board included."""
-    drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE)
+    drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE, within=view.box)
     whole = with_board(game_map, drawn, map_changes(scene.position))
     return view_svg_of(whole, view, _caption_title(scene, view), board_notice(game_map))
 
@@ -122,7 +122,10 @@ def pictures(game_map: GameMap, scene: Scene) -> list[tuple[str, bytes]]:
     notice = board_notice(game_map)
     out = [("", _overview_png(game_map, drawn, patch))]
     for view in game_map.drawing.views:
-        document = view_svg_of(drawn, view, _caption_title(scene, view), notice)
+        # drawing each piece costs, seen or not: each view draws its own
+        shown = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE,
+                           within=view.box)
+        document = view_svg_of(shown, view, _caption_title(scene, view), notice)
         out.append((f"-{view.name}", _view_png(game_map, view, document, patch)))
     return out
 
