@@ -138,18 +138,26 @@ def _bare_board(game_map: GameMap) -> str:
     scale = PIXELS_WIDE / board.width
     size, line = TEXT / scale, 1.6 / scale
     frames = []
+    taken: list[tuple[float, float, float, float]] = []
     for view in game_map.drawing.views:
         left, top, right, bottom = view.box
-        width = len(view.title) * size * 0.62 + size
+        width, high = len(view.title) * size * 0.62 + size, size * 1.4
+        # the title in a corner of its frame, the first clear of the titles before it
+        corners = [(left, top), (right - width, top), (left, bottom - high),
+                   (right - width, bottom - high)]
+        x, y = next(((cx, cy) for cx, cy in corners
+                     if not any(cx < b[2] and b[0] < cx + width and cy < b[3] and b[1] < cy + high
+                                for b in taken)), corners[0])
+        taken.append((x, y, x + width, y + high))
         frames.append(
             f'<g class="view" data-view="{view.name}">'
             f'<rect x="{_n(left)}" y="{_n(top)}" width="{_n(right - left)}" '
             f'height="{_n(bottom - top)}" fill="none" stroke="{FRAME}" '
             f'stroke-width="{_n(line)}" stroke-dasharray="{_n(line * 5)} {_n(line * 3)}"/>'
-            f'<rect x="{_n(left)}" y="{_n(top)}" width="{_n(width)}" '
-            f'height="{_n(size * 1.4)}" fill="#fbfaf6" fill-opacity="0.85" stroke="{FRAME}" '
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(width)}" '
+            f'height="{_n(high)}" fill="#fbfaf6" fill-opacity="0.85" stroke="{FRAME}" '
             f'stroke-width="{_n(line * 0.6)}"/>'
-            f'<text x="{_n(left + size * 0.5)}" y="{_n(top + size * 1.05)}" '
+            f'<text x="{_n(x + size * 0.5)}" y="{_n(y + size * 1.05)}" '
             f'font-size="{_n(size)}" font-weight="bold" fill="{FRAME}">'
             f'{html.escape(view.title)}</text></g>')
     return (f'<g class="board">{board.under}</g><g class="borders">{board.over}</g>'
