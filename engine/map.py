@@ -127,6 +127,12 @@ class Power:
     barred: frozenset[str] = frozenset()  # provinces its units may not enter
     friends: tuple[str, ...] = ()  # powers it never attacks (nor helps attack)
     default_order: str = "hold"  # a bid-ordered unit's order when no bid wins
+    title: str = ""  # its name in prose ('US Navy', 'NATO'), where its key's words mislead
+
+    @property
+    def name_in_prose(self) -> str:
+        """'US Navy' where the variant says so, else 'Saudi Arabia' from SAUDI_ARABIA."""
+        return self.title or self.name.replace("_", " ").title()
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +178,9 @@ class Drawing:
     labels: Mapping[str, Point] = field(default_factory=dict)  # province -> its name
     centres: Mapping[str, Point] = field(default_factory=dict)  # province -> centre marker
     views: tuple[View, ...] = ()  # regions drawn on their own at mail size ([[map.views]])
+    notice: str | None = None  # what the picture says of itself ('reconstructed board...')
+    # draw the board with the points spread apart for room (judge/maps/geographic.py)
+    spread: bool = False
 
 
 @dataclass(frozen=True, eq=False)

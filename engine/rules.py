@@ -24,7 +24,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from engine.bids import Bid, BidResult
-from engine.boards import HexBoard
+from engine.boards import Happened, HexBoard
 from engine.holdings import NOTHING, Holdings
 from engine.legality import Occupancy
 from engine.lines import ORDERS, LineKind
@@ -79,6 +79,10 @@ class Rules:
     # heading (the end mail, SUMMARY): Dissolution scores victory points
     score_unit = "centres"
     score_title = "supply centre counts"
+    # what the most a player may bid on each power's units is, where bids
+    # are capped (bid_allowance's caps), in the results, HISTORY and the
+    # orders reply: Dissolution's caps are the bidder's Favor values
+    caps_title = "the most you may bid on each power's units"
     # what a GM's setup before the start (setup_problems, with_setup) is called
     # in mails, and what it leaves to the variant's default
     setup_title = "setup"
@@ -131,8 +135,11 @@ class Rules:
         """The opening position with that setup in place of the default one."""
         return state
 
-    def other_board(self, game_map: GameMap, state: GameState) -> HexBoard | None:
-        """The variant's other board as it stands, for drawing; none here."""
+    def other_board(self, game_map: GameMap, state: GameState,
+                    happened: Happened | None = None) -> HexBoard | None:
+        """The variant's other board as it stands, for drawing, with the
+        ways its pieces went in the phase just adjudicated (``happened``);
+        none here."""
         return None
 
     def other_board_units(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:

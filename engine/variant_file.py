@@ -415,6 +415,7 @@ class _Builder:
                 territory=tuple(self._code_list(path, entry, "territory")
                                 if territory else home),
                 colour=colour,
+                title=str(entry.get("title", "")),
                 **self._traits(path, entry, provinces),
             )
         letters: dict[str, str] = {}
@@ -546,9 +547,17 @@ class _Builder:
             if missing:
                 self.problem(("map", "units"), None,
                              f"no place to draw a unit on {', '.join(missing)}")
+        notice = raw.get("notice")
+        if notice is not None and not isinstance(notice, str):
+            self.problem(("map",), "notice", "notice is a line of text")
+            notice = None
+        spread = raw.get("spread", False)
+        if not isinstance(spread, bool):
+            self.problem(("map",), "spread", "spread is true or false")
+            spread = False
         return Drawing(artwork=artwork, size=size, units=tables["units"],
-                       labels=tables["labels"], centres=tables["centres"],
-                       views=self._views(raw.get("views", []), size))
+                       labels=tables["labels"], centres=tables["centres"], notice=notice,
+                       spread=spread, views=self._views(raw.get("views", []), size))
 
     def _views(self, raw: Any, size: tuple[float, float] | None) -> tuple[View, ...]:
         """The optional [[map.views]]: regions of the board drawn on their own."""

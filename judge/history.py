@@ -13,6 +13,7 @@ GM's copy of each results mail has them.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,10 +51,12 @@ def history_text(game: Game, records: Sequence[PhaseRecord], after: Mapping[int,
     columns = Columns(
         max([POWER_COLUMN, *(len(str(row["power"])) for rs in rows.values() for row in rs)]),
         max([ORDER_COLUMN, *(len(str(row["order"])) for rs in rows.values() for row in rs)]))
+    # the seats stay as START made them: a colour group's bids under its name
+    bidders = reported.seat_names(snapshots.loads(records[0].state)) if records else {}
     out: list[str] = []
     for record in records:
         out.append(f"{record.phase} ({phase_name(record.phase)})")
-        sections = reported.read_text(record.results)
+        sections = reported.read_text(record.results, bidders)
         told = reported.told_as_destroyed(sections)  # in its section, once
         for row in rows[record.seq]:
             if (row["power"], row["order"]) not in told:
@@ -98,8 +101,9 @@ def _points_lines(game_map: GameMap, following: PhaseRecord) -> list[str]:
         return []
     width = max(len(str(row["power"])) for row in table)
     capped = any(row["caps"] for row in table)
-    lines = [f"  Diplomacy Points for {state.phase}"
-             + (" (and the most each may bid on each nuclear power)" if capped else "") + ":"]
+    title = (f"Diplomacy Points for {state.phase}"
+             + (f" (and {rules_for(game_map).caps_title})" if capped else "") + ":")
+    lines = textwrap.wrap(title, width=76, initial_indent="  ", subsequent_indent="    ")
     lines.extend(f"    {row['power']:<{width}} {row['points']:>2} DP"
                  + (f"  ({row['caps']})" if row["caps"] else "") for row in table)
     return lines

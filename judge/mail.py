@@ -28,7 +28,7 @@ from engine.variants import rules_for
 from judge.config import Config
 from judge.models import Game, Member
 from judge.outbox import OutgoingMail
-from judge.reported import Reported, told_as_destroyed
+from judge.reported import Reported, seat_names, told_as_destroyed
 from judge.settings import GameSettings, format_duration
 from judge.winter_notes import lost_builds_text
 from judge.zones import tz as zone_tz
@@ -202,11 +202,23 @@ def adjustment_table(due: Sequence[AdjustmentDue]) -> list[dict[str, Any]]:
             for a in due]
 
 
+def late_by_seat(state: GameState, late: Sequence[str]) -> list[str]:
+    """The powers without orders as their players know them: a named seat's
+    (an Intercontinental colour group) under its name, 'Blue (CANADA,
+    CAPE_COLONY)', the others alone."""
+    missing = set(late)
+    named = [(seat.player, [p for p in seat.powers if p in missing]) for seat in state.seats
+             if len(seat.powers) > 1]
+    grouped = {p for _, powers in named for p in powers}
+    return sorted([*(f"{player} ({', '.join(powers)})" for player, powers in named if powers),
+                   *(p for p in late if p not in grouped)])
+
+
 def budget_table(state: GameState, budgets: Sequence[Budget]) -> list[dict[str, Any]]:
     """Each player's Diplomacy Points for the coming orders phase, and its
     Favor caps: in variants with bids, before Spring and Autumn. A seat of
     several powers (a colour group) is named, and its players listed by name."""
-    seated = {seat.powers[0]: seat.player for seat in state.seats if len(seat.powers) > 1}
+    seated = seat_names(state)
     rows = [{"power": seated.get(b.power, b.power), "points": b.points,
              "caps": ", ".join(f"{n} {c}" for n, c in b.caps)} for b in budgets]
     return sorted(rows, key=lambda r: str(r["power"])) if seated else rows
@@ -268,13 +280,14 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
         phase=phase,
         phase_name=phase_name(phase),
         orders=ordered,
-        late=list(late),
+        late=late_by_seat(after, late),
         dislodged=dislodged,
         notes=list(after.notes),
         sections=list(sections),
         budgets=budget_table(after, standing.budgets),
         centres=centres,
         score_unit=rules_for(game_map).score_unit,
+        caps_title=rules_for(game_map).caps_title,
         groups=group_table(after, centres),
         adjustments=adjustment_table(standing.adjustments),
         next_name=after.phase.name,

@@ -23,6 +23,7 @@ from typing import Any
 from engine.bids import BIDS_KEY, BIDS_TITLE, bid_line
 from engine.diplomap.values import fate_text
 from engine.reports import DESTROYED_KEY, ReportSection
+from engine.state import GameState
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,17 @@ def to_json(sections: Iterable[ReportSection],
     return {**out, "sections": index} if index else {}
 
 
-def read(results: Mapping[str, Any]) -> list[Reported]:
-    """The sections of a phase's stored results, in order."""
+def seat_names(state: GameState) -> dict[str, str]:
+    """The name each named seat's lines are filed under its first power for
+    ('CAPE_COLONY' -> 'Blue': an Intercontinental colour group bids from one
+    pool, filed under its first power); none where every seat is one power."""
+    return {seat.powers[0]: seat.player for seat in state.seats if len(seat.powers) > 1}
+
+
+def read(results: Mapping[str, Any], bidders: Mapping[str, str] | None = None,
+         ) -> list[Reported]:
+    """The sections of a phase's stored results, in order; ``bidders``
+    names the bidders of the bids section by their seats (seat_names)."""
     index = list(results.get("sections") or [])
     indexed = {entry["key"] for entry in index}
     # stored before sections existed, or (the board's changes) before theirs
@@ -70,24 +80,31 @@ def read(results: Mapping[str, Any]) -> list[Reported]:
                  for key, (title, secret, label) in _LEGACY.items()
                  if key not in indexed and results.get(key))
     return [Reported(key := entry["key"], entry["title"],
-                     _aligned(key, [_with_text(key, line) for line in results.get(key, [])]),
+                     _aligned(key, [_with_text(key, line) for line in results.get(key, [])],
+                              bidders or {}),
                      bool(entry.get("secret_until_end")), str(entry.get("label") or ""))
             for entry in index]
 
 
-def _aligned(key: str, lines: list[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+def _aligned(key: str, lines: list[Mapping[str, Any]],
+             bidders: Mapping[str, str]) -> tuple[Mapping[str, Any], ...]:
     """A phase's bids in one column however long their bidders' names
-    (each was written alone, in the standard column: CAPE_COLONY overflows it)."""
+    (each was written alone, in the standard column: CAPE_COLONY overflows
+    it), each bidder named by its seat where the seat has a name."""
     if key != BIDS_KEY or not all({"bidder", "bid", "counted"} <= set(ln) for ln in lines):
         return tuple(lines)
-    width = max([9, *(len(str(line["bidder"])) for line in lines)])
-    return tuple({**line, "text": bid_line(str(line["bidder"]), str(line["bid"]),
+
+    def name(line: Mapping[str, Any]) -> str:
+        return bidders.get(str(line["bidder"]), str(line["bidder"]))
+    width = max([9, *(len(name(line)) for line in lines)])
+    return tuple({**line, "text": bid_line(name(line), str(line["bid"]),
                                           bool(line["counted"]), str(line.get("why") or ""),
                                           width)} for line in lines)
 
 
-def read_text(record_results: str) -> list[Reported]:
-    return read(json.loads(record_results)) if record_results else []
+def read_text(record_results: str, bidders: Mapping[str, str] | None = None,
+              ) -> list[Reported]:
+    return read(json.loads(record_results), bidders) if record_results else []
 
 
 def for_the_master(sections: Iterable[Reported]) -> list[Reported]:

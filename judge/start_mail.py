@@ -70,6 +70,7 @@ def started_mails(session: Session, game: Game, config: Config) -> list[Outgoing
     shared = {**header(config, game, settings), "groups": groups, "players": players,
               "phase": game.phase, "phase_name": phase_name(game.phase),
               "deadline": format_deadline(game.deadline, settings.zone),
+              "caps_title": rules_for(game_map).caps_title,
               "layered": bool(settings.layers),  # Diplomap: say so beside the header
               "maps": [name for name, _, _ in files if name.endswith(".png")]}
     mails = []

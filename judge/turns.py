@@ -80,7 +80,7 @@ def _results_mails(session: Session, game: Game, config: Config, phase: str,
         ending = f"The game ends in a draw among {', '.join(after.drawn)}."
     # the sections as stored, so that HISTORY and this mail read the same;
     # secret ones (the bids) wait for the end of the game, but for the GM's copy
-    sections = reported.read(stored)
+    sections = reported.read(stored, reported.seat_names(after))
     secret = reported.for_the_master(sections)
 
     def body_with(shown: list[reported.Reported]) -> str:
@@ -193,8 +193,10 @@ def ended_mails(session: Session, game: Game, config: Config) -> list[OutgoingMa
         state = snapshots.loads(record.state)
         centres = centre_table(games.board_of(games.map_of(game), state), state)
     # §5.1.3: what was secret while the game ran (the bids) goes to everyone at its end
-    secrets = [(r.phase, s.title, s.texts) for r in games.phase_records(session, game)
-               for s in reported.read_text(r.results) if s.secret_until_end and s.lines]
+    records = games.phase_records(session, game)
+    bidders = reported.seat_names(snapshots.loads(records[-1].state)) if records else {}
+    secrets = [(r.phase, s.title, s.texts) for r in records
+               for s in reported.read_text(r.results, bidders) if s.secret_until_end and s.lines]
     body = render("ended.txt.j2", **header(config, game, settings), result=game.result,
                   centres=centres, secrets=secrets,
                   score_title=rules_for(games.map_of(game)).score_title)

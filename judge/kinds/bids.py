@@ -126,8 +126,9 @@ def summary(session: Session, game: Game, game_map: GameMap, board: GameMap,
     lines.extend(f"  {f.bid!s:<{width}}   would be ignored now: {f.why}"
                  if not f.counted else f"  {f.bid}" for f in fates)
     if caps:
-        lines.append("At most, by your Favor: " + ", ".join(
-            f"{nuclear} {cap}" for nuclear, cap in sorted(caps.items())))
+        title = rules_for(game_map).caps_title
+        lines.append(f"{title[:1].upper()}{title[1:]}: " + ", ".join(
+            f"{power} {cap}" for power, cap in sorted(caps.items())))
     return lines
 
 

@@ -228,7 +228,8 @@ def form(game_map: GameMap, state: GameState, powers: Sequence[str],
         "two, along a line from its border with Aaa to its border with Bbb; ', SC with "
         "Ccc' gives its supply centre to the part that borders Ccc. Erase Xxx/Yyy joins "
         "Xxx and Yyy into one province. DRAW NONE or ERASE NONE takes one back"
-        f"{several}. Whether one can be carried out is judged at the deadline",
+        f"{several}. One that can never succeed on the board as it stands is refused "
+        "at once; the rest are judged at the deadline",
         f"{draw_text}\n{erase_text}")]
 
 

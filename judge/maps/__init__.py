@@ -1,6 +1,6 @@
 """Drawing the board: a map of any phase of any game, as SVG, PNG or PDF.
 
-    scene = Scene(game name, position, position before, orders drawn)
+    scene = Scene(game name, position, position before, orders drawn, units lost)
     attachments(game_map, scene)  -> the PNG and the SVG, for a mail
 """
 
@@ -50,7 +50,7 @@ def attachments(game_map: GameMap, scene: Scene, *, full: bool = False
 
 def _other_board_svg(game_map: GameMap, scene: Scene) -> tuple[str, str] | None:
     """The variant's other board's SVG and file stem, if it has one."""
-    board = rules_for(game_map).other_board(game_map, scene.position)
+    board = rules_for(game_map).other_board(game_map, scene.position, scene.other_board)
     if board is None:
         return None
     svg = hexboard_svg(game_map, board, f"{scene.game}: {board.title}, {scene.phase}")

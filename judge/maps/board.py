@@ -25,6 +25,8 @@ LAKE = SEA
 BORDER = "#5c4a32"
 COAST = "#40617a"
 SIMPLIFY = 0.2  # map units: province areas are drawn with this much less detail
+OWNER_OPACITY = 0.55  # owned land: the power's colour over the land's, this much of it
+PIXELS_WIDE = 1000  # every PNG is this wide (what a mail client shows); its height follows
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,11 @@ class MapDrawing:
     unit_size: float  # a unit's height in map units
     schematic: bool = False
     label_size: float = 6.0
+    # where a dislodged unit is drawn, from its province's unit, in unit sizes:
+    # up and right on the artwork; a schematic's block keeps it a place of its own
+    dislodged_shift: Point = (0.55, -0.55)
+    owner_opacity: float = OWNER_OPACITY
+    unit_edge: str | None = None  # a pale edge round each unit, to show on its own colour
 
 
 def number(value: float) -> str:

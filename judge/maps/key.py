@@ -56,7 +56,8 @@ def legend_texts(game_map: GameMap, state: GameState, key: MapKey
             continue
         centres = sum(counts.get(p, 0) for p in powers)
         units = sum(len(state.units_of(p)) for p in powers)
-        each = ", ".join(f"{p.replace('_', ' ').title()} {counts.get(p, 0)}" for p in powers)
+        each = ", ".join(f"{game_map.powers[p].name_in_prose} {counts.get(p, 0)}"
+                         for p in powers)
         rows.append((powers[0], colour, f"{group}: {centres} centres, {units} units ({each})"))
     for kind, title in (("minor", "Minor powers"), ("affiliate", "Affiliates")):
         powers = tuple(p for p, k in key.kinds.items() if k == kind)

@@ -31,10 +31,12 @@ def label_box(code: str, x: float, y: float, size: float) -> Box:
     return x - half, y - size * ASCENT, x + half, y + size * DESCENT
 
 
-def unit_boxes(x: float, y: float, size: float) -> list[Box]:
-    """A unit standing at (x, y), and a dislodged one drawn beside it."""
+def unit_boxes(x: float, y: float, size: float,
+               shift: Point = (DISLODGED_SHIFT, -DISLODGED_SHIFT)) -> list[Box]:
+    """A unit standing at (x, y), and a dislodged one drawn beside it
+    (``shift`` from it, in unit sizes: the board's MapDrawing.dislodged_shift)."""
     left, up, right, down = (r * size for r in UNIT_REACH)
-    dx, dy = x + size * DISLODGED_SHIFT, y - size * DISLODGED_SHIFT
+    dx, dy = x + size * shift[0], y + size * shift[1]
     reach = size * DISLODGED_REACH
     return [(x - left, y - up, x + right, y + down),
             (dx - reach, dy - reach, dx + reach, dy + reach)]

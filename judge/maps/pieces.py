@@ -1,5 +1,5 @@
-"""The pieces of a drawn phase: units, dislodged units and order arrows,
-each as SVG markup with what it stands for (judge/maps/render.py puts
+"""The pieces of a drawn phase: units, dislodged units, order arrows and
+the units lost in the phase, each as SVG markup with what it stands for (judge/maps/render.py puts
 them in the document). Where a unit stands and where an arrow starts,
 bends and ends is worked out here.
 """
@@ -10,6 +10,7 @@ import math
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
+from html import escape
 
 from engine.map import GameMap, Point, UnitKind, province_of
 from engine.orders import (
@@ -74,39 +75,42 @@ class Geometry:
 
     def dislodged_at(self, location: str) -> Point:
         x, y = self.at(location)
-        return x + self.size * 0.55, y - self.size * 0.55
+        dx, dy = self.board.dislodged_shift
+        return x + self.size * dx, y + self.size * dy
 
 
 def _unit_shape(kind: UnitKind, x: float, y: float, size: float, fill: str,
-                extra: str = "") -> str:
-    """An army is a disc; a fleet a hull under a sail; a wing a chevron."""
+                extra: str = "", stroke: str = INK, width: float = 0.07) -> str:
+    """An army is a disc; a fleet a hull under a sail; a wing a chevron;
+    outlined in ``stroke``, ``width`` unit sizes wide."""
     if kind is UnitKind.ARMY:
         return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.46)}" fill="{fill}" '
-                f'stroke="{INK}" stroke-width="{_n(size * 0.07)}"{extra}/>')
+                f'stroke="{stroke}" stroke-width="{_n(size * width)}"{extra}/>')
     if kind is UnitKind.WING:
         # a paper plane seen from above; its own point lies inside it
         w, tip, back, notch = size * 0.7, y - size * 0.6, y + size * 0.4, y + size * 0.1
         chevron = (f"M{_n(x)} {_n(tip)}L{_n(x + w)} {_n(back)}L{_n(x)} {_n(notch)}"
                    f"L{_n(x - w)} {_n(back)}Z")
-        return (f'<path d="{chevron}" fill="{fill}" stroke="{INK}" '
-                f'stroke-width="{_n(size * 0.07)}" stroke-linejoin="round"{extra}/>')
+        return (f'<path d="{chevron}" fill="{fill}" stroke="{stroke}" '
+                f'stroke-width="{_n(size * width)}" stroke-linejoin="round"{extra}/>')
     # the hull holds the unit's own point, so a pixel there is the power's colour
     w, top, h = size * 0.72, y - size * 0.16, size * 0.38
     hull = (f"M{_n(x - w)} {_n(top)}L{_n(x + w)} {_n(top)}L{_n(x + w * 0.62)} {_n(top + h)}"
             f"L{_n(x - w * 0.62)} {_n(top + h)}Z")
     sail = (f"M{_n(x - size * 0.12)} {_n(y - size * 0.21)}L{_n(x - size * 0.12)} "
             f"{_n(y - size * 0.76)}L{_n(x + size * 0.48)} {_n(y - size * 0.21)}Z")
-    return (f'<path d="{hull}{sail}" fill="{fill}" stroke="{INK}" '
-            f'stroke-width="{_n(size * 0.07)}" stroke-linejoin="round"{extra}/>')
+    return (f'<path d="{hull}{sail}" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="{_n(size * width)}" stroke-linejoin="round"{extra}/>')
 
 
 def _cross(x: float, y: float, size: float) -> str:
+    """Red, outlined in ink; thin enough that the glyph under it shows between its arms."""
     r = size * 0.5
     d = (f"M{_n(x - r)} {_n(y - r)}L{_n(x + r)} {_n(y + r)}"
          f"M{_n(x - r)} {_n(y + r)}L{_n(x + r)} {_n(y - r)}")
-    return (f'<path d="{d}" stroke="{INK}" stroke-width="{_n(size * 0.3)}" '
+    return (f'<path d="{d}" stroke="{INK}" stroke-width="{_n(size * 0.2)}" '
             f'stroke-linecap="round"/><path d="{d}" stroke="{DISLODGED}" '
-            f'stroke-width="{_n(size * 0.17)}" stroke-linecap="round"/>')
+            f'stroke-width="{_n(size * 0.11)}" stroke-linecap="round"/>')
 
 
 def _trim(points: list[Point], start: float, end: float) -> list[Point]:
@@ -208,7 +212,7 @@ class OrderPieces:
         for drawn in self.scene.orders:
             made = self.piece(drawn)
             if made is not None:
-                over = isinstance(drawn.order, Build | Remove | Disband)
+                over = isinstance(drawn.order, Build)
                 (marks if over else lines).append(made)
         return lines, marks
 
@@ -254,22 +258,8 @@ class OrderPieces:
                 markup = _line(_trim([start, geo.at(dest)], size * 0.3, size * 0.5), colour,
                                width * 0.8, failed, head=True)
                 kind = "retreat"
-            case Disband(unit=unit):
-                ghost = self.before_dislodged.get(province_of(unit.location))
-                if ghost is None:
-                    return None
-                x, y = geo.dislodged_at(ghost.location)
-                markup = (_unit_shape(ghost.kind, x, y, size * 0.8, colour,
-                                      ' opacity="0.5"') + _cross(x, y, size * 0.8))
-                kind = "disband"
-            case Remove(unit=unit):
-                ghost = self.before_units.get(province_of(unit.location))
-                if ghost is None or not drawn.succeeded:
-                    return None
-                x, y = geo.at(ghost.location)
-                markup = (_unit_shape(ghost.kind, x, y, size, colour, ' opacity="0.5"')
-                          + _cross(x, y, size))
-                kind = "remove"
+            case Disband() | Remove():
+                return None  # the unit is drawn as lost (lost_pieces), with every other loss
             case Build(location=location):
                 x, y = geo.at(location)
                 markup = _ring(x, y, size * 0.78, BUILT, width * 0.7, failed)
@@ -286,6 +276,9 @@ def unit_pieces(geo: Geometry, state: GameState, colours: Mapping[str, str],
         x, y = geo.at(unit.location)
         kind = kinds.get(unit.power)
         shape = _unit_shape(unit.kind, x, y, geo.size, colours[unit.power])
+        if geo.board.unit_edge:  # a unit shows on its own power's colour
+            shape = _unit_shape(unit.kind, x, y, geo.size, "none", stroke=geo.board.unit_edge,
+                                width=0.22) + shape
         if kind is not None:
             shape += marker(kind, x, y, geo.size, colours[unit.power])
         pieces.append(Piece(f"unit {unit.kind.noun}{' ' + kind if kind else ''}", unit.power,
@@ -296,4 +289,40 @@ def unit_pieces(geo: Geometry, state: GameState, colours: Mapping[str, str],
             f"unit {d.unit.kind.noun} dislodged", d.unit.power, d.unit.location,
             _ring(x, y, geo.size * 0.62, DISLODGED, geo.size * 0.1)
             + _unit_shape(d.unit.kind, x, y, geo.size * 0.8, colours[d.unit.power])))
+    return pieces
+
+
+LOST_OPACITY = 0.55  # a lost unit's glyph: faded, so the cross over it reads first
+
+
+def lost_glyph(kind: UnitKind, x: float, y: float, size: float, colour: str) -> str:
+    """A unit lost: its glyph faded on a pale disc (which sets it apart
+    from a unit standing beside it and from the land's colour), crossed out."""
+    return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.62)}" fill="#ffffff" '
+            f'fill-opacity="0.7" stroke="{INK}" stroke-width="{_n(size * 0.04)}" '
+            f'stroke-opacity="0.6"/>'
+            + _unit_shape(kind, x, y, size * 0.85, colour, f' opacity="{LOST_OPACITY}"')
+            + _cross(x, y, size))
+
+
+def lost_pieces(geo: Geometry, scene: Scene, colours: Mapping[str, str]) -> list[Piece]:
+    """The units the phase took off the board, each where it stood; beside
+    its place (where a dislodged unit is drawn) when a unit now stands on
+    or near it: the one that took it, or on a Diplomap board one in a part
+    of the province the lost unit stood in before it was split."""
+    taken = ([geo.at(u.location) for u in scene.position.units]
+             + [geo.dislodged_at(d.unit.location) for d in scene.position.dislodged])
+    pieces = []
+    for lost in scene.lost:
+        unit = lost.unit
+        x, y = geo.at(unit.location)
+        aside = any(math.dist((x, y), spot) < geo.size for spot in taken)
+        if aside:
+            x, y = geo.dislodged_at(unit.location)
+        glyph = lost_glyph(unit.kind, x, y, geo.size * (0.8 if aside else 1.0),
+                           colours.get(unit.power, INK))
+        # a title: what a mail client or browser shows when the pointer rests on it
+        pieces.append(Piece(f"lost {unit.kind.noun}{' aside' if aside else ''}", unit.power,
+                            unit.location,
+                            f"<title>{escape(f'{unit.power} {unit}: {lost.why}')}</title>{glyph}"))
     return pieces

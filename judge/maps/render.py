@@ -31,14 +31,16 @@ from markupsafe import Markup
 from engine.adjustments import centre_counts
 from engine.diplomap.state import map_changes
 from engine.diplomap.values import MapChange
-from engine.map import GameMap, Point
+from engine.map import GameMap, Point, UnitKind
 from engine.phase import Phase
 from engine.state import GameState
 from engine.variant_file import variant_notice
 from engine.variants import rules_for
 from judge.mail import TEMPLATES
-from judge.maps.board import MapDrawing, artwork_board
+from judge.maps.board import OWNER_OPACITY as OWNER_OPACITY  # the default, for readers of maps
+from judge.maps.board import PIXELS_WIDE, MapDrawing, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
+from judge.maps.geographic import geographic_board
 from judge.maps.key import coasts_drawn, legend_texts, map_key
 from judge.maps.labels import circle_box, clear_labels, unit_boxes
 from judge.maps.pieces import (
@@ -46,6 +48,8 @@ from judge.maps.pieces import (
     Geometry,
     OrderPieces,
     Piece,
+    lost_glyph,
+    lost_pieces,
     power_colours,
     unit_pieces,
 )
@@ -53,7 +57,6 @@ from judge.maps.redrawn import Redrawn, redraw
 from judge.maps.scene import Scene
 from judge.maps.schematic import schematic_board
 
-PIXELS_WIDE = 1000  # every PNG is this wide; its height follows the map's shape
 # -- the document --------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -91,9 +94,11 @@ def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
         units = len(state.units_of(power))
         centres = counts.get(power, 0)
         neutral = " (neutral)" if power in state.unplayed else ""
-        name = power.replace("_", " ").title()
+        name = game_map.powers[power].name_in_prose
         texts[power] = (f"{name}{neutral}: {centres} {unit_word}{'s' * (centres != 1)}, "
                         f"{units} unit{'s' * (units != 1)}")
+        if marked.get(power):  # the dashes round its territory (judge/maps/schematic.py)
+            texts[power] += ", territory dashed"
     if minors:
         units = sum(len(state.units_of(p)) for p in minors)
         centres = sum(1 for _, p in state.owners if p in minors)
@@ -134,7 +139,6 @@ def phase_title(phase: Phase) -> str:
 
 
 FONTS = "DejaVu Sans, Verdana, sans-serif"
-OWNER_OPACITY = 0.55  # owned land: the power's colour over the land's, this much of it
 
 
 STATIC_AT = "<!-- the board -->"  # where the unchanging parts go in the document
@@ -246,6 +250,10 @@ def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
     scored = _scored(state, redrawn) if redrawn is not None else state
     legend, legend_height = _legend(game_map, scored, colours, board.width, board.height, line,
                                     texts)
+    lost = lost_pieces(geo, scene, colours)
+    loss_key = _loss_key(board.height + legend_height, line) if lost else None
+    if loss_key is not None:
+        legend_height += line * 1.3
     height = board.height + legend_height
     if within is not None:
         legend = []  # below the map, out of the view's box: its letters cost the most
@@ -258,10 +266,11 @@ def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
         width=_n(board.width), height=_n(height), map_height=_n(board.height),
         title=f"{scene.game}: {phase_title(state.phase)}{after}",
         game=scene.game, phase=str(state.phase), variant=game_map.name,
-        areas=areas, owner_opacity=OWNER_OPACITY, centres=centres,
+        areas=areas, owner_opacity=board.owner_opacity, centres=centres,
         centre_radius=_n(board.unit_size * 0.26),
         lines=[_markup(p) for p in lines], units=[_markup(p) for p in units],
-        marks=[_markup(p) for p in marks],
+        marks=[_markup(p) for p in marks], losses=[_markup(p) for p in lost],
+        loss_key=loss_key,
         legend=legend, line=line, n=_n, notice=board_notice(game_map),
     )
 
@@ -284,6 +293,26 @@ def _path_meets(d: str, box: Box) -> bool:
         min(ys) <= box[3] and max(ys) >= box[1]
 
 
+@dataclass(frozen=True)
+class LegendKey:
+    """A line of the legend saying what a mark means: the mark, and words."""
+
+    markup: Markup
+    text: str
+    x: float  # where the words start
+    y: float  # their baseline
+
+
+LOSS_KEY = "Faded and crossed out: a unit lost this phase (destroyed, disbanded or removed)"
+
+
+def _loss_key(legend_bottom: float, line: float) -> LegendKey:
+    """The legend's line for the lost units' mark, below its other lines."""
+    y = legend_bottom - line * 0.7  # where a next row of powers would stand
+    mark = lost_glyph(UnitKind.ARMY, line, y - line * 0.3, line * 0.8, "#8c8c8c")
+    return LegendKey(Markup(mark), LOSS_KEY, line * 1.7, y)
+
+
 def board_notice(game_map: GameMap) -> str:
     """The variant's notice about its board, as the picture's caption
     ('Provisional board, not the official map' for Intercontinental): a
@@ -292,7 +321,8 @@ def board_notice(game_map: GameMap) -> str:
     try:
         notice = variant_notice(game_map.name)
     except KeyError:
-        return ""
+        notice = None
+    notice = notice or game_map.drawing.notice  # the board's own (Dissolution's reconstruction)
     return notice[:1].upper() + notice[1:] if notice else ""
 
 
@@ -378,7 +408,9 @@ class _Prepared:
 
     def __init__(self, game_map: GameMap) -> None:
         self.map = game_map
-        self.board = (artwork_board(game_map) if game_map.drawing.artwork is not None
+        drawing = game_map.drawing
+        self.board = (artwork_board(game_map) if drawing.artwork is not None
+                      else geographic_board(game_map) if drawing.spread
                       else schematic_board(game_map))
         self.layers: dict[int, cairocffi.ImageSurface] = {}
 
@@ -397,7 +429,7 @@ class _Prepared:
         """The names, moved off the units and centre markers drawn over them."""
         board = self.board
         obstacles = [box for x, y in board.units.values()
-                     for box in unit_boxes(x, y, board.unit_size)]
+                     for box in unit_boxes(x, y, board.unit_size, board.dislodged_shift)]
         marker = board.unit_size * 0.26  # as the phase's template draws it
         obstacles.extend(circle_box(x, y, marker * (1.55 if _centre_value(
             self.map, code) > 1 else 1.0) + 0.4) for code, (x, y) in board.centres.items())

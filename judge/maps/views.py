@@ -27,10 +27,10 @@ from PIL import Image
 
 from engine.diplomap.state import map_changes
 from engine.map import GameMap, View
+from judge.maps.board import PIXELS_WIDE
 from judge.maps.board import number as _n
 from judge.maps.render import (
     FONTS,
-    PIXELS_WIDE,
     STATIC_AT,
     _draw,
     _prepared,

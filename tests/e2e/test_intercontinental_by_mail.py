@@ -76,7 +76,7 @@ def test_an_intercontinental_game_by_mail(harness: Harness) -> None:
     assert "F DUBL - AZOR" in body  # the order Dublin was given
     # who bid it, in the GM's copy alone (no_bid_leaks: in no other mail)
     assert bid_secrecy.GM_BIDS in body and "2: F DUBL - AZOR" in body
-    assert "Teal          9 DP" in body
+    assert "Teal           9 DP" in body
 
     # Autumn: Paris takes Brussels with the fleet's support; a bid on the
     # unit Teal attacks is ignored (§11.2, Attacking & Allocating)

@@ -101,6 +101,12 @@ def _start(game_map: GameMap, case: dict[str, Any]) -> GameState:
     return state
 
 
+def start_position(game_map: GameMap, case: dict[str, Any]) -> GameState:
+    """The position a case's orders are given in (for tests that adjudicate
+    it themselves: the maps drawn of it)."""
+    return _start(game_map, case)
+
+
 def read_orders(game_map: GameMap, raw: dict[str, list[str]]) -> tuple[
         dict[str, list[Order]], dict[str, list[tuple[str, ...]]]]:
     orders: dict[str, list[Order]] = {}

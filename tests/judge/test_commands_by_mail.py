@@ -32,6 +32,11 @@ A scenario:
     phases = 1                 # phase records of the game
     press = 2                  # press rows of the game
 
+To read what a scenario sends as its players receive it, set
+JUDGE_SCENARIO_MAILS to a directory: each mail is written there as text
+(its recipients, subject and attachments' names over its body), with its
+PNG attachments beside it, under a folder per scenario.
+
 The game checked is game.name if given, else the scenario's 'game', else
 its prelude's.
 
@@ -44,6 +49,8 @@ those addresses).
 from __future__ import annotations
 
 import json
+import os
+import re
 import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -246,8 +253,31 @@ def _game_name(scenario: dict[str, Any]) -> str:
     return str(PRELUDES[scenario["prelude"]]["game"]) if "prelude" in scenario else ""
 
 
+def _keep(folder: Path, first: int, sent: list[Sent], raws: list[bytes]) -> None:
+    """The mails as their recipients read them, for a person to look at."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for number, (mail, raw) in enumerate(zip(sent, raws, strict=True), start=first):
+        stem = re.sub(r"[^A-Za-z0-9.@-]+", "_", f"{number:03d}-{mail.to[0]}-{mail.subject}")
+        (folder / f"{stem}.txt").write_text(
+            f"To: {', '.join(mail.to)}\nSubject: {mail.subject}\n"
+            f"Attachments: {', '.join(mail.files) or '(none)'}\n\n{mail.body}")
+        for part in message_from_bytes(raw, policy=policy.default).iter_attachments():
+            name = str(part.get_filename())
+            if name.endswith(".png"):
+                (folder / f"{number:03d}-{name}").write_bytes(part.get_payload(decode=True))
+
+
+def _raws(engine: Engine, after: int) -> list[bytes]:
+    with Session(engine) as session:
+        return [row.raw for row in session.exec(select(Outbox).where(col(Outbox.id) > after)
+                                                .order_by(col(Outbox.id))).all()]
+
+
 @pytest.mark.parametrize("scenario", scenarios_in(DATA))
 def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
+    keep = os.environ.get("JUDGE_SCENARIO_MAILS")
+    folder = Path(keep) / re.sub(r"[^A-Za-z0-9-]+", "_", scenario["name"])[:80] if keep else None
+    kept = 0
     last = 0
     for number, mail in enumerate(_mails(scenario), start=1):
         where = f"mail {number} from {mail['from']} ({mail['body'].splitlines()[0]!r})"
@@ -256,7 +286,11 @@ def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
         assert created, where
         now = _when(mail.get("now", scenario.get("now", DEFAULT_NOW)))
         assert process_mail(db, CONFIG, inbound_id, now=now) == "done", where
+        raws = _raws(db, last) if folder is not None else []
         sent, last = _new_mails(db, last)
+        if folder is not None:
+            _keep(folder, kept + 1, sent, raws)
+            kept += len(sent)
         _check_reply(mail, sent, where)
         _check_sent(mail, sent, where)
         _check_state(db, mail, _game_name(scenario), where)

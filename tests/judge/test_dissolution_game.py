@@ -100,7 +100,7 @@ def test_bids_steer_neutral_units_and_stay_secret(db: Engine) -> None:
     assert "UKRAINE against RUSSIA: A KHK disabled the unit in MOS" in body
     assert "UKRAINE's Embassy with RUSSIA kicked R2m - R1q" in body
     assert "Diplomacy Points for F1992M" in body
-    assert "UKRAINE       3 DP  (INDIA 1, ISRAEL 1, NATO 1, RUSSIA 1, US_NAVY 1)" in body
+    assert "UKRAINE        3 DP  (INDIA 1, ISRAEL 1, NATO 1, RUSSIA 1, US_NAVY 1)" in body
     assert {name.rsplit(".", 1)[1] for m in results for name, _, _ in m.attachments} \
         == {"png", "svg"}  # the schematic map of the next phase
     for mail in mails:  # what players and the list see: the neutral order, never a bid
@@ -311,7 +311,10 @@ def test_the_favor_map_is_drawn_with_every_embassy() -> None:
     text = svg.decode("utf-8")
     assert text.count('data-power="') == len([e for e in dissolution(state).embassies
                                               if not e[2].endswith("0z")])
-    assert 'data-space="B3i"' in text and "Perimeter I0z: IR, PA, SA" in text
+    assert 'data-space="B3i"' in text and "I0z Perimeter" in text
+    # the Perimeters' Embassies are drawn in their boxes
+    assert text.count('data-pool-power="') == len([e for e in dissolution(state).embassies
+                                                   if e[2].endswith("0z")])
     assert Image.open(io.BytesIO(png)).size[0] == 1000
 
 

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from engine.bids import Bid
-from engine.boards import HexBoard, HexCell
+from engine.boards import Happened, HexBoard
 from engine.holdings import Holdings
 from engine.legality import Occupancy
 from engine.lines import BIDS, ORDERS
@@ -48,6 +48,7 @@ from engine.variants.dissolution.favor_board import (
     read_board,
     read_setup,
 )
+from engine.variants.dissolution.favor_drawing import favor_map, read_drawing
 from engine.variants.dissolution.holdings import holdings
 from engine.variants.dissolution.kicks import Kick, apply_kicks
 from engine.variants.dissolution.neutral import bidders, budget, neutral_orders
@@ -66,17 +67,19 @@ class DissolutionRules(Rules):
     stationary_rule = "§3.7"
     score_unit = "VP"  # victory points, not centres (§1.4): effective ones (§4.6.1)
     score_title = "effective victory points (VP, §4.6.1)"
+    caps_title = "your Favor with each nuclear power, the most you may bid on its units (§5.1.2)"
     state_parts = (DissolutionState,)
     line_kinds = (ORDERS, BIDS)  # §5: Diplomacy Points steer the neutral units
 
     def check_tables(self, game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
         """The [favor] table: the nuclear powers, their partners and the
         starting Favor (§7, §8, §11.6.4), then the Favor map's layout and
-        setups (§11.1, §11.2)."""
+        setups (§11.1, §11.2), and how it is drawn."""
         nuclear, problems = read_nuclear(game_map)
         if any(path[:2] in (("favor",), ("favor", "slices")) for path, _ in problems):
             return problems  # the Favor map is read by its slices: first put them right
-        return problems + read_board(game_map, nuclear)[1]
+        board, found = read_board(game_map, nuclear)
+        return problems + found + read_drawing(game_map, board.slices)[1]
 
     # -- the neutral-orders stage and what follows movement --------------------
 
@@ -92,23 +95,11 @@ class DissolutionRules(Rules):
         """The Embassies on the default setup of the Favor map (§11.2.2)."""
         return place_embassies(game_map, state, favor_board(game_map).setups["default"])
 
-    def other_board(self, game_map: GameMap, state: GameState) -> HexBoard | None:
-        """The Favor map with every Embassy (§11.1), for drawing."""
-        board = favor_board(game_map)
-        pieces: dict[str, str] = {}
-        pools: dict[str, list[str]] = {letter: [] for letter in board.slices}
-        for power, _, space in of(state).embassies:
-            if space.endswith("0z"):
-                pools[space[0]].append(power)
-            else:
-                pieces[space] = power
-        return HexBoard(
-            title="Favor map",
-            cells=tuple(HexCell(label, q, r, label[0])
-                        for label, (q, r) in sorted(board.cells.items())),
-            groups=dict(board.slices),
-            pieces=pieces,
-            pools={letter: tuple(sorted(powers)) for letter, powers in pools.items()})
+    def other_board(self, game_map: GameMap, state: GameState,
+                    happened: Happened | None = None) -> HexBoard | None:
+        """The Favor map with every Embassy (§11.1) and what the phase did
+        to them (the Winter's moves, the kicks), for drawing."""
+        return favor_map(game_map, state, happened)
 
     def setup_problems(self, game_map: GameMap,
                        setup: Mapping[str, Sequence[str]]) -> list[str]:

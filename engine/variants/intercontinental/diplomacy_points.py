@@ -194,8 +194,9 @@ def allocate(game_map: GameMap, state: GameState, board: Occupancy,
                     result = _ignored(result, f"at most {MAX_ORDER_POINTS} DP per order "
                                               f"(§11.3): {on_order[key]} already bid on it")
                 elif spent[player.name] + bid.points > budget:
-                    result = _ignored(result, f"over the pool: {spent[player.name]} of "
-                                              f"{budget} DP already bid (§11.1)")
+                    left = budget - spent[player.name]
+                    result = _ignored(result, f"over the pool: {bid.points} DP asked, "
+                                              f"{left} of {budget} DP left (§11.1)")
                 else:
                     on_order[key] += bid.points
                     spent[player.name] += bid.points

@@ -23,7 +23,7 @@ from engine.variants.intercontinental.map_key import PALE
 from judge.maps import attachments, file_stem
 from judge.maps.board import LAND, SEA
 from judge.maps.labels import ASCENT, DESCENT, GLYPH_WIDTH
-from judge.maps.render import OWNER_OPACITY, board_for, board_notice, render_svg
+from judge.maps.render import board_for, board_notice, render_svg
 from judge.maps.scene import Scene, scene_after
 from judge.maps.views import overview_svg, view_svg
 from tests.judge.maps.ciede2000 import blend, difference
@@ -196,7 +196,7 @@ def test_no_players_colour_passes_for_the_sea() -> None:
     near = []
     for player, colours in _player_colours(board()).items():
         for colour in colours:
-            land = _hex(blend(colour, LAND, OWNER_OPACITY))
+            land = _hex(blend(colour, LAND, board_for(board()).owner_opacity))
             near += [(player, colour, round(e, 1)) for e in (difference(colour, SEA),
                                                              difference(land, SEA)) if e < APART]
     assert not near

@@ -194,7 +194,8 @@ def test_removals_and_disbands_cross_out_the_unit() -> None:
     resolution = adjudicate(game_map, state, {"FRANCE": [order]})
     scene = scene_after("x", resolution)
     drawn = classes(render_svg(game_map, scene))
-    assert ("order remove", "FRANCE", "REMOVE F BRE") in drawn
+    # drawn as lost, as every unit a phase takes off the board (test_losses.py)
+    assert ("lost fleet", "FRANCE", "BRE") in drawn
     assert not any(what == "BRE" for kind, _, what in drawn if kind.startswith("unit"))
 
 
