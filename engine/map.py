@@ -153,6 +153,16 @@ Point = tuple[float, float]
 
 
 @dataclass(frozen=True, slots=True)
+class View:
+    """A region of a large board drawn as a picture of its own, so that its
+    names can be read at mail size (Intercontinental's theatres)."""
+
+    name: str  # in the picture's file name: icg-S1870M-europe.png
+    title: str  # written on the picture and on the overview's frame
+    box: tuple[float, float, float, float]  # left, top, right, bottom, in map units
+
+
+@dataclass(frozen=True, slots=True)
 class Drawing:
     """Where the pieces go when the board is drawn: x to the right and y
     downwards, in the map's own units (points, on the standard artwork).
@@ -167,6 +177,7 @@ class Drawing:
     units: Mapping[str, Point] = field(default_factory=dict)  # location -> unit
     labels: Mapping[str, Point] = field(default_factory=dict)  # province -> its name
     centres: Mapping[str, Point] = field(default_factory=dict)  # province -> centre marker
+    views: tuple[View, ...] = ()  # regions drawn on their own at mail size ([[map.views]])
     notice: str | None = None  # what the picture says of itself ('reconstructed board...')
     # draw the board with the points spread apart for room (judge/maps/geographic.py)
     spread: bool = False

@@ -31,6 +31,7 @@ from engine.map import (
     SupplyCentre,
     Terrain,
     UnitKind,
+    View,
     WayToPlay,
     normalise_name,
     province_of,
@@ -40,6 +41,7 @@ _CODE = re.compile(r"^[A-Z][A-Z0-9]{1,5}$")
 _PHASE = re.compile(r"^[SFW]\d{4}[MRA]$")
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _ARTWORK = re.compile(r"^[a-z0-9_-]+\.(ps|svg)$")
+_VIEW_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -555,7 +557,33 @@ class _Builder:
             spread = False
         return Drawing(artwork=artwork, size=size, units=tables["units"],
                        labels=tables["labels"], centres=tables["centres"], notice=notice,
-                       spread=spread)
+                       spread=spread, views=self._views(raw.get("views", []), size))
+
+    def _views(self, raw: Any, size: tuple[float, float] | None) -> tuple[View, ...]:
+        """The optional [[map.views]]: regions of the board drawn on their own."""
+        path = ("map", "views")
+        if not isinstance(raw, list) or not all(isinstance(v, dict) for v in raw):
+            self.problem(path, None, "views is a list of tables: [[map.views]]")
+            return ()
+        views = []
+        for n, view in enumerate(raw):
+            name, title, box = view.get("name"), view.get("title"), view.get("box")
+            if not (isinstance(name, str) and _VIEW_NAME.match(name)):
+                self.problem(path, str(n), "name is a word for a file name, like 'europe'")
+            elif not (isinstance(title, str) and title):
+                self.problem(path, name, "title is the view's name as the picture writes it")
+            elif not (isinstance(box, list) and len(box) == 4 and all(
+                    isinstance(v, int | float) and not isinstance(v, bool) for v in box)
+                    and box[0] < box[2] and box[1] < box[3]):
+                self.problem(path, name, "box is [left, top, right, bottom] in map units")
+            elif size is not None and (min(box) < 0 or box[2] > size[0] or box[3] > size[1]):
+                self.problem(path, name, "box reaches beyond the map's size")
+            else:
+                views.append(View(name, title, (float(box[0]), float(box[1]),
+                                                float(box[2]), float(box[3]))))
+        if len({v.name for v in views}) != len(views):
+            self.problem(path, None, "two views have the same name")
+        return tuple(views)
 
     def _point(self, path: tuple[str, ...], key: str, value: Any) -> tuple[float, float] | None:
         if (isinstance(value, list) and len(value) == 2

@@ -42,7 +42,8 @@ sys.path.insert(0, str(ROOT))
 from engine.variants.intercontinental.abbreviations import abbreviate  # noqa: E402
 from engine.variants.intercontinental.facts import load_facts  # noqa: E402
 
-OUT = ROOT / "engine" / "variants" / "intercontinental.toml"
+OUT, VIEWS = (ROOT / "engine" / "variants" / "intercontinental.toml",
+              ROOT / "tools" / "intercontinental_views.toml")  # [[map.views]], copied
 
 # --- Places that are not supply centres ------------------------------------
 # (label as on the map, [lat, lon] for the schematic drawing). Labels with a
@@ -909,8 +910,7 @@ def build() -> str:
     w("# with a fisheye around Europe (FISHEYE_* in the tool), which is crowded at")
     w("# equal area; scaled to points. Provisional coordinates, no rules meaning.")
     w("[map]")
-    w(f"size = [{SIZE[0]}, {SIZE[1]}]")
-    w("")
+    w(f"size = [{SIZE[0]}, {SIZE[1]}]\n\n" + VIEWS.read_text(encoding="utf-8").split("\n\n", 1)[1])
     w("[map.units]")
     placed = spread({code: project(*points[code]) for code in sorted(names)})
     for code in sorted(names):
@@ -982,15 +982,15 @@ MAP_PIXELS = 3200
 MINOR_COLOUR = "#b9b2a3"
 UNDRAWN_COLOUR = "#8a8a8a"
 ORANGE = "#ef7d1a"
-# Each theatre's shade is a step of lightness with the group's hue kept; Red
-# and Maroon, Olive and Yellow differ in hue and depth as well, so that no
-# shade of one is nearer the other's than its own.
+# A theatre's shade is a step of lightness in its group's hue; Red and Maroon, Olive and
+# Yellow differ in hue and depth too, so no shade of one is nearer the other's than its own;
+# Blue's stay 12 ΔE00 off the sea's blue; Olive's and Yellow's affiliates 12 apart.
 GROUP_SHADES = {
-    "Blue": ("#1f4e9c", "#3d7bd9", "#7aa7ea", "#14366e"),
+    "Blue": ("#0c489c", "#0024e0", "#609cb4", "#002454"),
     "Teal": ("#0f7f7a", "#1aaaa2", "#5fd0c7", "#0a5955"),
     "Green": ("#2e7d32", "#45a84a", "#86cf86", "#1b5e20"),
-    "Olive": ("#6b6b1a", "#8c8c26", "#b0b04e", "#4d4d12"),
-    "Yellow": ("#d4a017", "#f2c230", "#f8dc78", "#a8800f"),
+    "Olive": ("#6b6b1a", "#7f8612", "#b0b04e", "#4d4d12"),
+    "Yellow": ("#d4a017", "#ffc03a", "#f8dc78", "#a8800f"),
     "Red": ("#c62828", "#e53935", "#f27c79", "#9e1414"),
     "Maroon": ("#7a1f3d", "#98285a", "#b9577c", "#561530"),
     "Violet": ("#6a3d9a", "#8e5cc2", "#b393dc", "#4a2a70"),

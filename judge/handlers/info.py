@@ -173,10 +173,11 @@ def do_map(ctx: Context, command: c.MapRequest) -> str:
     for d in state.dislodged:
         lines.append(f"  dislodged: {d.unit.power} {d.unit} (retreats: "
                      f"{', '.join(d.retreats) or 'none'})")
-    if len(ctx.attachments) >= 2 * MAPS_PER_MAIL:
+    # every map a MAP attaches has one SVG, whatever its pictures
+    if sum(name.endswith(".svg") for name, _, _ in ctx.attachments) >= MAPS_PER_MAIL:
         lines.append(f"No map attached: one mail gets at most {MAPS_PER_MAIL} maps.")
         return "\n".join(lines)
-    files = maps.attachments_or_none(game_map, scene)
+    files = maps.attachments_or_none(game_map, scene, full=True)
     if files:
         ctx.attachments.extend(files)
         names = " and ".join(name for name, _, _ in files)

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 import cairosvg
 
@@ -16,6 +17,7 @@ from engine.variants import rules_for
 from judge.maps.hexboard import hexboard_svg
 from judge.maps.render import phase_png, render_png, render_svg, svg_to_pdf, with_board
 from judge.maps.scene import Scene
+from judge.maps.views import has_views, pictures
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +28,20 @@ def file_stem(scene: Scene) -> str:
     return f"{scene.game}-{scene.phase}"
 
 
-def attachments(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
-    """The map as a PNG (what mail clients show) and as SVG."""
-    drawn = render_svg(game_map, scene, static=False)  # drawn once for both
+def attachments(game_map: GameMap, scene: Scene, *, full: bool = False
+                ) -> tuple[Attachment, ...]:
+    """The map as a PNG (what mail clients show) and as SVG. A board with
+    views (judge/maps/views.py) is attached as an overview and a PNG per
+    view, each readable at mail size; its whole SVG (400 KB for
+    Intercontinental) only with ``full``, as MAP asks."""
     stem = file_stem(scene)
+    if has_views(game_map):
+        files = tuple((f"{stem}{suffix}.png", "image/png", png)
+                      for suffix, png in pictures(game_map, scene))
+        if full:
+            files += ((f"{stem}.svg", "image/svg+xml", render_svg(game_map, scene).encode()),)
+        return files
+    drawn = render_svg(game_map, scene, static=False)  # drawn once for both
     changes = map_changes(scene.position)  # Diplomap's board, if it has changed
     whole = with_board(game_map, drawn, changes)
     return ((f"{stem}.png", "image/png", phase_png(game_map, drawn, changes)),
@@ -70,12 +82,13 @@ def _other_board_png(svg: str) -> bytes:
     return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=1000))
 
 
-def attachments_or_none(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...]:
+def attachments_or_none(game_map: GameMap, scene: Scene, *, full: bool = False
+                        ) -> tuple[Attachment, ...]:
     """As :func:`attachments` (and the other board's, if any), but a map
     that cannot be drawn is logged and left out: results must reach the
     players with or without their maps."""
     out: tuple[Attachment, ...] = ()
-    for draw in (attachments, other_board_attachments):
+    for draw in (partial(attachments, full=full), other_board_attachments):
         try:
             out += draw(game_map, scene)
         except Exception:

@@ -11,6 +11,7 @@ without looking at its pixels.
 from __future__ import annotations
 
 import math
+import re
 import struct
 import sys
 import threading
@@ -143,11 +144,15 @@ FONTS = "DejaVu Sans, Verdana, sans-serif"
 STATIC_AT = "<!-- the board -->"  # where the unchanging parts go in the document
 
 
-def render_svg(game_map: GameMap, scene: Scene, *, static: bool = True) -> str:
+def render_svg(game_map: GameMap, scene: Scene, *, static: bool = True,
+               pixels: int = 0, within: Box | None = None) -> str:
     """The map as an SVG document. Without ``static`` the parts that never
     change (sea, land, borders, names) are left out, for laying over a
-    picture of them made once (:func:`render_png`)."""
-    drawn = _render_phase(game_map, scene)
+    picture of them made once (:func:`render_png`). ``pixels``: the width
+    the picture is shown at (the legend is sized for it), if not the
+    variant's own (judge/maps/views.py draws a large board at mail size);
+    ``within``: a box of the board, the only part whose pieces are drawn."""
+    drawn = _render_phase(game_map, scene, pixels, within)
     return with_board(game_map, drawn, map_changes(scene.position)) if static else drawn
 
 
@@ -210,7 +215,11 @@ def _scored(state: GameState, redrawn: Redrawn) -> GameState:
     return replace(state, owners=tuple(sorted((base.get(c, c), p) for c, p in state.owners)))
 
 
-def _render_phase(game_map: GameMap, scene: Scene) -> str:
+Box = tuple[float, float, float, float]  # left, top, right, bottom, in map units
+
+
+def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
+                  within: Box | None = None) -> str:
     state = scene.position
     changes = map_changes(state)
     redrawn = changed_board(game_map, changes) if changes else None
@@ -219,7 +228,7 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     geo = Geometry(game_map, board, redrawn.former if redrawn is not None else None)
     key = map_key(game_map, state)
     colours = power_colours(game_map) | (dict(key.colours) if key else {})
-    pixels = key.pixels if key is not None and key.pixels else PIXELS_WIDE
+    pixels = shown_at or (key.pixels if key is not None and key.pixels else PIXELS_WIDE)
     owners = dict(state.owners)
     areas = [(code, board.areas[code], colours[power])
              for code, power in sorted(owners.items()) if code in board.areas]
@@ -227,6 +236,11 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
                 _centre_value(game_map, centre_base.get(code, code)))
                for code, (x, y) in sorted(board.centres.items())]
     lines, marks = OrderPieces(geo, scene, colours).pieces() if scene.orders else ([], [])
+    units = unit_pieces(geo, state, colours, key.kinds if key else {})
+    if within is not None:  # a view of a large board: what it cannot show is not drawn
+        areas = [a for a in areas if _path_meets(a[1], within)]
+        centres = [c for c in centres if _point_near(c[1], c[2], within, geo.size * 2)]
+        units = [u for u in units if _point_near(*geo.at(u.where), within, geo.size * 3)]
     coasts = coasts_drawn(game_map, state, board) if board.schematic else ""
     if coasts:  # artwork draws its coasts; a schematic shows them split or joined
         lines.insert(0, Piece("coasts", "", "", coasts))
@@ -241,6 +255,8 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
     if loss_key is not None:
         legend_height += line * 1.3
     height = board.height + legend_height
+    if within is not None:
+        legend = []  # below the map, out of the view's box: its letters cost the most
     after = f", after {scene.before.phase.name}" if scene.before and scene.orders else ""
     return _template().render(
         board_at=Markup(STATIC_AT),
@@ -252,13 +268,29 @@ def _render_phase(game_map: GameMap, scene: Scene) -> str:
         game=scene.game, phase=str(state.phase), variant=game_map.name,
         areas=areas, owner_opacity=board.owner_opacity, centres=centres,
         centre_radius=_n(board.unit_size * 0.26),
-        lines=[_markup(p) for p in lines], units=[_markup(p) for p in
-                                                   unit_pieces(geo, state, colours,
-                                                                key.kinds if key else {})],
+        lines=[_markup(p) for p in lines], units=[_markup(p) for p in units],
         marks=[_markup(p) for p in marks], losses=[_markup(p) for p in lost],
         loss_key=loss_key,
         legend=legend, line=line, n=_n, notice=board_notice(game_map),
     )
+
+
+def _point_near(x: float, y: float, box: Box, margin: float) -> bool:
+    return box[0] - margin <= x <= box[2] + margin and box[1] - margin <= y <= box[3] + margin
+
+
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _path_meets(d: str, box: Box) -> bool:
+    """Whether an area's path (absolute M and L points, as board.py and the
+    schematic write them) reaches into the box; any other path is kept."""
+    if any(c in d for c in "aAcCqQhHvVlmsStT"):
+        return True
+    numbers = [float(n) for n in _NUMBER.findall(d)]
+    xs, ys = numbers[0::2], numbers[1::2]
+    return bool(xs) and min(xs) <= box[2] and max(xs) >= box[0] and \
+        min(ys) <= box[3] and max(ys) >= box[1]
 
 
 @dataclass(frozen=True)

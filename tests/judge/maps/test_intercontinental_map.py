@@ -214,15 +214,15 @@ def test_the_legend_has_a_line_per_colour_group(name: str) -> None:
         assert all(p.replace("_", " ").title() in line for p in powers), line
 
 
-def test_a_results_mail_carries_the_same_map() -> None:
-    """The PNG attached to results is the PNG MAP sends, and the SVG beside it
-    is the whole map at the same size."""
+def test_map_carries_the_whole_map_as_svg() -> None:
+    """Beside the pictures at mail size (test_intercontinental_views.py),
+    MAP attaches the whole map as SVG, at the map style's width."""
     state = position(POSITIONS["1870"])
     scene = Scene("intercontinental", state)
-    (png_name, _, png), (svg_name, _, svg) = attachments(board(), scene)
-    assert (png_name, svg_name) == ("intercontinental-S1870M.png",
-                                    "intercontinental-S1870M.svg")
-    assert png == render_png(board(), scene)
+    files = attachments(board(), scene, full=True)
+    svg_name, _, svg = files[-1]
+    assert (files[0][0], svg_name) == ("intercontinental-S1870M.png",
+                                       "intercontinental-S1870M.svg")
     root = ET.fromstring(svg)
     assert root.attrib["width"] == str(board().tables["map_style"]["pixels"])
     assert any(e.attrib.get("class") == "canal" for e in root.iter(f"{SVG}path"))

@@ -1,0 +1,236 @@
+"""A board too large to read at mail size (Intercontinental's 419
+provinces: 2400 map units, names 6 units high) drawn as a mail client
+shows pictures, about 1000 pixels wide: an overview of the whole board
+with the players' colours, the legend and a frame round each region, and
+a picture of each region (the variant file's [[map.views]]) at a scale
+where every name is at least 11 pixels high.
+
+Each picture is the same phase drawing (render.py) seen through another
+viewBox, with a caption saying what it shows and the variant's notice
+about its board ('Provisional board, not the official map'), so that a
+picture forwarded alone still says so. The pictures' PNGs are written
+with a palette: the board's flat colours lose nothing, and a results mail
+with ten pictures stays well under the 1.5 MB a mail should carry.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+import threading
+from collections.abc import Callable
+from io import BytesIO
+
+import cairocffi
+from PIL import Image
+
+from engine.diplomap.state import map_changes
+from engine.map import GameMap, View
+from judge.maps.board import PIXELS_WIDE
+from judge.maps.board import number as _n
+from judge.maps.render import (
+    FONTS,
+    STATIC_AT,
+    _draw,
+    _prepared,
+    board_notice,
+    changed_board,
+    phase_title,
+    render_svg,
+    with_board,
+)
+from judge.maps.scene import Scene
+
+CAPTION = 40  # pixels: the strip under a view's map with its title and the notice
+TEXT = 15  # pixels: the caption's and the overview's frame titles' letters
+FRAME = "#3b3224"
+# a palette this size keeps every colour the board draws (about sixty, and
+# their anti-aliased edges) and makes the PNG a quarter of its RGB size
+PALETTE = 64
+PNG_LEVEL = 6
+
+# the first element's size and viewBox, as templates/map.svg.j2 writes them
+_ROOT = re.compile(r'width="[^"]*" height="[^"]*" viewBox="[^"]*"')
+
+
+def has_views(game_map: GameMap) -> bool:
+    return bool(game_map.drawing.views)
+
+
+def _scale(view: View) -> float:
+    """Pixels per map unit: the view's width shown at PIXELS_WIDE."""
+    left, _, right, _ = view.box
+    return PIXELS_WIDE / (right - left)
+
+
+def _map_pixels(view: View) -> int:
+    _, top, _, bottom = view.box
+    return round((bottom - top) * _scale(view))
+
+
+def view_svg_of(drawn: str, view: View, title: str, notice: str) -> str:
+    """A phase's drawing (with or without its board) seen through ``view``'s
+    box, PIXELS_WIDE wide, with a caption strip under the map."""
+    left, top, right, bottom = view.box
+    scale = _scale(view)
+    caption = CAPTION / scale  # in map units
+    height = bottom - top + caption
+    root = (f'width="{PIXELS_WIDE}" height="{_map_pixels(view) + CAPTION}" '
+            f'viewBox="{_n(left)} {_n(top)} {_n(right - left)} {_n(height)}"')
+    size, pad = TEXT / scale, 12 / scale
+    baseline = bottom + caption / 2 + size * 0.35
+    notice_text = (f'<text x="{_n(right - pad)}" y="{_n(baseline)}" text-anchor="end" '
+                   f'font-style="italic" class="notice">{html.escape(notice)}</text>'
+                   if notice else "")
+    strip = (f'<g class="caption" font-size="{_n(size)}" font-family="{FONTS}">'
+             f'<rect x="{_n(left)}" y="{_n(bottom)}" width="{_n(right - left)}" '
+             f'height="{_n(caption)}" fill="#fbfaf6" stroke="{FRAME}" '
+             f'stroke-width="{_n(1 / scale)}"/>'
+             f'<text x="{_n(left + pad)}" y="{_n(baseline)}" font-weight="bold" '
+             f'class="title">{html.escape(title)}</text>{notice_text}</g>')
+    document = _ROOT.sub(root, drawn, count=1)
+    at = document.rindex("</svg>")
+    return document[:at] + strip + document[at:]
+
+
+def _caption_title(scene: Scene, view: View) -> str:
+    return f"{scene.game}: {phase_title(scene.position.phase)}, {view.title}"
+
+
+def view_svg(game_map: GameMap, scene: Scene, view: View) -> str:
+    """The whole SVG document of one view's picture, board included."""
+    drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE, within=view.box)
+    whole = with_board(game_map, drawn, map_changes(scene.position))
+    return view_svg_of(whole, view, _caption_title(scene, view), board_notice(game_map))
+
+
+def overview_svg(game_map: GameMap, scene: Scene) -> str:
+    """The whole SVG document of the overview: the board without names,
+    which could not be read at this size, and a frame round each view."""
+    drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE)
+    changes = map_changes(scene.position)
+    patch = changed_board(game_map, changes).patch if changes else ""
+    return drawn.replace(STATIC_AT, _bare_board(game_map) + patch, 1)
+
+
+def pictures(game_map: GameMap, scene: Scene) -> list[tuple[str, bytes]]:
+    """(file name suffix, PNG): the overview ('') and each view ('-europe')."""
+    drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE)
+    changes = map_changes(scene.position)
+    patch = changed_board(game_map, changes).patch if changes else ""
+    notice = board_notice(game_map)
+    out = [("", _overview_png(game_map, drawn, patch))]
+    for view in game_map.drawing.views:
+        # drawing each piece costs, seen or not: each view draws its own
+        shown = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE,
+                           within=view.box)
+        document = view_svg_of(shown, view, _caption_title(scene, view), notice)
+        out.append((f"-{view.name}", _view_png(game_map, view, document, patch)))
+    return out
+
+
+# -- the pictures ----------------------------------------------------------------
+
+def _bare_board(game_map: GameMap) -> str:
+    """The board without its names, and the views' frames with their titles."""
+    board = _prepared(game_map).board
+    scale = PIXELS_WIDE / board.width
+    size, line = TEXT / scale, 1.6 / scale
+    frames = []
+    taken: list[tuple[float, float, float, float]] = []
+    for view in game_map.drawing.views:
+        left, top, right, bottom = view.box
+        width, high = len(view.title) * size * 0.62 + size, size * 1.4
+        # the title in a corner of its frame, the first clear of the titles before it
+        corners = [(left, top), (right - width, top), (left, bottom - high),
+                   (right - width, bottom - high)]
+        x, y = next(((cx, cy) for cx, cy in corners
+                     if not any(cx < b[2] and b[0] < cx + width and cy < b[3] and b[1] < cy + high
+                                for b in taken)), corners[0])
+        taken.append((x, y, x + width, y + high))
+        frames.append(
+            f'<g class="view" data-view="{view.name}">'
+            f'<rect x="{_n(left)}" y="{_n(top)}" width="{_n(right - left)}" '
+            f'height="{_n(bottom - top)}" fill="none" stroke="{FRAME}" '
+            f'stroke-width="{_n(line)}" stroke-dasharray="{_n(line * 5)} {_n(line * 3)}"/>'
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(width)}" '
+            f'height="{_n(high)}" fill="#fbfaf6" fill-opacity="0.85" stroke="{FRAME}" '
+            f'stroke-width="{_n(line * 0.6)}"/>'
+            f'<text x="{_n(x + size * 0.5)}" y="{_n(y + size * 1.05)}" '
+            f'font-size="{_n(size)}" font-weight="bold" fill="{FRAME}">'
+            f'{html.escape(view.title)}</text></g>')
+    return (f'<g class="board">{board.under}</g><g class="borders">{board.over}</g>'
+            f'<g class="views">{"".join(frames)}</g>')
+
+
+_LAYERS: dict[tuple[int, str], tuple[object, cairocffi.ImageSurface]] = {}
+_LOCK = threading.Lock()
+
+
+def _layer(game_map: GameMap, name: str,
+           build: Callable[[], cairocffi.ImageSurface]) -> cairocffi.ImageSurface:
+    """A board's picture for one view (or the overview), drawn once per process."""
+    key = (id(game_map.drawing), name)
+    with _LOCK:
+        found = _LAYERS.get(key)
+        if found is not None and found[0] is game_map.drawing:
+            return found[1]
+    layer = build()
+    with _LOCK:
+        _LAYERS[key] = (game_map.drawing, layer)
+    return layer
+
+
+def _overview_png(game_map: GameMap, drawn: str, patch: str) -> bytes:
+    board = _prepared(game_map).board
+    height = round(PIXELS_WIDE * board.height / board.width)
+    box = f'viewBox="0 0 {_n(board.width)} {_n(board.height)}"'
+    layer = _layer(game_map, "", lambda: _draw(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
+        f'{box} font-family="{FONTS}">{_bare_board(game_map)}</svg>'))
+    return _composed(layer, drawn, patch, box, height)
+
+
+def _view_png(game_map: GameMap, view: View, document: str, patch: str) -> bytes:
+    left, top, right, bottom = view.box
+    height = _map_pixels(view)
+    box = f'viewBox="{_n(left)} {_n(top)} {_n(right - left)} {_n(bottom - top)}"'
+    layer = _layer(game_map, view.name, lambda: _draw(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
+        f'{box} font-family="{FONTS}">{_prepared(game_map).svg}</svg>'))
+    return _composed(layer, document, patch, box, height)
+
+
+def _composed(layer: cairocffi.ImageSurface, drawn: str, patch: str, box: str,
+              height: int) -> bytes:
+    """The board's picture, a Diplomap patch if any, then the phase's drawing."""
+    phase = _draw(drawn)
+    picture = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, phase.get_width(),
+                                     phase.get_height())
+    context = cairocffi.Context(picture)
+    context.set_source_rgb(1, 1, 1)
+    context.paint()
+    context.set_source_surface(layer)
+    context.paint()
+    if patch:
+        context.set_source_surface(_draw(
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" '
+            f'height="{height}" {box} font-family="{FONTS}">{patch}</svg>'))
+        context.paint()
+    context.set_source_surface(phase)
+    context.paint()
+    return _palette_png(picture)
+
+
+def _palette_png(surface: cairocffi.ImageSurface) -> bytes:
+    surface.flush()
+    width, height = surface.get_width(), surface.get_height()
+    # cairo keeps a pixel as one native-endian 32-bit word, xRGB
+    order = "BGRX" if sys.byteorder == "little" else "XRGB"
+    image = Image.frombuffer("RGBX", (width, height), bytes(surface.get_data()), "raw",
+                             order, surface.get_stride(), 1).convert("RGB")
+    quantized = image.quantize(PALETTE, method=Image.Quantize.FASTOCTREE)
+    out = BytesIO()
+    quantized.save(out, "PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
