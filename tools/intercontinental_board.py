@@ -814,6 +814,8 @@ def build() -> str:
         unit_text[centre] = s
         w("")
         w(f"[powers.{ascii_key(centre)}]   # {note}")
+        if ascii_key(centre).replace("_", " ").title() != names[code]:
+            w(f'title = "{names[code]}"')  # its name in prose, where the key's words mislead
         w(f'adjective = "{names[code]}"')
         w(f'letter = "{neutral_letter(code)}"')
         w('ordered_by = "bids"')
