@@ -31,7 +31,6 @@ import pytest
 from shapely.geometry.base import BaseGeometry
 
 from engine.diplomap.state import DiplomapState
-from engine.diplomap.values import Anchor, MapChange, Merge, Split
 from engine.game import adjudicate
 from engine.map import GameMap
 from engine.state import Dislodged, GameState
@@ -43,6 +42,7 @@ from judge.maps.scene import scene_after
 from judge.maps.views import has_views, overview_svg, view_svg
 from tests.judge.maps import legibility as L
 from tests.judge.maps.ciede2000 import delta_e00, difference, lab
+from tests.judge.maps.random_boards import Seeded, random_changes
 from tests.judge.test_variant_walk import WALKS, Walk
 
 DATA = Path(__file__).parent / "data"
@@ -107,38 +107,6 @@ def _played(name: str, seed: int) -> tuple[Scene, ...]:
     return tuple(scenes)
 
 
-def _random_changes(rng: random.Random, game_map: GameMap) -> tuple[MapChange, ...]:
-    """Up to four splits of distinct provinces (between two of their
-    borders, or a loop on one) and perhaps a merge of two untouched
-    neighbouring land provinces, as test_redrawn.py's boards() draws them."""
-    rings, provinces = game_map.rings, game_map.provinces
-
-    def passable(code: str) -> bool:
-        return code not in provinces or provinces[code].terrain.value != "impassable"
-
-    codes = sorted(c for c in rings if passable(c))
-    changes: list[MapChange] = []
-    for n, code in enumerate(rng.sample(codes, rng.randint(1, 4)), start=1):
-        ring = [w for w in rings[code] if passable(w)]
-        i, j = rng.randrange(len(ring)), rng.randrange(len(ring))
-        if ring.count(ring[i]) > 1 or ring.count(ring[j]) > 1:
-            continue  # a border met in two places: the engine refuses such a line
-        loop = i == j
-        start = Anchor(code, ring[i], 1 / 3 if loop else 0.5)
-        end = Anchor(code, ring[j], 2 / 3 if loop else 0.5)
-        centre = f"{code}-A" if provinces[code].is_centre else None
-        changes.append(Split(code, (f"{code}-A", f"{code}-B"), (code, code), n, start, end,
-                             code, loop, centre))
-    split = {c.province for c in changes if isinstance(c, Split)}
-    land = [c for c in codes if c not in split and provinces[c].terrain.value != "water"]
-    pairs = [(a, b) for a in land for b in rings[a] if b in land and a < b
-             and not (provinces[a].is_centre and provinces[b].is_centre)]
-    if pairs and rng.random() < 0.5:
-        a, b = rng.choice(pairs)
-        changes.append(Merge((a, b), f"{a}+{b}", f"{a}+{b}"))
-    return tuple(changes)
-
-
 def _dislodged_everywhere(state: GameState) -> GameState:
     """Beside every unit, another power's unit it has dislodged: where a
     results mail draws a retreat phase's dislodged units."""
@@ -165,7 +133,7 @@ def pictures(case: str) -> tuple[Picture, ...]:
         rng = random.Random(24)
         opening = dataclasses.replace(_opening(walk), units=())
         scenes = tuple(Scene("legibility", opening.with_part(DiplomapState(
-            _random_changes(rng, game_map)))) for _ in range(DIPLOMAP_BOARDS))
+            random_changes(game_map, Seeded(rng))))) for _ in range(DIPLOMAP_BOARDS))
     found: list[Picture] = []
     for scene in scenes:
         found += _other(game_map, scene) if favor else _main(game_map, scene)

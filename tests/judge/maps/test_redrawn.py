@@ -40,6 +40,7 @@ from judge.maps.room import roomiest
 from judge.maps.scene import DrawnOrder, Scene
 from parser.orders import OrderError, parse_order
 from tests.examples import examples
+from tests.judge.maps.random_boards import Drawn, random_changes
 from tests.judge.maps.test_render import scenes
 
 DATA = tomllib.loads((Path(__file__).parent / "data" / "redrawn.toml").read_text("utf-8"))
@@ -323,38 +324,10 @@ def test_the_new_lines_show_on_the_png(name: str) -> None:
         assert now > len(pixels) * 0.7 and then < len(pixels) * 0.3, (now, then)
 
 
-RINGS = load_variant("standard").rings
-
-
 @st.composite
 def boards(draw: st.DrawFn) -> tuple[MapChange, ...]:
-    """Up to four splits of distinct standard provinces (each between two
-    of its borders, or a loop on one) and a merge of two untouched
-    neighbouring land provinces that are not both centres."""
-    provinces = standard().provinces
-    codes = sorted(c for c in RINGS if c != "SWI")
-    chosen = draw(st.lists(st.sampled_from(codes), min_size=1, max_size=4, unique=True))
-    changes: list[MapChange] = []
-    for n, code in enumerate(chosen, start=1):
-        ring = [w for w in RINGS[code] if w != "SWI"]
-        i = draw(st.integers(0, len(ring) - 1))
-        j = draw(st.integers(0, len(ring) - 1))
-        if ring.count(ring[i]) > 1 or ring.count(ring[j]) > 1:
-            continue  # a border met in two places: the engine refuses such a line
-        loop = i == j
-        start = Anchor(code, ring[i], 1 / 3 if loop else 0.5)
-        end = Anchor(code, ring[j], 2 / 3 if loop else 0.5)
-        centre = f"{code}-A" if provinces[code].is_centre else None
-        changes.append(Split(code, (f"{code}-A", f"{code}-B"), (code, code), n, start, end,
-                             code, loop, centre))
-    split = {c.province for c in changes if isinstance(c, Split)}
-    land = [c for c in codes if c not in split and provinces[c].terrain.value != "water"]
-    pairs = [(a, b) for a in land for b in RINGS[a] if b in land and a < b
-             and not (provinces[a].is_centre and provinces[b].is_centre)]
-    if pairs and draw(st.booleans()):
-        a, b = draw(st.sampled_from(pairs))
-        changes.append(Merge((a, b), f"{a}+{b}", f"{a}+{b}"))
-    return tuple(changes)
+    """Random changes of the standard board (tests/judge/maps/random_boards.py)."""
+    return random_changes(standard(), Drawn(draw))
 
 
 @settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
