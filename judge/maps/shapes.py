@@ -110,6 +110,17 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
             if face.contains(spot):
                 owner[index] = code
                 break
+    # a nameless face holding a province's supply-centre marker is that
+    # province's, however large: the artwork writes CON's name in Asia and
+    # puts its centre on the European shore, DEN's centre on Zealand
+    for code, marker in art.centres.items():
+        if code not in provinces:
+            continue
+        spot = ShapelyPoint(marker)
+        for index, face in enumerate(faces):
+            if index not in owner and face.contains(spot):
+                owner[index] = code
+                break
     shapes: dict[str, list[Polygon]] = {}
     for index, code in owner.items():
         shapes.setdefault(code, []).append(faces[index])
