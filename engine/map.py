@@ -8,6 +8,7 @@ fleet on Spain's south coast cannot reach the Bay of Biscay side.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -107,6 +108,10 @@ class Canal:
     province: str
     connects: tuple[str, ...]
     opens: int | None = None
+
+
+# a colour as variant files give it ('#1f4e9c'): a power's, a Favor slice's tint
+COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from engine import rings as ring_checks
 from engine import variant_checks
 from engine.kinds import kind_traits, standard_kinds
 from engine.map import (
+    COLOUR,
     Canal,
     Drawing,
     GameMap,
@@ -39,7 +40,6 @@ from engine.map import (
 
 _CODE = re.compile(r"^[A-Z][A-Z0-9]{1,5}$")
 _PHASE = re.compile(r"^[SFW]\d{4}[MRA]$")
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 _ARTWORK = re.compile(r"^[a-z0-9_-]+\.(ps|svg)$")
 _VIEW_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
@@ -401,7 +401,7 @@ class _Builder:
             if not re.match(r"^[A-Za-z]{1,3}$", letter):
                 self.problem(path, "letter", "a power's letter is 1 to 3 letters")
             colour = entry.get("colour")
-            if colour is not None and not (isinstance(colour, str) and _COLOUR.match(colour)):
+            if colour is not None and not (isinstance(colour, str) and COLOUR.fullmatch(colour)):
                 self.problem(path, "colour", f"colour {colour!r} is not like '#1f4e9c'")
                 colour = None
             territory = "territory" in entry

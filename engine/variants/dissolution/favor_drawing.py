@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from engine.boards import KICK, MOVE, RETREAT, Happened, HexArrow, HexBoard, HexCell
-from engine.map import GameMap, UnitKind
+from engine.map import COLOUR, GameMap, UnitKind
 from engine.map_cache import per_map
 from engine.orders import Move
 from engine.state import GameState
@@ -33,7 +33,6 @@ from engine.variants.dissolution.nuclear import Problems, sound
 from engine.variants.dissolution.state import of
 from engine.variants.dissolution.violations import Violation
 
-_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _LETTERS = re.compile(r"[A-Z]{3}")
 
 
@@ -146,7 +145,7 @@ def read_drawing(game_map: GameMap, slices: Collection[str]
         path = ("favor", "drawing", "tints", letter)
         if letter not in slices:
             problems.append((path, f"no slice {letter}"))
-        elif not (isinstance(colour, str) and _COLOUR.fullmatch(colour)):
+        elif not (isinstance(colour, str) and COLOUR.fullmatch(colour)):
             problems.append((path, "a tint is a colour like '#c0cbe9'"))
         else:
             tints[letter] = colour.lower()
