@@ -12,16 +12,14 @@ one player; ``named`` the colours a power keeps (§6.12's "Orange");
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from engine.map import GameMap
+from engine.map import COLOUR, GameMap
 from engine.rules import MapKey
 from engine.state import GameState
 
 TABLE = "map_style"
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 PALE = 0.5  # an affiliate's colour: its sponsor's, this much of the way to white
 
 
@@ -39,7 +37,7 @@ def check_style(game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
     for group in sorted(load_facts().groups):
         shades = groups.get(group)
         if not (isinstance(shades, list) and len(shades) == len(THEATRES)
-                and all(isinstance(s, str) and _COLOUR.match(s) for s in shades)):
+                and all(isinstance(s, str) and COLOUR.fullmatch(s) for s in shades)):
             problems.append(((TABLE, "groups", group),
                              f"the {group} colour group needs {len(THEATRES)} shades "
                              f"like '#1f4e9c', one per theatre ({', '.join(THEATRES)})"))
@@ -47,7 +45,7 @@ def check_style(game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
     for key, value in [("minor", raw.get("minor")), ("undrawn", raw.get("undrawn")),
                        *((f"named.{k}", v) for k, v in sorted(
                            named.items() if isinstance(named, dict) else []))]:
-        if not (isinstance(value, str) and _COLOUR.match(value)):
+        if not (isinstance(value, str) and COLOUR.fullmatch(value)):
             problems.append(((TABLE, *key.split(".")), f"{key} is a colour like '#1f4e9c'"))
     if not isinstance(raw.get("pixels", 0), int):
         problems.append(((TABLE, "pixels"), "pixels is the PNG's width, a whole number"))
