@@ -102,6 +102,12 @@ class Seat:
     player: str
     powers: tuple[str, ...]
 
+    @property
+    def named(self) -> bool:
+        """Whether the seat has a name of its own (an Intercontinental colour
+        group, 'Blue'), not just its powers' joined ('AUSTRIA/FRANCE')."""
+        return self.player != "/".join(self.powers)
+
 
 @dataclass(frozen=True, slots=True)
 class GameState:

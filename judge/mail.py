@@ -208,7 +208,7 @@ def late_by_seat(state: GameState, late: Sequence[str]) -> list[str]:
     CAPE_COLONY)', the others alone."""
     missing = set(late)
     named = [(seat.player, [p for p in seat.powers if p in missing]) for seat in state.seats
-             if len(seat.powers) > 1]
+             if seat.named]
     grouped = {p for _, powers in named for p in powers}
     return sorted([*(f"{player} ({', '.join(powers)})" for player, powers in named if powers),
                    *(p for p in late if p not in grouped)])
@@ -233,7 +233,7 @@ def group_table(state: GameState, centres: Sequence[dict[str, Any]]) -> list[dic
     return [{"power": seat.player, "count": sum(counts.get(p, 0) for p in seat.powers),
              "list": ", ".join(seat.powers)}
             for seat in sorted(state.seats, key=lambda s: s.player)
-            if seat.player != "/".join(seat.powers)]
+            if seat.named]
 
 
 def by_seat(state: GameState, game_map: GameMap,
@@ -244,7 +244,7 @@ def by_seat(state: GameState, game_map: GameMap,
     out: list[tuple[str, list[Any]]] = []
     seen: set[str] = set()
     for seat in sorted(state.seats, key=lambda s: s.player):
-        if seat.player == "/".join(seat.powers):
+        if not seat.named:
             continue
         for power in seat.powers:
             seen.add(power)

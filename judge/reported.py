@@ -65,8 +65,8 @@ def to_json(sections: Iterable[ReportSection],
 def seat_names(state: GameState) -> dict[str, str]:
     """The name each named seat's lines are filed under its first power for
     ('CAPE_COLONY' -> 'Blue': an Intercontinental colour group bids from one
-    pool, filed under its first power); none where every seat is one power."""
-    return {seat.powers[0]: seat.player for seat in state.seats if len(seat.powers) > 1}
+    pool, filed under its first power); none where no seat has a name of its own."""
+    return {seat.powers[0]: seat.player for seat in state.seats if seat.named}
 
 
 def read(results: Mapping[str, Any], bidders: Mapping[str, str] | None = None,

@@ -12,7 +12,7 @@ def named_seats(state: GameState) -> list[str]:
     ...'), for the start mails and the GM's START reply; none in the
     standard game, whose seats are named by their powers."""
     return [f"{seat.player}: {', '.join(seat.powers)}" for seat in state.seats
-            if seat.player != "/".join(seat.powers)]
+            if seat.named]
 
 
 def seat_told(state: GameState, seat: str) -> tuple[str, str]:

@@ -30,7 +30,7 @@ def do_set_group(ctx: Context, command: c.SetGroup) -> str:
     rules = rules_for(game_map)
     # a group is a seat with a name of its own, not just its powers'
     groups = {seat.player.upper(): seat.player for seat in games.opening(game).seats
-              if seat.player != "/".join(seat.powers)}
+              if seat.named}
     if not groups:
         raise GameError(f"{game.name}'s seats are its powers: there are no groups to set")
     group = groups.get(command.group.upper())
