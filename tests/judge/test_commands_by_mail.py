@@ -99,6 +99,7 @@ class Sent:
     body: str
     files: tuple[str, ...]  # attachments' file names
     headers: dict[str, str]  # the List-* headers
+    raw: bytes  # the message as sent, for JUDGE_SCENARIO_MAILS
 
 
 def _when(text: str) -> datetime:
@@ -129,7 +130,7 @@ def _new_mails(engine: Engine, after: int) -> tuple[list[Sent], int]:
             files = tuple(str(p.get_filename()) for p in msg.iter_attachments())
             lists = {k: str(v).strip() for k, v in msg.items() if k.lower().startswith("list-")}
             out.append(Sent(tuple(json.loads(row.recipients)), str(msg["Subject"]),
-                            row.kind, body, files, lists))
+                            row.kind, body, files, lists, row.raw))
             last = max(last, row.id or 0)
         return out, last
 
@@ -253,24 +254,18 @@ def _game_name(scenario: dict[str, Any]) -> str:
     return str(PRELUDES[scenario["prelude"]]["game"]) if "prelude" in scenario else ""
 
 
-def _keep(folder: Path, first: int, sent: list[Sent], raws: list[bytes]) -> None:
+def _keep(folder: Path, first: int, sent: list[Sent]) -> None:
     """The mails as their recipients read them, for a person to look at."""
     folder.mkdir(parents=True, exist_ok=True)
-    for number, (mail, raw) in enumerate(zip(sent, raws, strict=True), start=first):
+    for number, mail in enumerate(sent, start=first):
         stem = re.sub(r"[^A-Za-z0-9.@-]+", "_", f"{number:03d}-{mail.to[0]}-{mail.subject}")
         (folder / f"{stem}.txt").write_text(
             f"To: {', '.join(mail.to)}\nSubject: {mail.subject}\n"
             f"Attachments: {', '.join(mail.files) or '(none)'}\n\n{mail.body}")
-        for part in message_from_bytes(raw, policy=policy.default).iter_attachments():
+        for part in message_from_bytes(mail.raw, policy=policy.default).iter_attachments():
             name = str(part.get_filename())
             if name.endswith(".png"):
                 (folder / f"{number:03d}-{name}").write_bytes(part.get_payload(decode=True))
-
-
-def _raws(engine: Engine, after: int) -> list[bytes]:
-    with Session(engine) as session:
-        return [row.raw for row in session.exec(select(Outbox).where(col(Outbox.id) > after)
-                                                .order_by(col(Outbox.id))).all()]
 
 
 @pytest.mark.parametrize("scenario", scenarios_in(DATA))
@@ -286,10 +281,9 @@ def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
         assert created, where
         now = _when(mail.get("now", scenario.get("now", DEFAULT_NOW)))
         assert process_mail(db, CONFIG, inbound_id, now=now) == "done", where
-        raws = _raws(db, last) if folder is not None else []
         sent, last = _new_mails(db, last)
         if folder is not None:
-            _keep(folder, kept + 1, sent, raws)
+            _keep(folder, kept + 1, sent)
             kept += len(sent)
         _check_reply(mail, sent, where)
         _check_sent(mail, sent, where)
