@@ -248,8 +248,12 @@ def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
     line = board.width / 48 * PIXELS_WIDE / pixels
     texts = legend_texts(game_map, state, key) if key is not None and key.groups else None
     scored = _scored(state, redrawn) if redrawn is not None else state
-    legend, legend_height = _legend(game_map, scored, colours, board.width, board.height, line,
-                                    texts)
+    notice = board_notice(game_map)
+    # the notice has a line of its own under the title: beside it, a long title ran into it
+    notice_line = line if notice else 0.0
+    legend, legend_height = _legend(game_map, scored, colours, board.width,
+                                    board.height + notice_line, line, texts)
+    legend_height += notice_line
     lost = lost_pieces(geo, scene, colours)
     loss_key = _loss_key(board.height + legend_height, line) if lost else None
     if loss_key is not None:
@@ -271,7 +275,7 @@ def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
         lines=[_markup(p) for p in lines], units=[_markup(p) for p in units],
         marks=[_markup(p) for p in marks], losses=[_markup(p) for p in lost],
         loss_key=loss_key,
-        legend=legend, line=line, n=_n, notice=board_notice(game_map),
+        legend=legend, line=line, n=_n, notice=notice,
     )
 
 

@@ -43,6 +43,7 @@ from judge.maps.render import (
 from judge.maps.scene import Scene
 
 CAPTION = 40  # pixels: the strip under a view's map with its title and the notice
+NOTICE_LINE = 20  # pixels: the caption's second line, for the notice
 TEXT = 15  # pixels: the caption's and the overview's frame titles' letters
 FRAME = "#3b3224"
 # a palette this size keeps every colour the board draws (about sixty, and
@@ -71,16 +72,18 @@ def _map_pixels(view: View) -> int:
 
 def view_svg_of(drawn: str, view: View, title: str, notice: str) -> str:
     """A phase's drawing (with or without its board) seen through ``view``'s
-    box, PIXELS_WIDE wide, with a caption strip under the map."""
+    box, PIXELS_WIDE wide, with a caption strip under the map: the title,
+    and the notice on a line of its own (beside it, a long title ran into it)."""
     left, top, right, bottom = view.box
     scale = _scale(view)
-    caption = CAPTION / scale  # in map units
+    strip_pixels = CAPTION + (NOTICE_LINE if notice else 0)
+    caption = strip_pixels / scale  # in map units
     height = bottom - top + caption
-    root = (f'width="{PIXELS_WIDE}" height="{_map_pixels(view) + CAPTION}" '
+    root = (f'width="{PIXELS_WIDE}" height="{_map_pixels(view) + strip_pixels}" '
             f'viewBox="{_n(left)} {_n(top)} {_n(right - left)} {_n(height)}"')
     size, pad = TEXT / scale, 12 / scale
-    baseline = bottom + caption / 2 + size * 0.35
-    notice_text = (f'<text x="{_n(right - pad)}" y="{_n(baseline)}" text-anchor="end" '
+    baseline = bottom + CAPTION / scale / 2 + size * 0.35
+    notice_text = (f'<text x="{_n(left + pad)}" y="{_n(baseline + NOTICE_LINE / scale)}" '
                    f'font-style="italic" class="notice">{html.escape(notice)}</text>'
                    if notice else "")
     strip = (f'<g class="caption" font-size="{_n(size)}" font-family="{FONTS}">'

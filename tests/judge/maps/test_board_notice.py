@@ -1,7 +1,8 @@
 """A variant's notice about its board (Intercontinental's "provisional
-board, not the official map") is drawn on the map itself, at the right of
-the legend's title line, legible at the PNG's width; a map of a variant
-without a notice (the standard game) has no caption there."""
+board, not the official map") is drawn on the map itself, on a line of its
+own under the legend's title (beside it, a long title ran into it), legible
+at the PNG's width; a map of a variant without a notice (the standard game)
+has none."""
 
 from __future__ import annotations
 
@@ -33,10 +34,10 @@ def _drawn(variant: str) -> tuple[ET.Element, Image.Image]:
     return svg, png
 
 
-def _caption_box(svg: ET.Element) -> tuple[float, float, float]:
-    """The PNG's pixels per map unit, and the title line's top and bottom
-    in pixels."""
-    title = next(t for t in svg.iter(f"{SVG}text") if t.attrib.get("class") == "title")
+def _caption_box(svg: ET.Element, what: str = "title") -> tuple[float, float, float]:
+    """The PNG's pixels per map unit, and the top and bottom in pixels of
+    the legend's line holding the text of class ``what``."""
+    title = next(t for t in svg.iter(f"{SVG}text") if t.attrib.get("class") == what)
     scale = float(svg.attrib["width"]) / float(svg.attrib["viewBox"].split()[2])
     font = float(next(g for g in svg.iter(f"{SVG}g")
                       if g.attrib.get("class") == "legend").attrib["font-size"])
@@ -51,6 +52,13 @@ def _ink_right_of_title(svg: ET.Element, png: Image.Image) -> int:
     return int((np.asarray(box) < 100).sum())
 
 
+def _ink_on_notice_line(svg: ET.Element, png: Image.Image) -> int:
+    """Dark pixels in the left half of the notice's line."""
+    _, top, bottom = _caption_box(svg, "notice")
+    box = png.crop((2, int(top), png.width // 2, int(bottom)))
+    return int((np.asarray(box) < 100).sum())
+
+
 def test_intercontinental_map_carries_its_provisional_notice() -> None:
     svg, png = _drawn("intercontinental")
     notices = [t for t in svg.iter(f"{SVG}text") if t.attrib.get("class") == "notice"]
@@ -59,7 +67,11 @@ def test_intercontinental_map_carries_its_provisional_notice() -> None:
     assert notice is not None and notices[0].text.lower() == notice.lower()
     scale, _, _ = _caption_box(svg)
     assert float(notices[0].attrib["font-size"]) * scale >= LEAST_PIXELS
-    assert _ink_right_of_title(svg, png) > 200  # drawn, not only written in the SVG
+    assert _ink_on_notice_line(svg, png) > 200  # drawn, not only written in the SVG
+    title = next(t for t in svg.iter(f"{SVG}text") if t.attrib.get("class") == "title")
+    line = float(next(g for g in svg.iter(f"{SVG}g")
+                      if g.attrib.get("class") == "legend").attrib["font-size"])
+    assert float(notices[0].attrib["y"]) - float(title.attrib["y"]) >= line  # not beside it
 
 
 def test_standard_map_has_no_caption() -> None:
