@@ -19,7 +19,7 @@ import html
 import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from io import BytesIO
 
 import cairocffi
@@ -114,7 +114,9 @@ def overview_svg(game_map: GameMap, scene: Scene) -> str:
     drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE)
     changes = map_changes(scene.position)
     patch = changed_board(game_map, changes).patch if changes else ""
-    return drawn.replace(STATIC_AT, _bare_board(game_map) + patch, 1)
+    drawn = drawn.replace(STATIC_AT, _bare_board(game_map) + patch, 1)
+    at = drawn.rindex("</svg>")
+    return drawn[:at] + _view_titles(game_map) + drawn[at:]
 
 
 def pictures(game_map: GameMap, scene: Scene) -> list[tuple[str, bytes]]:
@@ -135,36 +137,71 @@ def pictures(game_map: GameMap, scene: Scene) -> list[tuple[str, bytes]]:
 
 # -- the pictures ----------------------------------------------------------------
 
+Box4 = tuple[float, float, float, float]
+
+
+def _crosses_edge(title: Box4, frame: Box4) -> bool:
+    """Whether a frame's dashed outline runs through a title's box."""
+    x0, y0, x1, y1 = title
+    left, top, right, bottom = frame
+    across = x0 < right and left < x1 and y0 < bottom and top < y1
+    inside = left < x0 and x1 < right and top < y0 and y1 < bottom
+    return across and not inside
+
+
+def _title_spots(views: Sequence[View], size: float) -> list[Box4]:
+    """Each view's title box: on its frame's top or bottom edge, where it
+    overlaps no title placed before it and the fewest other frames' outlines
+    run through it (the frames overlap; a title over another frame's line
+    hides that stretch of it, and reads as that frame's)."""
+    taken: list[Box4] = []
+    for view in views:
+        left, top, right, bottom = view.box
+        width, high = len(view.title) * size * 0.62 + size, size * 1.4
+        # along the frame's top edge, then its bottom edge, from the left corner
+        along = [left + (right - width - left) * k / 8 for k in range(9)]
+        spots = [(x, top) for x in along] + [(x, bottom - high) for x in along]
+        boxes = [(x, y, x + width, y + high) for x, y in spots]
+        free = [b for b in boxes if not any(b[0] < t[2] and t[0] < b[2] and b[1] < t[3]
+                                            and t[1] < b[3] for t in taken)] or boxes
+        others = [v.box for v in views if v is not view]
+        taken.append(min(free, key=lambda b: sum(_crosses_edge(b, o) for o in others)))
+    return taken
+
+
 def _bare_board(game_map: GameMap) -> str:
-    """The board without its names, and the views' frames with their titles."""
+    """The board without its names, and the views' frames."""
+    board = _prepared(game_map).board
+    line = 1.6 * board.width / PIXELS_WIDE
+    frames = []
+    for view in game_map.drawing.views:
+        left, top, right, bottom = view.box
+        frames.append(
+            f'<rect class="view" data-view="{view.name}" x="{_n(left)}" y="{_n(top)}" '
+            f'width="{_n(right - left)}" height="{_n(bottom - top)}" fill="none" '
+            f'stroke="{FRAME}" stroke-width="{_n(line)}" '
+            f'stroke-dasharray="{_n(line * 5)} {_n(line * 3)}"/>')
+    return (f'<g class="board">{board.under}</g><g class="borders">{board.over}</g>'
+            f'<g class="views">{"".join(frames)}</g>')
+
+
+def _view_titles(game_map: GameMap) -> str:
+    """The views' titles, drawn over everything (the phase's colours too)."""
     board = _prepared(game_map).board
     scale = PIXELS_WIDE / board.width
     size, line = TEXT / scale, 1.6 / scale
-    frames = []
-    taken: list[tuple[float, float, float, float]] = []
-    for view in game_map.drawing.views:
-        left, top, right, bottom = view.box
-        width, high = len(view.title) * size * 0.62 + size, size * 1.4
-        # the title in a corner of its frame, the first clear of the titles before it
-        corners = [(left, top), (right - width, top), (left, bottom - high),
-                   (right - width, bottom - high)]
-        x, y = next(((cx, cy) for cx, cy in corners
-                     if not any(cx < b[2] and b[0] < cx + width and cy < b[3] and b[1] < cy + high
-                                for b in taken)), corners[0])
-        taken.append((x, y, x + width, y + high))
-        frames.append(
-            f'<g class="view" data-view="{view.name}">'
-            f'<rect x="{_n(left)}" y="{_n(top)}" width="{_n(right - left)}" '
-            f'height="{_n(bottom - top)}" fill="none" stroke="{FRAME}" '
-            f'stroke-width="{_n(line)}" stroke-dasharray="{_n(line * 5)} {_n(line * 3)}"/>'
-            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(width)}" '
-            f'height="{_n(high)}" fill="#fbfaf6" fill-opacity="0.85" stroke="{FRAME}" '
+    views = game_map.drawing.views
+    titles = []
+    for view, (x, y, x1, y1) in zip(views, _title_spots(views, size), strict=True):
+        titles.append(
+            f'<g class="view-title" data-view="{view.name}">'
+            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(x1 - x)}" '
+            f'height="{_n(y1 - y)}" fill="#fbfaf6" stroke="{FRAME}" '
             f'stroke-width="{_n(line * 0.6)}"/>'
             f'<text x="{_n(x + size * 0.5)}" y="{_n(y + size * 1.05)}" '
             f'font-size="{_n(size)}" font-weight="bold" fill="{FRAME}">'
             f'{html.escape(view.title)}</text></g>')
-    return (f'<g class="board">{board.under}</g><g class="borders">{board.over}</g>'
-            f'<g class="views">{"".join(frames)}</g>')
+    return f'<g class="view-titles">{"".join(titles)}</g>'
 
 
 _LAYERS: dict[tuple[int, str], tuple[object, cairocffi.ImageSurface]] = {}
@@ -192,7 +229,10 @@ def _overview_png(game_map: GameMap, drawn: str, patch: str) -> bytes:
     layer = _layer(game_map, "", lambda: _draw(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
         f'{box} font-family="{FONTS}">{_bare_board(game_map)}</svg>'))
-    return _composed(layer, drawn, patch, box, height)
+    titles = _layer(game_map, "-titles", lambda: _draw(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
+        f'{box} font-family="{FONTS}">{_view_titles(game_map)}</svg>'))
+    return _composed(layer, drawn, patch, box, height, titles)
 
 
 def _view_png(game_map: GameMap, view: View, document: str, patch: str) -> bytes:
@@ -206,8 +246,9 @@ def _view_png(game_map: GameMap, view: View, document: str, patch: str) -> bytes
 
 
 def _composed(layer: cairocffi.ImageSurface, drawn: str, patch: str, box: str,
-              height: int) -> bytes:
-    """The board's picture, a Diplomap patch if any, then the phase's drawing."""
+              height: int, top: cairocffi.ImageSurface | None = None) -> bytes:
+    """The board's picture, a Diplomap patch if any, the phase's drawing,
+    then what goes over everything (the overview's titles)."""
     phase = _draw(drawn)
     picture = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, phase.get_width(),
                                      phase.get_height())
@@ -223,6 +264,9 @@ def _composed(layer: cairocffi.ImageSurface, drawn: str, patch: str, box: str,
         context.paint()
     context.set_source_surface(phase)
     context.paint()
+    if top is not None:
+        context.set_source_surface(top)
+        context.paint()
     return _palette_png(picture)
 
 
