@@ -29,7 +29,7 @@ from judge.config import Config
 from judge.db import game_by_name, run, transaction
 from judge.games import MASTER
 from judge.guessing import KEYED, POWER_SPENT, WINDOW, Refusal, Tally, refusal
-from judge.models import Game, Member, SignonFailure, utcnow
+from judge.models import Game, Member, SignonFailure, as_utc, utcnow
 from judge.passwords import check_password
 from parser.commands import Line, Signon
 
@@ -111,7 +111,7 @@ def verify(engine: Engine, config: Config, sender: Sender, lines: Sequence[Line]
             if refused is not None:
                 verdicts.append(Verdict(refusal=_refusal_text(game.name, seat, source, on_file,
                                                               refused)))
-                if on_file and source != KEYED and refused.limit != POWER_SPENT:
+                if on_file and source != KEYED:  # a guesser may be forging it
                     spent[where] = (sender.address, refused)
                 continue
             verdicts.append(_check(command, [stored for stored, _ in hashes]))
@@ -169,7 +169,7 @@ def _tally(session: Session, game: str, seat: str, now: datetime) -> Tally:
             _FAILURES.c.game == game, _FAILURES.c.power == seat,
             # a failure a window old no longer counts: heard_again's moment
             _FAILURES.c.at > now - WINDOW).order_by(_FAILURES.c.at)).all()
-    return Tally(tuple((address, at) for address, at in rows))
+    return Tally(tuple((address, as_utc(at)) for address, at in rows))
 
 
 def _record(engine: Engine, config: Config, failed: list[tuple[str, str, str]],
