@@ -35,7 +35,12 @@ class Limits:
     """What the judge allows one sender, against robots and guessing."""
     replies_per_hour: int = 10  # replies to one address; then it is not answered
     signons_per_mail: int = 10  # SIGNON lines one mail may try; the rest are refused
-    failed_signons_per_hour: int = 10  # wrong passwords per game and power; then refused
+    # wrong passwords one address may give for one power of a game an hour;
+    # then that address's SIGNONs for it are refused unchecked
+    failed_signons_per_hour: int = 10
+    # wrong passwords for one power from all addresses an hour; then only the
+    # power's address on file (and the key mailed there) is heard for it
+    failed_signons_per_power_hour: int = 100
     keep_mail_days: int = 30  # a processed mail's (redacted) copy is kept this long
 
 

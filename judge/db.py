@@ -147,6 +147,18 @@ def _players_of_the_variant(conn: Connection) -> None:
                      {"settings": json.dumps(settings), "id": game_id})
 
 
+def _signon_sources(conn: Connection) -> None:
+    """Wrong passwords are counted by the address that gave them as well,
+    so that a guesser is refused and the power's player is not; the judge
+    notes the mails it sends about guessing. Rows of before have no address
+    and still count for their power."""
+    columns = {c["name"] for c in inspect(conn).get_columns("signon_failure")}
+    if "address" not in columns:  # step 4 made the table as the models are now
+        conn.execute(text("ALTER TABLE signon_failure ADD COLUMN address VARCHAR(998) "
+                          "NOT NULL DEFAULT ''"))
+    SQLModel.metadata.tables["signon_notice"].create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
@@ -158,6 +170,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _map_order_records,  # 8: Diplomap's Draw and Erase orders, a record per power and phase
     _filed_lines,  # 9: orders, bids and map orders in one table keyed by kind of line
     _players_of_the_variant,  # 10: a fixed-count variant's games say its count, not 7
+    _signon_sources,  # 11: wrong passwords per address too; notices about guessing
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -177,14 +177,34 @@ class AuditEntry(SQLModel, table=True):
 
 
 class SignonFailure(SQLModel, table=True):
-    """A SIGNON whose password was wrong: counted per game and power, so
-    guessing stops after a few tries an hour (schema version 4)."""
+    """A SIGNON whose password was wrong: counted per game and power and per
+    address that gave it, so guessing stops after a few tries an hour
+    (schema version 4; the address since version 11)."""
 
     __tablename__ = "signon_failure"
     __table_args__ = (Index("ix_signon_failure_seat", "game", "power", "at"),)
     id: int | None = Field(default=None, primary_key=True)
     game: str = Field(max_length=64)
     power: str = Field(max_length=64)  # as resolved: a seat, MASTER, OBSERVER1, POWER#3...
+    # the sender's address, or judge.guessing.KEYED for a mail carrying the
+    # power's sign-on key; '' for the rows of before version 11
+    address: str = Field(default="", max_length=998)
+    at: datetime = Field(default_factory=utcnow)
+
+
+class SignonNotice(SQLModel, table=True):
+    """A mail the judge sent about guessing at a power's password: the GM's
+    warning ('guessing'), or a sign-on key mailed to the power's own address
+    ('key', with the key's digest). At most one of each per power an hour
+    (schema version 11)."""
+
+    __tablename__ = "signon_notice"
+    __table_args__ = (Index("ix_signon_notice_seat", "game", "power", "kind", "at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game: str = Field(max_length=64)
+    power: str = Field(max_length=64)
+    kind: str = Field(max_length=16)
+    digest: str = Field(default="", max_length=64)  # sha256 hex of a key; '' for a warning
     at: datetime = Field(default_factory=utcnow)
 
 

@@ -95,7 +95,7 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
             # Reading the mail and its commands needs no lock: the stored mail
             # never changes. Done first, it keeps the transaction (and on
             # SQLite the database's one write lock) short.
-            found = _read(engine, config, [inbound_id])[inbound_id]
+            found = _read(engine, config, [inbound_id], now)[inbound_id]
             if isinstance(found, str):
                 return found
             with transaction(engine) as session:
@@ -122,7 +122,7 @@ def process_mails(engine: Engine, config: Config, inbound_ids: Sequence[int],
     if len(inbound_ids) == 1:
         return {inbound_ids[0]: process_mail(engine, config, inbound_ids[0], now)}
     try:
-        read = _read(engine, config, inbound_ids)
+        read = _read(engine, config, inbound_ids, now)
         statuses = {i: r for i, r in read.items() if isinstance(r, str)}
         with transaction(engine) as session:
             for inbound_id in inbound_ids:
@@ -150,8 +150,8 @@ class _Read:
     hide: Callable[[str], str]  # a text with this mail's passwords masked
 
 
-def _read(engine: Engine, config: Config,
-          inbound_ids: Sequence[int]) -> dict[int, _Read | str]:
+def _read(engine: Engine, config: Config, inbound_ids: Sequence[int],
+          now: datetime | None) -> dict[int, _Read | str]:
     """Each new mail's text and commands, or the status of one that is not
     new (or 'missing'). SIGNON passwords are checked here, outside the
     transaction: scrypt must never hold the write lock."""
@@ -168,7 +168,8 @@ def _read(engine: Engine, config: Config,
         lines = _commands(mail) if mail.sender and not mail.automatic else []
         found[inbound_id] = _Read(mail, lines, secrets,
                                   redacted_copy(stored.raw, mail.subject, mail.body, secrets),
-                                  tuple(signons.verify(engine, config.limits, lines)),
+                                  tuple(signons.verify(engine, config, signons.Sender(
+                                      mail.sender, mail.subject), lines, now)),
                                   masker(secrets))
     return found
 

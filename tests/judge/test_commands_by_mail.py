@@ -10,6 +10,7 @@ A scenario:
     prelude = "seven"          # optional: mails from preludes.toml run first
     vars = { settings = "" }   # optional: $names replaced in the prelude's mails
     now = "2026-03-02T12:00Z"  # optional: the time every mail is processed at
+    limits = { failed_signons_per_power_hour = 20 }  # optional: the judge's limits changed
 
     [[scenario.mail]]
     from = "france@players.test"
@@ -52,7 +53,7 @@ import json
 import os
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -270,6 +271,7 @@ def _keep(folder: Path, first: int, sent: list[Sent]) -> None:
 
 @pytest.mark.parametrize("scenario", scenarios_in(DATA))
 def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
+    config = CONFIG.with_(limits=replace(CONFIG.limits, **scenario.get("limits", {})))
     keep = os.environ.get("JUDGE_SCENARIO_MAILS")
     folder = Path(keep) / re.sub(r"[^A-Za-z0-9-]+", "_", scenario["name"])[:80] if keep else None
     kept = 0
@@ -280,7 +282,7 @@ def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
         inbound_id, created = store_inbound(db, raw, "smtp")
         assert created, where
         now = _when(mail.get("now", scenario.get("now", DEFAULT_NOW)))
-        assert process_mail(db, CONFIG, inbound_id, now=now) == "done", where
+        assert process_mail(db, config, inbound_id, now=now) == "done", where
         sent, last = _new_mails(db, last)
         if folder is not None:
             _keep(folder, kept + 1, sent)

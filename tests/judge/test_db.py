@@ -68,7 +68,7 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 10
+    assert migrate(engine) == SCHEMA_VERSION == 11
     with engine.connect() as conn:
         assert schema_version(conn) == SCHEMA_VERSION
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
@@ -84,6 +84,9 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         assert inspect(conn).has_table("filed_lines")
         assert not {"order_record", "bid_record", "map_order_record"} & set(
             inspect(conn).get_table_names())
+        # 11: wrong passwords by address too, and the notices about guessing
+        assert "address" in {c["name"] for c in inspect(conn).get_columns("signon_failure")}
+        assert inspect(conn).has_table("signon_notice")
     with transaction(engine) as session:
         assert [g.name for g in session.exec(select(models.Game)).all()] == ["old"]
     engine.dispose()
@@ -167,4 +170,28 @@ def test_a_fixed_count_variant_game_stored_with_seven_players_gets_its_count(
         players = {g.variant: json.loads(g.settings)["players"]
                    for g in session.exec(select(models.Game)).all()}
     assert players == {"dissolution": 10, "intercontinental": 8, "standard": 4, "retired": 7}
+    engine.dispose()
+
+
+def test_wrong_passwords_of_version_10_still_count_for_their_power(db_url: str) -> None:
+    """Step 11: the rows of before, without an address, are kept (they
+    count for their power, under no address), and notices can be noted."""
+    from datetime import UTC, datetime
+
+    from sqlmodel import SQLModel
+
+    engine = make_engine(db_url)
+    with engine.begin() as conn:  # the schema as version 10 left it
+        SQLModel.metadata.create_all(conn)
+        conn.execute(text("ALTER TABLE signon_failure DROP COLUMN address"))
+        conn.execute(text("DROP TABLE signon_notice"))
+        conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 10)"))
+        conn.execute(text("INSERT INTO signon_failure (game, power, at) "
+                          "VALUES ('g', 'FRANCE', :at)"), {"at": datetime(2026, 3, 2, 12)})
+    assert migrate(engine) == SCHEMA_VERSION
+    with transaction(engine) as session:
+        kept = session.exec(select(models.SignonFailure)).all()
+        assert [(r.game, r.power, r.address) for r in kept] == [("g", "FRANCE", "")]
+        session.add(models.SignonNotice(game="g", power="FRANCE", kind="guessing",
+                                        at=datetime(2026, 3, 2, 12, tzinfo=UTC)))
     engine.dispose()
