@@ -68,7 +68,7 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 10
+    assert migrate(engine) == SCHEMA_VERSION == 11
     with engine.connect() as conn:
         assert schema_version(conn) == SCHEMA_VERSION
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
@@ -167,4 +167,37 @@ def test_a_fixed_count_variant_game_stored_with_seven_players_gets_its_count(
         players = {g.variant: json.loads(g.settings)["players"]
                    for g in session.exec(select(models.Game)).all()}
     assert players == {"dissolution": 10, "intercontinental": 8, "standard": 4, "retired": 7}
+    engine.dispose()
+
+
+def test_a_game_of_version_10_gets_the_failing_deadline_columns(db_url: str) -> None:
+    """Step 11: a running game keeps its row and starts with no failure."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import inspect
+    from sqlmodel import SQLModel
+
+    engine = make_engine(db_url)
+    columns = ("failed_attempts", "failed_at", "failure", "retry_at")
+    with engine.begin() as conn:  # the schema as version 10 left it
+        SQLModel.metadata.create_all(conn)
+        for column in columns:
+            conn.execute(text(f"ALTER TABLE game DROP COLUMN {column}"))
+        conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 10)"))
+        conn.execute(text("INSERT INTO game (name, variant, master_hash, master_address, "
+                          "status, settings, phase, reminded, seed, result, created_at, "
+                          "claimed_by) VALUES ('old', 'standard', 'h', 'gm@x', 'active', "
+                          "'{}', 'S1901M', '', 0, '', :at, '')"),
+                     {"at": datetime(2026, 1, 1)})
+    assert migrate(engine) == SCHEMA_VERSION
+    with engine.connect() as conn:
+        assert set(columns) <= {c["name"] for c in inspect(conn).get_columns("game")}
+    with transaction(engine) as session:
+        game = session.exec(select(models.Game)).one()
+        assert (game.name, game.failed_attempts, game.failure, game.retry_at) == \
+            ("old", 0, "", None)
+        game.failed_attempts, game.failed_at = 1, datetime(2026, 1, 2, tzinfo=UTC)
+        session.add(game)
+    with transaction(engine) as session:
+        assert session.exec(select(models.Game)).one().failed_attempts == 1
     engine.dispose()
