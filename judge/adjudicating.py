@@ -19,7 +19,7 @@ from engine.bids import BIDS_KEY, bid_line
 from engine.game import Resolution, adjudicate
 from engine.lines import ORDERS
 from engine.phase_context import phase_context
-from judge import filed_lines, reported, snapshots
+from judge import deadline_failure, filed_lines, reported, snapshots
 from judge.games import (
     current_state,
     enter_phase,
@@ -97,6 +97,7 @@ def advance(session: Session, game: Game, adjudication: Adjudication,
     record.results = json.dumps(results_json(adjudication))
     record.adjudicated_at = now
     session.add(record)
+    deadline_failure.clear(game)  # the phase is processed, whatever failed before
     # a rule's draw (Intercontinental's year cap, §2.2) ends the game as a
     # draw by vote does
     drawn = resolution.next.drawn if not resolution.winner else ()

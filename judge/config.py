@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from judge.outbox import OutboxError, check_address
 from judge.zones import zone_name
 
 DEFAULTS_FILE = Path(__file__).resolve().parent.parent / "config" / "judge.toml"
@@ -51,6 +52,8 @@ class Config:
     data_dir: Path = Path("data")
     time_zone: str = "UTC"
     workers: int = 1  # mail worker processes
+    # the judge keeper's address: told (with the GM) when a deadline fails; '' none
+    keeper: str = ""
     smtp_host: str = "127.0.0.1"
     smtp_port: int = 2525
     max_message_bytes: int = 25 * 1024 * 1024  # an ordinary mail with photos attached
@@ -108,6 +111,7 @@ _ENV = {
     "JUDGE_RELAY_PORT": ("relay", "port", int),
     "JUDGE_DATABASE_URL": ("database", "url", str),
     "JUDGE_WORKERS": ("judge", "workers", int),
+    "JUDGE_KEEPER": ("judge", "keeper", str),
 }
 
 
@@ -144,6 +148,7 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
             # read as a game's zone is ('CET', 'UTC+2'): a bad one would fail every CREATE
             time_zone=zone_name(str(judge.get("time_zone", "UTC"))),
             workers=workers,
+            keeper=_keeper(str(judge.get("keeper", ""))),
             smtp_host=str(smtp.get("host", "127.0.0.1")),
             smtp_port=int(smtp.get("port", 2525)),
             max_message_bytes=int(smtp.get("max_message_bytes", 25 * 1024 * 1024)),
@@ -162,6 +167,17 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         )
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"configuration: {exc}") from exc
+
+
+def _keeper(address: str) -> str:
+    """The keeper's address, checked now: one the judge cannot mail would
+    only be found out when a deadline fails, the moment it is needed."""
+    if not address:
+        return ""
+    try:
+        return check_address(address.strip())
+    except OutboxError as exc:
+        raise ValueError(f"judge.keeper: {exc}") from None
 
 
 def _limits(limits: Mapping[str, Any]) -> Limits:

@@ -159,6 +159,19 @@ def _signon_sources(conn: Connection) -> None:
     SQLModel.metadata.tables["signon_notice"].create(conn, checkfirst=True)
 
 
+def _deadline_failures(conn: Connection) -> None:
+    """A failing deadline's state in its game's row. Only the columns the
+    table lacks are added: a database made from newer models has them."""
+    have = {c["name"] for c in inspect(conn).get_columns("game")}
+    moment = DateTime().compile(dialect=conn.dialect)  # as the other times of the row
+    for name, kind in (("failed_attempts", "INTEGER NOT NULL DEFAULT 0"),
+                       ("failed_at", moment),
+                       ("failure", "TEXT NOT NULL DEFAULT ''"),
+                       ("retry_at", moment)):
+        if name not in have:
+            conn.execute(text(f"ALTER TABLE game ADD COLUMN {name} {kind}"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _create_tables,  # 1: the first schema
     _outbox_due_index,  # 2: the sender finds due mail without sorting the outbox
@@ -171,6 +184,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _filed_lines,  # 9: orders, bids and map orders in one table keyed by kind of line
     _players_of_the_variant,  # 10: a fixed-count variant's games say its count, not 7
     _signon_sources,  # 11: wrong passwords per address too; notices about guessing
+    _deadline_failures,  # 12: a failing deadline backs off, its GM told once
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -7,6 +7,7 @@ values; it never sends or stores anything itself.
 
 from __future__ import annotations
 
+import logging
 import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -31,7 +32,10 @@ from judge.outbox import OutgoingMail
 from judge.reported import Reported, seat_names, told_as_destroyed
 from judge.settings import GameSettings, format_duration
 from judge.winter_notes import lost_builds_text
+from judge.zones import known as known_zone
 from judge.zones import tz as zone_tz
+
+log = logging.getLogger(__name__)
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
@@ -99,12 +103,35 @@ def in_own_zone(text: str, game: Game, settings: GameSettings, zone: str) -> str
     """
     if not zone or zone == settings.zone:
         return text
+    if not known_zone(zone):
+        return _zone_unknown(text, game, settings, zone)
     done: set[str] = set()
     for moment in (game.deadline, game.grace_until):
         shown = format_deadline(moment, settings.zone)
         if moment is not None and shown not in done:  # the same minute twice: once
             done.add(shown)
             text = text.replace(shown, f"{shown} ({format_deadline(moment, zone)} for you)")
+    return text
+
+
+def _zone_unknown(text: str, game: Game, settings: GameSettings, zone: str) -> str:
+    """``text`` with a note, under the first line showing a deadline, that
+    the player's zone is no longer known and the game's is shown alone: a
+    zone gone from the zone database must not stop the mail (a deadline's
+    results would fail with it), and the player should learn why."""
+    log.warning("game %s: a player's zone %r is no longer in the zone database; "
+                "deadlines are shown to them in the game's zone, %s", game.name, zone,
+                settings.zone)
+    shown = [format_deadline(m, settings.zone) for m in (game.deadline, game.grace_until)
+             if m is not None]
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        if any(s in line for s in shown):
+            note = textwrap.fill(
+                f"(Your time zone, {zone}, is no longer known to the judge: deadlines "
+                f"are shown in the game's zone, {settings.zone}. SET ZONE chooses "
+                "another.)", width=78)
+            return "\n".join([*lines[:n + 1], note, *lines[n + 1:]])
     return text
 
 

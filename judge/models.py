@@ -93,6 +93,15 @@ class Game(SQLModel, table=True):
     # deadline work is claimed by one judge process at a time (row lock)
     claimed_by: str = Field(default="", max_length=64)
     claimed_at: datetime | None = None
+    # A deadline whose processing fails (schema version 11): the attempts
+    # failed in a row, the last one's time and error (its type and message),
+    # and when the next attempt is due. Kept in the row so that a restarted
+    # judge neither tells the GM again nor forgets how long to wait; all back
+    # to nothing when an attempt works or the GM moves the game on.
+    failed_attempts: int = 0
+    failed_at: datetime | None = None  # UTC
+    failure: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    retry_at: datetime | None = None  # UTC
 
 
 class Member(SQLModel, table=True):

@@ -7,6 +7,10 @@ period). A moment that passed while the judge was down is simply due now,
 so it is processed at start. A sweep every minute catches anything a job
 missed.
 
+A deadline whose processing fails is not tried again after every mail: the
+game's row says when its next attempt is due, and its moment waits until
+then (judge.deadline_failure), in the sweep and after each mail alike.
+
 Each job claims its game's row before working on it: on PostgreSQL with
 ``SELECT ... FOR UPDATE SKIP LOCKED``, so two judges sharing a database
 never process the same phase twice; the second finds the row taken, or
@@ -24,7 +28,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from judge import games, turns
+from judge import deadline_failure, games, turns
 from judge.config import Config
 from judge.db import transaction
 from judge.models import Game, as_utc, utcnow
@@ -34,11 +38,19 @@ from judge.retention import forget_old_mail
 log = logging.getLogger(__name__)
 
 
-
 def next_moment(game: Game) -> datetime | None:
-    """When a running game next needs the judge's attention."""
+    """When a running game next needs the judge's attention: its next
+    reminder, deadline or end of grace, or, while its deadline fails, the
+    next attempt if that is later."""
     if game.status != "active" or game.deadline is None:
         return None
+    moment = _next_event(game)
+    held = deadline_failure.held_until(game)
+    return max(moment, held) if held is not None else moment
+
+
+def _next_event(game: Game) -> datetime:
+    assert game.deadline is not None
     deadline = as_utc(game.deadline)
     if game.grace_until is not None:
         return as_utc(game.grace_until)
@@ -54,7 +66,7 @@ def attend(engine: Engine, config: Config, game_id: int,
     now = now or utcnow()
     with transaction(engine) as session:
         game = _claim(session, game_id)
-        if game is None:
+        if game is None or deadline_failure.waiting(game, now):
             return 0
         mails = []
         if game.status == "active" and game.deadline is not None:
@@ -65,9 +77,30 @@ def attend(engine: Engine, config: Config, game_id: int,
                 game.reminded = game.phase
                 session.add(game)
             mails.extend(turns.due(session, game, config, now))
+        if deadline_failure.failing(game):  # this attempt worked
+            log.info("deadline work for game %s works again after %d failed attempts",
+                     game.name, game.failed_attempts)
+            deadline_failure.clear(game)
+            session.add(game)
         for mail in mails:
             queue(session, mail, config)
         return len(mails)
+
+
+def note_failure(engine: Engine, config: Config, game_id: int, error: BaseException,
+                 now: datetime | None = None) -> Game | None:
+    """Record a failed attempt at a game's deadline work, and queue the
+    GM's (and keeper's) notice if it is the first of a run, in one
+    transaction; the game's row as it is now (None if it is gone)."""
+    now = now or utcnow()
+    with transaction(engine) as session:
+        game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+        if game is None:
+            return None
+        for mail in deadline_failure.record(game, config, error, now):
+            queue(session, mail, config)
+        session.add(game)
+        return game
 
 
 def _claim(session: Session, game_id: int) -> Game | None:
@@ -92,10 +125,12 @@ def due_games(engine: Engine) -> list[tuple[int, datetime]]:
 
 class DeadlineScheduler:
     def __init__(self, engine: Engine, config: Config,
-                 after_work: Callable[[], None] | None = None) -> None:
+                 after_work: Callable[[], None] | None = None,
+                 clock: Callable[[], datetime] = utcnow) -> None:
         self.engine = engine
         self.config = config
         self.after_work = after_work  # e.g. wake the sender
+        self.clock = clock  # the time jobs are placed and run at (a test's own)
         self.scheduler = BackgroundScheduler(timezone="UTC", job_defaults={
             "coalesce": True, "max_instances": 1, "misfire_grace_time": None})
         # APScheduler's shutdown holds its job-store lock while it waits for
@@ -146,7 +181,7 @@ class DeadlineScheduler:
     def _place(self, game_id: int, moment: datetime) -> str:
         """The game's one job, at ``moment`` (now if it passed); its id."""
         job_id = f"game-{game_id}"
-        self.scheduler.add_job(self._run, "date", run_date=max(moment, utcnow()),
+        self.scheduler.add_job(self._run, "date", run_date=max(moment, self.clock()),
                                args=[game_id], id=job_id, replace_existing=True)
         return job_id
 
@@ -157,12 +192,35 @@ class DeadlineScheduler:
             log.exception("deleting old mail failed; tried again in an hour")
 
     def _run(self, game_id: int) -> None:
+        now = self.clock()
         try:
-            queued = attend(self.engine, self.config, game_id)
-        except Exception:
-            log.exception("deadline work for game %d failed; retried at the next sweep",
-                          game_id)
-            return
+            queued = attend(self.engine, self.config, game_id, now)
+        except Exception as error:
+            game = self._failed(game_id, error, now)
+            if game is None:
+                return  # gone, or the failure not even noted: the next sweep tries again
+            queued = 1 if game.failed_attempts == 1 else 0  # the notices of a first failure
         if queued and self.after_work:
             self.after_work()
-        self.schedule(game_id)  # only this game moved on
+        self.schedule(game_id)  # only this game moved on (or waits)
+
+    def _failed(self, game_id: int, error: Exception, now: datetime) -> Game | None:
+        """Note a failed attempt and log it: the traceback at the first of a
+        run, a line at each later one. The game's row as noted; None if it
+        is gone or the failure could not be noted either."""
+        try:
+            game = note_failure(self.engine, self.config, game_id, error, now)
+        except Exception:
+            log.exception("deadline work for game %d failed (%s), and noting that failed "
+                          "too; tried again at the next sweep", game_id,
+                          deadline_failure.describe(error))
+            return None
+        if game is None:
+            return None
+        first = game.failed_attempts == 1
+        log.error("deadline work for game %s (%s) failed%s: %s; next attempt at %s%s",
+                  game.name, game.phase,
+                  "" if first else f" again (attempt {game.failed_attempts})",
+                  game.failure, game.retry_at and as_utc(game.retry_at).isoformat(),
+                  "; the GM is told" if first else "", exc_info=error if first else None)
+        return game

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta, timezone, tzinfo
 from functools import cache
-from zoneinfo import ZoneInfo, available_timezones
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 ABBREVIATIONS: dict[str, str] = {
     "UTC": "UTC", "GMT": "UTC", "Z": "UTC", "UT": "UTC",
@@ -93,3 +93,13 @@ def tz(name: str) -> tzinfo:
         delta = timedelta(hours=int(fixed[2]), minutes=int(fixed[3]))
         return timezone(-delta if fixed[1] == "-" else delta, name)
     return ZoneInfo(name)
+
+
+def known(name: str) -> bool:
+    """Whether a zone as kept can still be used. A zone stored years ago may
+    have left the system's zone database since (US/Pacific-New did in 2020)."""
+    try:
+        tz(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True

@@ -6,7 +6,7 @@ from sqlmodel import col, select
 
 from engine.variant_file import offered_variants, variant_notice
 from engine.variants import rules_for
-from judge import games, manual_topics, maps
+from judge import deadline_failure, games, manual_topics, maps
 from judge.games import GameError
 from judge.handlers.common import Context, _board_notice, _game, _settings
 from judge.history import history_text
@@ -66,6 +66,9 @@ def _describe_game(ctx: Context, game: Game) -> str:
     if game.phase:
         lines.append(f"Phase {game.phase} ({phase_name(game.phase)}), due "
                      f"{format_deadline(game.deadline, settings.zone)}")
+    if deadline_failure.failing(game):
+        gm = ctx.master and ctx.game is not None and ctx.game.id == game.id
+        lines.append(deadline_failure.status_line(game, settings.zone, with_error=gm))
     lines.append("Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe()))
     if settings.setup:  # players see the setup in force before they choose (§11.2)
         rules = rules_for(games.map_of(game))

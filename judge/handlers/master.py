@@ -9,7 +9,7 @@ from datetime import datetime, time, timedelta, tzinfo
 
 from engine.map import power_named
 from engine.variants import rules_for
-from judge import games, rollback, turns
+from judge import deadline_failure, games, rollback, turns
 from judge.games import MASTER, GameError
 from judge.handlers.common import Context, _board_notice, _gm, _mailable, _notice, _settings
 from judge.mail import (
@@ -110,6 +110,7 @@ def do_rollback(ctx: Context, command: c.Rollback) -> str:
     target = games.rollback(ctx.session, game, command.phase)
     game.deadline = next_deadline(_settings(game), target.phase[-1], ctx.now)
     game.grace_until = None
+    deadline_failure.clear(game)  # the GM's new deadline: tried afresh then
     ctx.session.add(game)
     ctx.mails.extend(rollback.rollback_mails(ctx.session, game, ctx.config, target,
                                              before.undone(game, target)))
@@ -178,6 +179,7 @@ def do_set_deadline(ctx: Context, command: c.SetDeadline) -> str:
         raise GameError("the new deadline is in the past")
     game.deadline = when
     game.grace_until = None
+    deadline_failure.clear(game)  # the GM's new deadline: tried afresh then
     ctx.session.add(game)
     record = games.phase_record(ctx.session, game)
     if record is not None:
@@ -224,6 +226,7 @@ def do_resume(ctx: Context, command: c.Resume) -> str:
     settings = _settings(game)
     game.deadline = next_deadline(settings, game.phase[-1], ctx.now)
     game.grace_until = None
+    deadline_failure.clear(game)  # the GM's new deadline: tried afresh then
     ctx.session.add(game)
     shown = format_deadline(game.deadline, settings.zone)
     _notice(ctx, game, "resumed", f"{game.name} is running again; {game.phase} is due {shown}.")

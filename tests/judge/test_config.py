@@ -18,6 +18,7 @@ def test_embedded_defaults() -> None:
     assert config.database_url == f"sqlite:///{Path('data') / 'judge.db'}"
     assert config.maildir == Path("data") / "outgoing"
     assert config.workers == 1
+    assert config.keeper == ""  # nobody but the GM is told of a failing deadline
 
 
 def test_file_then_environment(tmp_path: Path) -> None:
@@ -45,6 +46,7 @@ def test_file_then_environment(tmp_path: Path) -> None:
     ("[judge]\nworkers = 0\n", {}, "workers must be 1 to 64"),
     ("[judge]\ntime_zone = 'Mars/Olympus'\n", {}, "is not a time zone like Europe/Paris"),
     ("[judge]\ntime_zone = 'IST'\n", {}, "IST names several time zones"),
+    ("[judge]\nkeeper = 'the keeper'\n", {}, "judge.keeper: not a mail address"),
 ])
 def test_bad_configuration_is_reported(tmp_path: Path, text: str, environ: dict[str, str],
                                        message: str) -> None:
@@ -78,3 +80,12 @@ def test_limits_are_read_and_checked(tmp_path: Path) -> None:
     path.write_text("[limits]\nfailed_signons_per_hour = 0\n")
     with pytest.raises(ConfigError, match="failed_signons_per_hour must be at least 1"):
         load_config(path, environ={})
+
+
+def test_the_keepers_address(tmp_path: Path) -> None:
+    """Told with the GM when a deadline fails: from the file or JUDGE_KEEPER."""
+    mine = tmp_path / "my.toml"
+    mine.write_text("[judge]\nkeeper = 'keeper@eggs.test'\n")
+    assert load_config(mine, environ={}).keeper == "keeper@eggs.test"
+    assert load_config(mine, environ={"JUDGE_KEEPER": "other@eggs.test"}).keeper == \
+        "other@eggs.test"

@@ -68,7 +68,7 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 1)"))
     with transaction(engine) as session:
         session.add(models.Game(name="old", master_hash="h", master_address="gm@x"))
-    assert migrate(engine) == SCHEMA_VERSION == 11
+    assert migrate(engine) == SCHEMA_VERSION == 12
     with engine.connect() as conn:
         assert schema_version(conn) == SCHEMA_VERSION
         assert "ix_outbox_due" in {i["name"] for i in inspect(conn).get_indexes("outbox")}
@@ -87,6 +87,8 @@ def test_upgrade_from_version_1_keeps_games_and_adds_the_outbox_index(db_url: st
         # 11: wrong passwords by address too, and the notices about guessing
         assert "address" in {c["name"] for c in inspect(conn).get_columns("signon_failure")}
         assert inspect(conn).has_table("signon_notice")
+        # 12: a failing deadline's state in its game's row
+        assert "retry_at" in {c["name"] for c in inspect(conn).get_columns("game")}
     with transaction(engine) as session:
         assert [g.name for g in session.exec(select(models.Game)).all()] == ["old"]
     engine.dispose()
@@ -194,4 +196,37 @@ def test_wrong_passwords_of_version_10_still_count_for_their_power(db_url: str) 
         assert [(r.game, r.power, r.address) for r in kept] == [("g", "FRANCE", "")]
         session.add(models.SignonNotice(game="g", power="FRANCE", kind="guessing",
                                         at=datetime(2026, 3, 2, 12, tzinfo=UTC)))
+    engine.dispose()
+
+
+def test_a_game_of_version_10_gets_the_failing_deadline_columns(db_url: str) -> None:
+    """Step 12: a running game keeps its row and starts with no failure."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import inspect
+    from sqlmodel import SQLModel
+
+    engine = make_engine(db_url)
+    columns = ("failed_attempts", "failed_at", "failure", "retry_at")
+    with engine.begin() as conn:  # the schema as version 10 left it
+        SQLModel.metadata.create_all(conn)
+        for column in columns:
+            conn.execute(text(f"ALTER TABLE game DROP COLUMN {column}"))
+        conn.execute(text("INSERT INTO schema_version (id, version) VALUES (1, 10)"))
+        conn.execute(text("INSERT INTO game (name, variant, master_hash, master_address, "
+                          "status, settings, phase, reminded, seed, result, created_at, "
+                          "claimed_by) VALUES ('old', 'standard', 'h', 'gm@x', 'active', "
+                          "'{}', 'S1901M', '', 0, '', :at, '')"),
+                     {"at": datetime(2026, 1, 1)})
+    assert migrate(engine) == SCHEMA_VERSION
+    with engine.connect() as conn:
+        assert set(columns) <= {c["name"] for c in inspect(conn).get_columns("game")}
+    with transaction(engine) as session:
+        game = session.exec(select(models.Game)).one()
+        assert (game.name, game.failed_attempts, game.failure, game.retry_at) == \
+            ("old", 0, "", None)
+        game.failed_attempts, game.failed_at = 1, datetime(2026, 1, 2, tzinfo=UTC)
+        session.add(game)
+    with transaction(engine) as session:
+        assert session.exec(select(models.Game)).one().failed_attempts == 1
     engine.dispose()
