@@ -13,7 +13,7 @@ from sqlmodel import Session
 from engine.game import adjudicate
 from engine.lines import ORDERS
 from engine.map import GameMap, province_of
-from engine.orders import Build, Order, Waive
+from engine.orders import Build, Hold, Order, Waive
 from engine.outcomes import OrderResult, Outcome, Why
 from engine.phase import PhaseKind
 from engine.phase_context import phase_context
@@ -160,12 +160,6 @@ def submit_orders(session: Session, game: Game, member: Member,
     first_line = {i + 1: n for i, (n, _) in enumerate(lines)}
     parsed = parse_orders(text, board)
     notes: list[OrderNote] = []
-    rules = rules_for(game_map)
-    for error in parsed.errors:  # the rules may know better why (a province gone)
-        notes.append(OrderNote(first_line.get(error.line, error.line), error.source,
-                               rules.why_unreadable(game_map, state, error.source, error.word,
-                                                    error.column)
-                               or str(error).split(": ", 1)[-1]))
     candidates: list[tuple[int, str, str, Order]] = []
     remarks: dict[tuple[int, str], str] = {}  # (line, order as written): what it was read as
     rules = rules_for(game_map)
@@ -193,6 +187,11 @@ def submit_orders(session: Session, game: Game, member: Member,
         notes.extend(_one_by_one(game_map, state, candidates, filed))
     else:
         notes.extend(_together(game_map, state, candidates, filed))
+    for error in parsed.errors:  # the rules may know better why (a province gone)
+        problem = rules.why_unreadable(game_map, state, error.source, error.word,
+                                       error.column) or str(error).split(": ", 1)[-1]
+        notes.append(OrderNote(first_line.get(error.line, error.line), error.source,
+                               _kept(problem, _stays(board, error.source, filed))))
     merged = {p: f.orders for p, f in filed.items()}
     filing = Filing(session, game, game_map, board, state, powers, merged)
     for name, given in by_kind.items():  # the mail's other kinds of line, each its own way
@@ -251,6 +250,24 @@ def _not_yours(state: GameState, order: Order, power: str | None,
         return f"there is no unit in {order.unit.location.partition('/')[0]}" + (
             " to retreat" if state.phase.kind is PhaseKind.RETREAT else "")
     return "that unit is not yours"
+
+
+def _stays(board: GameMap, source: str, filed: dict[str, _OnFile]) -> Order | None:
+    """The order on file for the unit an unreadable line starts with, which
+    the line leaves in place: the shortest start of the line that reads as
+    that unit holding ('A Par - Xyz' as 'A Par H', 'E B1q - B9z' as 'E B1q H')."""
+    words = source.split()
+    for length in range(1, min(len(words), _UNIT_WORDS) + 1):
+        held = parse_order(" ".join([*words[:length], "H"]), board)
+        if isinstance(held, Hold):
+            return next((o for f in filed.values() if (o := f.replaced(held)) is not None),
+                        None)
+    return None
+
+
+# the most words a unit is written in before its order: a power, a type, a
+# place of two words with a coast ('Canada: F St Petersburg nc')
+_UNIT_WORDS = 6
 
 
 def _kept(problem: str, old: Order | None) -> str:

@@ -3,6 +3,10 @@
 A bid is a whole number of points, a colon (or ``DP``), and an order for a
 neutral unit in any form :mod:`parser.grammar` reads. Whether the unit is
 neutral and the order legal is for the engine to say at the deadline.
+
+A mail's bids may stand under a heading (``DP``, ``Bids:``); the heading
+with ``none`` (``DP NONE``) withdraws every bid on file, as ``DRAW NONE``
+withdraws a Draw.
 """
 
 from __future__ import annotations
@@ -22,12 +26,17 @@ _NEGATIVE = re.compile(r"^\s*[-\u2013\u2014]\s*(\d{1,3})\s*(?:dp\b)?\s*[:=]\s*(?
 # what players put between the points and the order instead of a colon ('1 - A Tkm H')
 _WRONG_SEPARATOR = re.compile(r"^[-\u2013\u2014.,;/>]+\s*")
 FORM = "points, a colon and an order"
+_SECTION = r"^\s*(?:dp|diplomacy points|bids?)\s*:?\s*"
+# a line that only announces the bids below it ('DP', 'Bids:')
+HEADING = re.compile(_SECTION + r"$", re.IGNORECASE)
+# 'DP NONE': every bid on file withdrawn
+WITHDRAWAL = re.compile(_SECTION + r"none\s*$", re.IGNORECASE)
 
 
 def looks_like_bid(text: str) -> bool:
     """Does the line start with a number of points (``2:``, ``2 DP``, or
-    below zero: ``-1:``)?"""
-    if _NEGATIVE.match(text):
+    below zero: ``-1:``), or withdraw the bids (``DP NONE``)?"""
+    if _NEGATIVE.match(text) or WITHDRAWAL.match(text):
         return True
     return _BID.match(text) is not None and not re.match(r"^\s*\d{1,3}[.)]\s", text)
 

@@ -24,6 +24,7 @@ from engine.diplomap.lines import MAP_ORDERS
 from engine.lines import BIDS, LineKind
 from engine.lines import ORDERS as ORDER_LINES
 from engine.map import GameMap
+from parser.bids import HEADING as BID_HEADING
 from parser.bids import looks_like_bid, parse_bid
 from parser.map_orders import is_map_line, parse_map_order
 from parser.orders import OrderError, parse_order
@@ -52,8 +53,7 @@ ORDERS = "orders"  # the kind every mail's unclaimed lines are
 # that 'Gal/War' is never taken for a province with a coast
 READERS: Mapping[str, LineReader] = {
     MAP_ORDERS.name: LineReader(MAP_ORDERS, parse_map_order, is_map_line),
-    BIDS.name: LineReader(BIDS, parse_bid, looks_like_bid, re.compile(
-        r"^\s*(dp|diplomacy points|bids?)\s*:?\s*$", re.IGNORECASE)),
+    BIDS.name: LineReader(BIDS, parse_bid, looks_like_bid, BID_HEADING),
     ORDERS: LineReader(ORDER_LINES, parse_order),
 }
 

@@ -120,10 +120,17 @@ def not_yours(game_map: GameMap, state: GameState, order: Order, owner: str | No
     return ""
 
 
+def unchanged(noun: str) -> str:
+    """The note on a mail's lines of a kind none of which reads: a refused
+    line changes nothing, as a refused order leaves the order on file."""
+    return f"none of this mail's {noun} reads: your {noun} on file are unchanged"
+
+
 def as_read(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:
     """A kind with no intake of its own: each line read on the phase's board
     and, if the rules read the kind now, the readable ones filed for the
-    seat's first power (replacing those on file); the rest answered."""
+    seat's first power, replacing those on file; the rest answered. A mail
+    none of whose lines of the kind reads leaves those on file."""
     if not lines:
         return []
     if kind not in rules_for(filing.game_map).line_kinds:
@@ -140,6 +147,10 @@ def as_read(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[
         else:
             notes.append(OrderNote(number, text.strip(), ""))
             kept.append(str(value))
-    if filing.powers:
+    if not filing.powers:
+        return notes
+    if kept:
         filed_lines.put(filing.session, filing.game, kind, filing.powers[0], kept)
+    elif filed_lines.on_file(filing.session, filing.game, kind).get(filing.powers[0]):
+        notes[0] = notes[0].with_remark(unchanged(kind.noun))
     return notes

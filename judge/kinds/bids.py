@@ -1,8 +1,9 @@
-"""Diplomacy Point bids by mail (Dissolution, Intercontinental): a mail's
-bids replace the seat's bids on file, each answered with its fate were the
-phase adjudicated now; the ORDERS reply shows them with the budget: the DP
-that would count, the DP in bids that would be ignored, and what is left.
-Secret until the game ends."""
+"""Diplomacy Point bids by mail (Dissolution, Intercontinental): the bids of
+a mail that read replace the seat's bids on file, each answered with its
+fate were the phase adjudicated now; a mail none of whose bids reads leaves
+those on file, as a refused order does, and DP NONE withdraws them. The
+ORDERS reply shows them with the budget: the DP that would count, the DP in
+bids that would be ignored, and what is left. Secret until the game ends."""
 
 from __future__ import annotations
 
@@ -21,17 +22,17 @@ from engine.phase import PhaseKind
 from engine.state import GameState
 from engine.variants import rules_for
 from judge.games import bids_on_file, file_bids, orders_on_file
-from judge.kinds import Filing, Line, OrderNote
+from judge.kinds import Filing, Line, OrderNote, unchanged
 from judge.models import Game
 from parser import OrderError, parse_order
-from parser.bids import parse_bid
+from parser.bids import WITHDRAWAL, parse_bid
 
 
 def intake(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[OrderNote]:
     """Read the mail's bids, check them against the orders on file, and file
-    them for the seat's first power: a mail's bids replace the bids on file
-    (a bid is no unit's order), which the reply says; a mail without bids
-    leaves them."""
+    them for the seat's first power: the bids that read replace the bids on
+    file (a bid is no unit's order), which the reply says; a mail without
+    bids, or none of whose bids reads, leaves them; DP NONE withdraws them."""
     session, game, game_map, state = filing.session, filing.game, filing.game_map, filing.state
     powers = filing.powers
     rules = rules_for(game_map)
@@ -47,21 +48,32 @@ def intake(filing: Filing, kind: LineKind[Any], lines: Sequence[Line]) -> list[O
         return []
     notes: list[OrderNote] = []
     kept: list[tuple[int, str, Bid]] = []
+    withdrawn: list[int] = []  # the lines that say DP NONE
     for number, text in lines:
+        if WITHDRAWAL.match(text):
+            withdrawn.append(number)
+            notes.append(OrderNote(number, text.strip(), ""))
+            continue
         bid = parse_bid(text, game_map, number)
         if isinstance(bid, OrderError):
             notes.append(OrderNote(number, text.strip(), bid.message))
         else:
             kept.append((number, text.strip(), bid))
+    earlier = len(bids_on_file(session, game).get(power, []))
+    if not kept and not withdrawn:  # a refused bid changes nothing, as a refused order
+        if earlier:
+            notes[0] = notes[0].with_remark(f"{unchanged(kind.noun)} (DP NONE withdraws them)")
+        return notes
     fates = _fates(game_map, state, filing.orders, power, [b for _, _, b in kept])
     for (number, text, _), fate in zip(kept, fates, strict=True):
         notes.append(OrderNote(number, text, "" if fate.counted else
                                f"would be ignored now: {fate.why}"))
-    earlier = len(bids_on_file(session, game).get(power, []))
     file_bids(session, game, power, [str(b) for _, _, b in kept])
-    if earlier:  # said on the mail's first bid line, where the replacing starts
-        first = min(range(len(notes)), key=lambda i: notes[i].line)
-        notes[first] = notes[first].with_remark(_replaced(earlier, len(kept), len(lines)))
+    if earlier:  # said where the replacing starts: the first bid filed, else DP NONE
+        at = kept[0][0] if kept else withdrawn[0]
+        refused = len(lines) - len(kept) - len(withdrawn)
+        notes = [n.with_remark(_replaced(earlier, len(kept), refused)) if n.line == at else n
+                 for n in notes]
     return notes
 
 
@@ -77,15 +89,17 @@ def not_yours(game_map: GameMap, state: GameState, order: Order, owner: str | No
             f"DP as points: order, e.g. '1: {order}'")
 
 
-def _replaced(earlier: int, filed: int, written: int) -> str:
-    """What became of the bids on file: a mail's bids replace them all."""
-    these = {0: "none", 1: "this one"}.get(filed, f"these {filed}")
-    unread = written - filed
-    return (f"your {earlier} earlier bid{'s' * (earlier != 1)} "
-            f"{'were' if earlier != 1 else 'was'} replaced by {these}"
-            + (f" ({unread} line{'s' * (unread != 1)} that do{'es' * (unread == 1)} "
-               "not read as a bid not filed)" if unread else "")
-            + ": a mail's bids replace all the bids on file")
+def _replaced(earlier: int, filed: int, refused: int) -> str:
+    """What became of the bids on file: the mail's bids that read replace
+    them all (none, after DP NONE: withdrawn)."""
+    them = f"your {earlier} earlier bid{'s' * (earlier != 1)} {'were' if earlier != 1 else 'was'}"
+    if not filed:
+        return f"{them} withdrawn"
+    these = "this one" if filed == 1 else f"these {filed}"
+    return (f"{them} replaced by {these}"
+            + (f" ({refused} line{'s' * (refused != 1)} that do{'es' * (refused == 1)} not "
+               f"read as a bid {'is' if refused == 1 else 'are'} not filed)" if refused else "")
+            + ": a mail's bids that read replace all the bids on file")
 
 
 def _fates(game_map: GameMap, state: GameState, orders: Mapping[str, Sequence[Order]],
@@ -147,5 +161,5 @@ def form(game_map: GameMap, state: GameState, powers: Sequence[str],
     return [OrderForm(
         "Bids (DP)", "with your moves, after your orders: a line DP, then one bid a line: "
         "points, a colon and an order for a neutral unit (its type optional; a convoyed "
-        "move names its whole path). A mail with bids replaces all your bids on file; "
-        "nobody sees them until the game ends", example)]
+        "move names its whole path). A mail's bids that read replace all your bids on "
+        "file; DP NONE withdraws them. Nobody sees them until the game ends", example)]

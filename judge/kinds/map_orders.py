@@ -46,6 +46,7 @@ from judge.kinds import Filing, Line, OrderNote
 from judge.models import Game
 from parser import OrderError
 from parser.map_orders import WAIVED, parse_map_order, split_map_orders, without_power
+from parser.orders import MAP_ORDER_START
 
 KINDS = MAP_ORDER_KINDS
 
@@ -148,18 +149,22 @@ def _submit_for(session: Session, game: Game, game_map: GameMap, board: GameMap,
         if isinstance(parsed, OrderError):
             gone = gone_place(game_map, board, diplomap_state.map_changes(state), text,
                               parsed.word, parsed.column)
-            notes.append((number, text, gone or parsed.message + (
-                f" (did you mean {parsed.suggestion}?)" if parsed.suggestion else "")))
+            written = MAP_ORDER_START.match(text)  # a Draw or an Erase, as far as it reads
+            kind = written.group("k").lower() if written else ""
+            notes.append((number, text, (gone or parsed.message + (
+                f" (did you mean {parsed.suggestion}?)" if parsed.suggestion else ""))
+                + _stays(kind, kept.get(kind))))
             continue
         kind = kind_of(parsed)
         if (power, kind) in used_this_year(state):
             notes.append((number, text, f"{power} has given its {kind.title()} this year: "
-                          "one Draw and one Erase a year (Diplomap §II.C)"))
+                          "one Draw and one Erase a year (Diplomap §II.C)"
+                          + _stays(kind, kept.get(kind))))
             continue
         never = refusal_on_arrival(in_force, parsed)
         if never is not None:
-            notes.append((number, text, _never(never.reason, never.section, kind,
-                                               kept.get(kind))))
+            notes.append((number, text, _never(never.reason, never.section, kind)
+                          + _stays(kind, kept.get(kind))))
             continue
         kept[kind] = text  # replaces the one before, as a unit's later order does
         notes.append((number, text, ""))
@@ -168,13 +173,18 @@ def _submit_for(session: Session, game: Game, game_map: GameMap, board: GameMap,
     return notes
 
 
-def _never(reason: str, section: str, kind: str, on_file: str | None) -> str:
+def _never(reason: str, section: str, kind: str) -> str:
     """The refusal of a map order that can never succeed: why, and that it
     costs nothing (§II.C counts the orders given, and this one is not)."""
     return (f"{reason} (Diplomap §{section}): this {kind.title()} cannot succeed on the "
             f"board in force, so it is not filed and does not use up your {kind.title()} "
-            "for the year" + (f"; the {kind.title()} on file stays: {on_file}"
-                              if on_file else ""))
+            "for the year")
+
+
+def _stays(kind: str, on_file: str | None) -> str:
+    """What a refused map order leaves: the one of its kind on file, said as
+    a refused unit order says the order on file stays."""
+    return f"; the {kind.title()} on file stays: {on_file}" if kind and on_file else ""
 
 
 def summary(session: Session, game: Game, game_map: GameMap, board: GameMap,

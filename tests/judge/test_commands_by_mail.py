@@ -30,6 +30,7 @@ A scenario:
     members = [{ address = "a@x", status = "active", power = "FRANCE", ... }]
                                # any Member field; absent = true/false
     orders = { FRANCE = ["A PAR - BUR", ...] }   # on file now, in this order
+    lines = { bids = { EGYPT = ["1: A KHM H"] } }  # a kind's lines on file now, likewise
     phases = 1                 # phase records of the game
     press = 2                  # press rows of the game
 
@@ -182,7 +183,7 @@ def _check_sent(mail: dict[str, Any], sent: list[Sent], where: str) -> None:
         assert not hit, f"{where}: unexpected {hit}"
 
 
-_STATE_KEYS = ("game", "members", "orders", "phases", "press")
+_STATE_KEYS = ("game", "members", "orders", "lines", "phases", "press")
 
 
 def _check_state(engine: Engine, mail: dict[str, Any], game_name: str, where: str) -> None:
@@ -221,12 +222,14 @@ def _check_state(engine: Engine, mail: dict[str, Any], game_name: str, where: st
                     continue
                 assert getattr(member, key) == value, (
                     f"{where}: {want['address']} {key} is {getattr(member, key)!r}")
-        if "orders" in mail:
+        wanted = {**mail.get("lines", {}),
+                  **({"orders": mail["orders"]} if "orders" in mail else {})}
+        for kind, want in wanted.items():
             rows = session.exec(select(FiledLines).where(
                 FiledLines.game_id == game.id, FiledLines.phase == game.phase,
-                FiledLines.kind == "orders")).all()
+                FiledLines.kind == kind)).all()
             on_file = {r.power: json.loads(r.lines) for r in rows}
-            assert on_file == mail["orders"], f"{where}: orders on file {on_file}"
+            assert on_file == want, f"{where}: {kind} on file {on_file}"
         if "phases" in mail:
             records = session.exec(select(PhaseRecord).where(
                 PhaseRecord.game_id == game.id)).all()

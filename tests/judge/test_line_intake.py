@@ -104,3 +104,21 @@ def test_a_kind_the_rules_do_not_read_is_answered_not_filed(playing: _Game) -> N
         (1, "NOTE Burgundy is mine")])
     assert [n.problem for n in report.notes] == ["this game's rules read no notes"]
     assert filed_lines.on_file(playing.session, playing.game, NOTES) == {}
+
+
+def test_a_mail_none_of_whose_lines_of_a_kind_reads_leaves_those_on_file(
+        playing: _Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    declaring_notes(monkeypatch)
+    order_entry.submit_orders(playing.session, playing.game, playing.france, [
+        (1, "NOTE Burgundy is mine")])
+    report = order_entry.submit_orders(playing.session, playing.game, playing.france, [
+        (1, "NOTE")])
+    assert [(n.problem, n.remark) for n in report.notes] == [(
+        "a note needs some words",
+        "none of this mail's notes reads: your notes on file are unchanged")]
+    assert filed_lines.on_file(playing.session, playing.game, NOTES) == {
+        "FRANCE": ["Burgundy is mine"]}
+    order_entry.submit_orders(playing.session, playing.game, playing.france, [
+        (1, "NOTE"), (2, "NOTE Picardy too")])  # one reads: it replaces them
+    assert filed_lines.on_file(playing.session, playing.game, NOTES) == {
+        "FRANCE": ["Picardy too"]}
