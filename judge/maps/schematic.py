@@ -12,6 +12,10 @@ import math
 import zlib
 
 import numpy as np
+import shapely
+from shapely.geometry import MultiPoint, Polygon
+from shapely.geometry import Point as ShapelyPoint
+from shapely.ops import voronoi_diagram
 
 from engine.map import GameMap, Point, Terrain, province_of
 from engine.variants import rules_for
@@ -91,15 +95,11 @@ def _coast_point(game_map: GameMap, location: str, centre: Point,
     return centre[0] + dx / length * reach, centre[1] + dy / length * reach
 
 
-def _regions(places: dict[str, Point], nearest: float) -> dict[str, str]:
+def _regions(places: dict[str, Point], nearest: float) -> dict[str, Polygon]:
     """Where every province has a point on a real map (the variant file's
     [map.units]): each province the region of the map nearer its point than
     any other's (a Voronoi cell), kept within a few discs' width of it, so
-    that the board reads as a map of the region. Path data by province."""
-    from shapely.geometry import MultiPoint, Polygon
-    from shapely.geometry import Point as ShapelyPoint
-    from shapely.ops import voronoi_diagram
-
+    that the board reads as a map of the region."""
     codes = sorted(places)
     points = MultiPoint([places[c] for c in codes])
     # a cell reaches about two neighbours' distance from its point: far enough
@@ -108,19 +108,24 @@ def _regions(places: dict[str, Point], nearest: float) -> dict[str, str]:
                      for a in codes)
     reach = max(2.0 * spacing[len(spacing) // 2], nearest * 2.2, 40.0)
     cells = voronoi_diagram(points, envelope=points.envelope.buffer(reach))
-    out: dict[str, str] = {}
+    xs, ys = (np.array(axis) for axis in zip(*(places[c] for c in codes), strict=True))
+    out: dict[str, Polygon] = {}
     for cell in cells.geoms:
         if not isinstance(cell, Polygon):
             continue
-        inside = [c for c in codes if cell.contains(ShapelyPoint(places[c]))]
+        inside = np.flatnonzero(shapely.contains_xy(cell, xs, ys))
         if len(inside) != 1:
             continue
-        code = inside[0]
+        code = codes[int(inside[0])]
         clipped = cell.intersection(ShapelyPoint(places[code]).buffer(reach, 12))
         if isinstance(clipped, Polygon) and not clipped.is_empty:
-            ring = list(clipped.exterior.coords)[:-1]
-            out[code] = "M" + "L".join(f"{number(x)} {number(y)}" for x, y in ring) + "Z"
+            out[code] = clipped
     return out
+
+
+def _path(region: Polygon) -> str:
+    ring = list(region.exterior.coords)[:-1]
+    return "M" + "L".join(f"{number(x)} {number(y)}" for x, y in ring) + "Z"
 
 
 _FILL = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}  # anything else is land
@@ -144,7 +149,8 @@ def schematic_board(game_map: GameMap) -> MapDrawing:
     width, height = drawing.size or (max(xs) + MARGIN, max(ys) + MARGIN)
 
     parts = [f'<rect width="{number(width)}" height="{number(height)}" fill="{PAPER}"/>']
-    cells = _regions(places, nearest) if len(given) == len(codes) else {}
+    regions = _regions(places, nearest) if len(given) == len(codes) else {}
+    cells = {code: _path(region) for code, region in regions.items()}
     for code, cell in sorted(cells.items()):
         fill = _FILL.get(game_map.provinces[code].terrain, LAND)
         parts.append(f'<path d="{cell}" fill="{fill}" stroke="{BORDER}" stroke-width="0.6" '
