@@ -1,5 +1,6 @@
 """The outlines of the units' glyphs, in unit sizes round the unit's point
-(y down), as judge/maps/pieces.py draws them.
+(y down): judge/maps/pieces.py draws them, and judge/maps/dislodged.py
+keeps a dislodged unit clear of what they cover.
 
 An army is a disc; a fleet a hull under a sail (the hull holds the unit's
 own point, so a pixel there is the power's colour); a wing a paper plane
@@ -7,6 +8,11 @@ seen from above, a chevron whose own point lies inside it.
 """
 
 from __future__ import annotations
+
+import math
+
+import shapely
+from shapely.geometry.base import BaseGeometry
 
 from engine.map import Point, UnitKind
 
@@ -29,3 +35,27 @@ INKED = 1.8  # an order's line or ring is laid on ink this many times as wide, t
 def outlines(kind: UnitKind) -> tuple[tuple[Point, ...], ...]:
     """The polygons a fleet's or a wing's glyph is made of (an army's is a disc)."""
     return (FLEET_HULL, FLEET_SAIL) if kind is UnitKind.FLEET else (WING,)
+
+
+def reach(kind: UnitKind) -> float:
+    """How far a glyph of ``kind`` reaches from its point, outline included."""
+    if kind is UnitKind.ARMY:
+        return ARMY_RADIUS + OUTLINE / 2
+    return max(math.hypot(x, y) for outline in outlines(kind) for x, y in outline) + OUTLINE / 2
+
+
+def centre_reach(worth: int, size: float) -> float:
+    """How far a supply-centre marker reaches round its point, its edge included."""
+    return size * CENTRE_RADIUS * (VALUE_RING if worth > 1 else 1.0) + CENTRE_EDGE / 2
+
+
+def covered(kinds: tuple[UnitKind, ...], x: float, y: float, size: float) -> BaseGeometry:
+    """What the glyphs of ``kinds`` cover, outline included, at (x, y)."""
+    pieces = []
+    for kind in kinds:
+        if kind is UnitKind.ARMY:
+            pieces.append(shapely.Point(x, y).buffer(size * ARMY_RADIUS, 8))
+        else:
+            pieces += [shapely.Polygon([(x + size * px, y + size * py) for px, py in outline])
+                       for outline in outlines(kind)]
+    return shapely.union_all(pieces).buffer(size * OUTLINE / 2, 4)

@@ -27,6 +27,7 @@ from engine.orders import (
 from engine.state import GameState
 from judge.maps.board import MapDrawing
 from judge.maps.board import number as _n  # short: it is in every coordinate written
+from judge.maps.dislodged import GLYPH, RING, RING_WIDTH, Aside
 from judge.maps.glyphs import ARMY_RADIUS, INKED, OUTLINE, outlines
 from judge.maps.key import marker
 from judge.maps.scene import DrawnOrder, Scene
@@ -74,10 +75,12 @@ class Geometry:
             found = self.former.get(location) or self.former.get(province_of(location))
         return found or units[province_of(location)]
 
+    def aside(self, location: str) -> Aside:
+        """Where a dislodged unit of ``location`` is drawn, and how large."""
+        return self.board.aside(location, self.at(location))
+
     def dislodged_at(self, location: str) -> Point:
-        x, y = self.at(location)
-        dx, dy = self.board.dislodged_shift
-        return x + self.size * dx, y + self.size * dy
+        return self.aside(location).at
 
 
 def _unit_shape(kind: UnitKind, x: float, y: float, size: float, fill: str,
@@ -274,11 +277,12 @@ def unit_pieces(geo: Geometry, state: GameState, colours: Mapping[str, str],
         pieces.append(Piece(f"unit {unit.kind.noun}{' ' + kind if kind else ''}", unit.power,
                             unit.location, shape))
     for d in state.dislodged:
-        x, y = geo.dislodged_at(d.unit.location)
+        aside = geo.aside(d.unit.location)
+        (x, y), size = aside.at, geo.size * aside.scale
         pieces.append(Piece(
             f"unit {d.unit.kind.noun} dislodged", d.unit.power, d.unit.location,
-            _ring(x, y, geo.size * 0.62, DISLODGED, geo.size * 0.1)
-            + _unit_shape(d.unit.kind, x, y, geo.size * 0.8, colours[d.unit.power])))
+            _ring(x, y, size * RING, DISLODGED, size * RING_WIDTH)
+            + _unit_shape(d.unit.kind, x, y, size * GLYPH, colours[d.unit.power])))
     return pieces
 
 
@@ -306,11 +310,12 @@ def lost_pieces(geo: Geometry, scene: Scene, colours: Mapping[str, str]) -> list
     for lost in scene.lost:
         unit = lost.unit
         x, y = geo.at(unit.location)
+        size = geo.size
         aside = any(math.dist((x, y), spot) < geo.size for spot in taken)
-        if aside:
-            x, y = geo.dislodged_at(unit.location)
-        glyph = lost_glyph(unit.kind, x, y, geo.size * (0.8 if aside else 1.0),
-                           colours.get(unit.power, INK))
+        if aside:  # where a dislodged unit is drawn, as large as one
+            spot = geo.aside(unit.location)
+            (x, y), size = spot.at, geo.size * GLYPH * spot.scale
+        glyph = lost_glyph(unit.kind, x, y, size, colours.get(unit.power, INK))
         # a title: what a mail client or browser shows when the pointer rests on it
         pieces.append(Piece(f"lost {unit.kind.noun}{' aside' if aside else ''}", unit.power,
                             unit.location,

@@ -43,7 +43,7 @@ from judge.maps.board import number as _n  # short: it is in every coordinate wr
 from judge.maps.geographic import geographic_board
 from judge.maps.glyphs import CENTRE_RADIUS, VALUE_RING
 from judge.maps.key import coasts_drawn, legend_texts, map_key
-from judge.maps.labels import circle_box, clear_labels, unit_boxes
+from judge.maps.labels import circle_box, clear_labels, unit_box
 from judge.maps.pieces import (
     UNOWNED,
     Geometry,
@@ -427,10 +427,12 @@ class _Prepared:
 
     @cached_property
     def labels(self) -> dict[str, Point]:
-        """The names, moved off the units and centre markers drawn over them."""
+        """The names, moved off the units, dislodged units and centre markers
+        drawn over them."""
         board = self.board
-        obstacles = [box for x, y in board.units.values()
-                     for box in unit_boxes(x, y, board.unit_size, board.dislodged_shift)]
+        size = board.unit_size
+        obstacles = [box for location, unit in board.units.items()
+                     for box in (unit_box(*unit, size), board.aside(location, unit).box(size))]
         marker = board.unit_size * CENTRE_RADIUS  # as the phase's template draws it
         obstacles.extend(circle_box(x, y, marker * (VALUE_RING if _centre_value(
             self.map, code) > 1 else 1.0) + 0.4) for code, (x, y) in board.centres.items())
