@@ -17,9 +17,21 @@ from shapely.geometry import MultiPoint, Polygon
 from shapely.geometry import Point as ShapelyPoint
 from shapely.ops import voronoi_diagram
 
-from engine.map import GameMap, Point, Terrain, province_of
+from engine.map import GameMap, Point, Terrain, UnitKind, province_of
 from engine.variants import rules_for
-from judge.maps.board import BORDER, LAND, SEA, MapDrawing, number
+from judge.maps.board import (
+    BORDER,
+    BORDER_ROOM,
+    LAND,
+    PIXELS_WIDE,
+    SEA,
+    MapDrawing,
+    number,
+    with_dislodged,
+)
+from judge.maps.dislodged import GAP
+from judge.maps.glyphs import centre_reach, covered, reach
+from judge.maps.room import room_near
 
 MARGIN = 30.0  # map units around the outermost discs
 SPACING = 70.0  # map units the layout leaves between neighbouring discs, roughly
@@ -93,6 +105,21 @@ def _coast_point(game_map: GameMap, location: str, centre: Point,
     dy = sum(p[1] for p in seas) / len(seas) - centre[1]
     length = math.hypot(dx, dy) or 1.0
     return centre[0] + dx / length * reach, centre[1] + dy / length * reach
+
+
+def _clear_coast(region: Polygon, spot: Point, size: float, margin: float,
+                 marker: tuple[float, float, float] | None) -> Point:
+    """A coast's fleet where it stands clear of its region's borders (by
+    ``margin``) and of the centre ``marker`` (x, y, reach): at ``spot`` if
+    it does there, else at the nearest spot where it does (or most nearly)."""
+    fleet = covered((UnitKind.FLEET,), *spot, size)
+    avoid = None if marker is None else ShapelyPoint(marker[:2]).buffer(marker[2], 8)
+    if fleet.distance(region.boundary) >= margin and (avoid is None or
+                                                      fleet.distance(avoid) >= size * GAP):
+        return spot
+    found, _ = room_near(region, spot, size * reach(UnitKind.FLEET), size, margin=margin,
+                         avoid=avoid, gap=size * GAP)
+    return found
 
 
 def _regions(places: dict[str, Point], nearest: float) -> dict[str, Polygon]:
@@ -185,17 +212,28 @@ def schematic_board(game_map: GameMap) -> MapDrawing:
                 f"M{number(x - radius)} {number(y)}"
                 f"a{number(radius)} {number(radius)} 0 1 0 {number(2 * radius)} 0"
                 f"a{number(radius)} {number(radius)} 0 1 0 {number(-2 * radius)} 0Z")
-    units = dict(places)
-    for code in codes:
-        for location in game_map.locations_of(code)[1:]:
-            units[location] = drawing.units.get(location) or _coast_point(
-                game_map, location, places[code], places, radius * 0.75)
     label_size = max(6.0, min(11.0, radius * 0.8))
     labels = {code: drawing.labels.get(code, (x, y + radius + label_size))
               for code, (x, y) in places.items()}
     centres = {code: drawing.centres.get(code, (places[code][0] + radius * 0.72,
                                                 places[code][1] - radius * 0.72))
                for code, prov in game_map.provinces.items() if prov.is_centre}
-    return MapDrawing(width=width, height=height, under="".join(parts), over="".join(outlines),
-                 areas=areas, units=units, labels=labels, centres=centres,
-                 unit_size=radius * 0.95, schematic=True, label_size=label_size)
+    unit_size = radius * 0.95
+    margin = width / PIXELS_WIDE * BORDER_ROOM
+    units = dict(places)
+    for code in codes:
+        for location in game_map.locations_of(code)[1:]:
+            drawn = drawing.units.get(location)  # the variant file's, if it gives one
+            spot = drawn or _coast_point(game_map, location, places[code], places,
+                                         radius * 0.75)
+            if drawn is None and code in regions:
+                centre = game_map.provinces[code].centre
+                marker = None if centre is None else (
+                    *centres[code], centre_reach(centre.value, unit_size))
+                spot = _clear_coast(regions[code], spot, unit_size, margin, marker)
+            units[location] = spot
+    board = MapDrawing(width=width, height=height, under="".join(parts),
+                       over="".join(outlines), areas=areas, units=units, labels=labels,
+                       centres=centres, unit_size=unit_size, schematic=True,
+                       label_size=label_size)
+    return with_dislodged(game_map, board, regions)  # beside the unit, in its region
