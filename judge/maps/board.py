@@ -1,20 +1,22 @@
 """The part of a map that stays the same all game: its background (sea,
-land, borders), the area of each province, and where units, names and
-centre markers go. Built once per variant and process, from the variant's
-artwork or, for a variant without artwork, as a schematic of its
-adjacency graph (judge/maps/schematic.py).
+land, borders), the area of each province, and where units, dislodged
+units, names and centre markers go. Built once per variant and process,
+from the variant's artwork or, for a variant without artwork, as a
+schematic of its adjacency graph (judge/maps/schematic.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from shapely import affinity
+from shapely import affinity, unary_union
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.map import GameMap, Point, Terrain
+from judge.maps.dislodged import Aside, dislodged_spots
+from judge.maps.labels import label_box
 from judge.maps.postscript import ARTWORK, Path, PostScriptMap, read_postscript
 from judge.maps.shapes import province_shapes
 
@@ -25,8 +27,12 @@ LAKE = SEA
 BORDER = "#5c4a32"
 COAST = "#40617a"
 SIMPLIFY = 0.2  # map units: province areas are drawn with this much less detail
+SHORE = 0.5  # map units: a province's outline this near the sea is its shore
 OWNER_OPACITY = 0.55  # owned land: the power's colour over the land's, this much of it
 PIXELS_WIDE = 1000  # every PNG is this wide (what a mail client shows); its height follows
+# pixels of a PNG a dislodged unit keeps off its province's borders: a
+# border is 1-2 px wide there, and closer its outline meets the line
+BORDER_ROOM = 1.5
 
 
 @dataclass(frozen=True)
@@ -45,10 +51,23 @@ class MapDrawing:
     schematic: bool = False
     label_size: float = 6.0
     # where a dislodged unit is drawn, from its province's unit, in unit sizes:
-    # up and right on the artwork; a schematic's block keeps it a place of its own
+    # up and right on the artwork; a schematic's block keeps it a place of its own.
+    # Where the board knows its provinces' shapes, the spot nearest this one
+    # with room for it (``dislodged``, judge/maps/dislodged.py)
     dislodged_shift: Point = (0.55, -0.55)
+    dislodged: Mapping[str, Aside] = field(default_factory=dict)  # location -> its spot
     owner_opacity: float = OWNER_OPACITY
     unit_edge: str | None = None  # a pale edge round each unit, to show on its own colour
+
+    def aside(self, location: str, unit: Point) -> Aside:
+        """Where a dislodged unit of ``location`` is drawn, its province's
+        unit standing at ``unit``: the spot the board has for it, or else
+        (no shape for its province, a part new on a Diplomap board) the shift."""
+        found = self.dislodged.get(location)
+        if found is not None:
+            return found
+        dx, dy = self.dislodged_shift
+        return Aside((unit[0] + self.unit_size * dx, unit[1] + self.unit_size * dy))
 
 
 def number(value: float) -> str:
@@ -115,11 +134,28 @@ def artwork_board(game_map: GameMap) -> MapDrawing:
     water = {code: prov.terrain is Terrain.WATER for code, prov in game_map.provinces.items()
              if prov.terrain is not Terrain.IMPASSABLE}
     flip = [1, 0, 0, -1, -x0, y1]
-    areas = {
-        code: area_data(affinity.affine_transform(shape, flip).simplify(SIMPLIFY))
-        for code, shape in province_shapes(art, water).items()
-        if not water[code]
-    }
-    return MapDrawing(width=width, height=height, under=under, over=over, areas=areas,
-                 units=dict(drawing.units), labels=dict(drawing.labels),
-                 centres=dict(drawing.centres), unit_size=13.0)
+    shapes = {code: affinity.affine_transform(shape, flip).simplify(SIMPLIFY)
+              for code, shape in province_shapes(art, water).items()}
+    areas = {code: area_data(shape) for code, shape in shapes.items() if not water[code]}
+    board = MapDrawing(width=width, height=height, under=under, over=over, areas=areas,
+                       units=dict(drawing.units), labels=dict(drawing.labels),
+                       centres=dict(drawing.centres), unit_size=13.0)
+    # the artwork draws a coastal province's fleet on its coast: a dislodged
+    # unit may reach over it too, where a narrow province (Rome) has no room
+    sea = unary_union([shape for code, shape in shapes.items() if water[code]]).buffer(SHORE)
+    walls = {code: shape.boundary.difference(sea) for code, shape in shapes.items()
+             if not water[code]}
+    return with_dislodged(game_map, board, shapes, walls)
+
+
+def with_dislodged(game_map: GameMap, board: MapDrawing, shapes: Mapping[str, BaseGeometry],
+                   walls: Mapping[str, BaseGeometry] | None = None) -> MapDrawing:
+    """The board with a spot for the dislodged unit of each location whose
+    province's shape ``shapes`` gives (in the board's units), inside it,
+    clear of its ``walls`` (its outline, unless told); the other locations
+    keep theirs."""
+    names = [label_box(code, x, y, board.label_size) for code, (x, y) in board.labels.items()]
+    spots = dislodged_spots(game_map, shapes, board.units, board.centres, names,
+                            board.unit_size, board.dislodged_shift,
+                            board.width / PIXELS_WIDE * BORDER_ROOM, walls)
+    return replace(board, dislodged={**board.dislodged, **spots})

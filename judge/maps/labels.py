@@ -23,7 +23,6 @@ GLYPH_WIDTH, ASCENT, DESCENT = 0.72, 0.78, 0.12
 # how far a unit reaches around its point, in unit sizes (the widest of an
 # army's disc, a fleet's hull and sail and a wing's chevron, stroke included)
 UNIT_REACH = (0.78, 0.82, 0.78, 0.5)  # left, up, right, down
-DISLODGED_SHIFT, DISLODGED_REACH = 0.55, 0.7  # as render.py draws a dislodged unit
 MARGIN = 0.8  # map units a new name keeps inside its province's borders where it fits
 NEAR = 60.0  # map units: obstacles further than this from a name cannot touch it
 
@@ -33,15 +32,10 @@ def label_box(code: str, x: float, y: float, size: float) -> Box:
     return x - half, y - size * ASCENT, x + half, y + size * DESCENT
 
 
-def unit_boxes(x: float, y: float, size: float,
-               shift: Point = (DISLODGED_SHIFT, -DISLODGED_SHIFT)) -> list[Box]:
-    """A unit standing at (x, y), and a dislodged one drawn beside it
-    (``shift`` from it, in unit sizes: the board's MapDrawing.dislodged_shift)."""
+def unit_box(x: float, y: float, size: float) -> Box:
+    """What a unit standing at (x, y) covers, whatever its kind."""
     left, up, right, down = (r * size for r in UNIT_REACH)
-    dx, dy = x + size * shift[0], y + size * shift[1]
-    reach = size * DISLODGED_REACH
-    return [(x - left, y - up, x + right, y + down),
-            (dx - reach, dy - reach, dx + reach, dy + reach)]
+    return x - left, y - up, x + right, y + down
 
 
 def circle_box(x: float, y: float, radius: float) -> Box:

@@ -27,6 +27,8 @@ from engine.orders import (
 from engine.state import GameState
 from judge.maps.board import MapDrawing
 from judge.maps.board import number as _n  # short: it is in every coordinate written
+from judge.maps.dislodged import GLYPH, RING, RING_WIDTH, Aside
+from judge.maps.glyphs import ARMY_RADIUS, INKED, OUTLINE, outlines
 from judge.maps.key import marker
 from judge.maps.scene import DrawnOrder, Scene
 
@@ -73,33 +75,24 @@ class Geometry:
             found = self.former.get(location) or self.former.get(province_of(location))
         return found or units[province_of(location)]
 
+    def aside(self, location: str) -> Aside:
+        """Where a dislodged unit of ``location`` is drawn, and how large."""
+        return self.board.aside(location, self.at(location))
+
     def dislodged_at(self, location: str) -> Point:
-        x, y = self.at(location)
-        dx, dy = self.board.dislodged_shift
-        return x + self.size * dx, y + self.size * dy
+        return self.aside(location).at
 
 
 def _unit_shape(kind: UnitKind, x: float, y: float, size: float, fill: str,
-                extra: str = "", stroke: str = INK, width: float = 0.07) -> str:
-    """An army is a disc; a fleet a hull under a sail; a wing a chevron;
-    outlined in ``stroke``, ``width`` unit sizes wide."""
+                extra: str = "", stroke: str = INK, width: float = OUTLINE) -> str:
+    """A unit's glyph (judge/maps/glyphs.py) at (x, y), outlined in
+    ``stroke``, ``width`` unit sizes wide."""
     if kind is UnitKind.ARMY:
-        return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * 0.46)}" fill="{fill}" '
+        return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(size * ARMY_RADIUS)}" fill="{fill}" '
                 f'stroke="{stroke}" stroke-width="{_n(size * width)}"{extra}/>')
-    if kind is UnitKind.WING:
-        # a paper plane seen from above; its own point lies inside it
-        w, tip, back, notch = size * 0.7, y - size * 0.6, y + size * 0.4, y + size * 0.1
-        chevron = (f"M{_n(x)} {_n(tip)}L{_n(x + w)} {_n(back)}L{_n(x)} {_n(notch)}"
-                   f"L{_n(x - w)} {_n(back)}Z")
-        return (f'<path d="{chevron}" fill="{fill}" stroke="{stroke}" '
-                f'stroke-width="{_n(size * width)}" stroke-linejoin="round"{extra}/>')
-    # the hull holds the unit's own point, so a pixel there is the power's colour
-    w, top, h = size * 0.72, y - size * 0.16, size * 0.38
-    hull = (f"M{_n(x - w)} {_n(top)}L{_n(x + w)} {_n(top)}L{_n(x + w * 0.62)} {_n(top + h)}"
-            f"L{_n(x - w * 0.62)} {_n(top + h)}Z")
-    sail = (f"M{_n(x - size * 0.12)} {_n(y - size * 0.21)}L{_n(x - size * 0.12)} "
-            f"{_n(y - size * 0.76)}L{_n(x + size * 0.48)} {_n(y - size * 0.21)}Z")
-    return (f'<path d="{hull}{sail}" fill="{fill}" stroke="{stroke}" '
+    d = "".join("M" + "L".join(f"{_n(x + size * px)} {_n(y + size * py)}" for px, py in outline)
+                + "Z" for outline in outlines(kind))
+    return (f'<path d="{d}" fill="{fill}" stroke="{stroke}" '
             f'stroke-width="{_n(size * width)}" stroke-linejoin="round"{extra}/>')
 
 
@@ -142,7 +135,7 @@ def _line(points: list[Point], colour: str, width: float, failed: bool,
         points = [*points[:-1], (bx - ux * back * 0.8, by - uy * back * 0.8)]
     d = "M" + "L".join(f"{_n(x)} {_n(y)}" for x, y in points)
     dash = f' stroke-dasharray="{_n(width * 2.2)} {_n(width * 1.4)}"' if failed else ""
-    parts = [f'<path d="{d}" fill="none" stroke="{INK}" stroke-width="{_n(width * 1.8)}" '
+    parts = [f'<path d="{d}" fill="none" stroke="{INK}" stroke-width="{_n(width * INKED)}" '
              f'stroke-linejoin="round"{dash}/>',
              f'<path d="{d}" fill="none" stroke="{colour}" stroke-width="{_n(width)}" '
              f'stroke-linejoin="round"{dash}/>']
@@ -157,7 +150,7 @@ def _ring(x: float, y: float, radius: float, colour: str, width: float,
           failed: bool = False) -> str:
     dash = f' stroke-dasharray="{_n(width * 2)} {_n(width * 1.5)}"' if failed else ""
     return (f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(radius)}" fill="none" stroke="{INK}" '
-            f'stroke-width="{_n(width * 1.8)}"{dash}/><circle cx="{_n(x)}" cy="{_n(y)}" '
+            f'stroke-width="{_n(width * INKED)}"{dash}/><circle cx="{_n(x)}" cy="{_n(y)}" '
             f'r="{_n(radius)}" fill="none" stroke="{colour}" stroke-width="{_n(width)}"{dash}/>')
 
 
@@ -284,11 +277,12 @@ def unit_pieces(geo: Geometry, state: GameState, colours: Mapping[str, str],
         pieces.append(Piece(f"unit {unit.kind.noun}{' ' + kind if kind else ''}", unit.power,
                             unit.location, shape))
     for d in state.dislodged:
-        x, y = geo.dislodged_at(d.unit.location)
+        aside = geo.aside(d.unit.location)
+        (x, y), size = aside.at, geo.size * aside.scale
         pieces.append(Piece(
             f"unit {d.unit.kind.noun} dislodged", d.unit.power, d.unit.location,
-            _ring(x, y, geo.size * 0.62, DISLODGED, geo.size * 0.1)
-            + _unit_shape(d.unit.kind, x, y, geo.size * 0.8, colours[d.unit.power])))
+            _ring(x, y, size * RING, DISLODGED, size * RING_WIDTH)
+            + _unit_shape(d.unit.kind, x, y, size * GLYPH, colours[d.unit.power])))
     return pieces
 
 
@@ -316,11 +310,12 @@ def lost_pieces(geo: Geometry, scene: Scene, colours: Mapping[str, str]) -> list
     for lost in scene.lost:
         unit = lost.unit
         x, y = geo.at(unit.location)
+        size = geo.size
         aside = any(math.dist((x, y), spot) < geo.size for spot in taken)
-        if aside:
-            x, y = geo.dislodged_at(unit.location)
-        glyph = lost_glyph(unit.kind, x, y, geo.size * (0.8 if aside else 1.0),
-                           colours.get(unit.power, INK))
+        if aside:  # where a dislodged unit is drawn, as large as one
+            spot = geo.aside(unit.location)
+            (x, y), size = spot.at, geo.size * GLYPH * spot.scale
+        glyph = lost_glyph(unit.kind, x, y, size, colours.get(unit.power, INK))
         # a title: what a mail client or browser shows when the pointer rests on it
         pieces.append(Piece(f"lost {unit.kind.noun}{' aside' if aside else ''}", unit.power,
                             unit.location,

@@ -30,8 +30,18 @@ from shapely.ops import linemerge, polylabel, substring
 
 from engine.diplomap.values import EDGE, Anchor, MapChange, Merge, Rename, Split
 from engine.map import GameMap, Terrain, province_of
-from judge.maps.board import BORDER, LAND, SEA, SIMPLIFY, MapDrawing, area_data, number
-from judge.maps.labels import circle_box, label_box, place_name, unit_boxes
+from judge.maps.board import (
+    BORDER,
+    LAND,
+    SEA,
+    SIMPLIFY,
+    MapDrawing,
+    area_data,
+    number,
+    with_dislodged,
+)
+from judge.maps.dislodged import Aside
+from judge.maps.labels import circle_box, label_box, place_name, unit_box
 from judge.maps.new_borders import (
     BaseShapes,
     Pt,
@@ -371,11 +381,17 @@ class _Redrawing:
                 markers.append((*self.centres[code], board.unit_size * CENTRE_ROOM))
             (x, y), _ = roomiest(shape, markers)
             wanted[code] = (x, y + board.label_size * 0.3)
-        # units and their dislodged ghosts (which may be covered if need be),
-        # centre markers and the names already placed
-        boxes = [unit_boxes(x, y, board.unit_size) for x, y in self.units.values()]
-        ghosts = [ghost for _, ghost in boxes]
-        obstacles = [unit for unit, _ in boxes]
+        # the dislodged units' spots: the base board's in the provinces it had
+        # (a new name may cover them if it must); each new part's once the
+        # new names are written, clear of them (below)
+        board = replace(board, units=self.units, centres=self.centres,
+                        dislodged={loc: spot for loc, spot in board.dislodged.items()
+                                   if loc in self.units and province_of(loc) not in self.new})
+        unit_size = board.unit_size
+        ghosts = [board.aside(loc, unit).box(unit_size) for loc, unit in self.units.items()
+                  if self.base is None or province_of(loc) not in self.new]
+        # units, centre markers and the names already placed
+        obstacles = [unit_box(*unit, unit_size) for unit in self.units.values()]
         obstacles += [circle_box(x, y, board.unit_size * 0.26 + 0.4)
                       for x, y in self.centres.values()]
         obstacles += [label_box(code, x, y, size) for code, (x, y) in kept.items()]
@@ -384,6 +400,11 @@ class _Redrawing:
             shape = self.shapes.get(code)
             placed[code] = place_name(code, shape, want, obstacles, ghosts, size)
             obstacles.append(label_box(code, *placed[code], size))
+        board = replace(board, areas=self.areas, labels=kept | placed)
+        if self.base is not None:
+            board = with_dislodged(self.map, board, {code: self.shapes[code] for code in self.new
+                                                     if code in self.shapes})
+            board = replace(board, dislodged={**self._displaced(board), **board.dislodged})
         patch = [self._cover(code, names[code]) for code in sorted(hidden)]
         patch += self.drawn
         patch.append(f'<g class="names" font-size="{number(size)}" text-anchor="middle" '
@@ -393,14 +414,25 @@ class _Redrawing:
                   f'{bold if code in self.centres else ""}>{code}</text>'
                   for code, (x, y) in sorted(placed.items())]
         patch.append("</g>")
-        changed = replace(board, areas=self.areas, units=self.units,
-                          labels=kept | placed, centres=self.centres)
-        return Redrawn(changed, f'<g class="redrawn">{"".join(patch)}</g>', hidden,
+        return Redrawn(board, f'<g class="redrawn">{"".join(patch)}</g>', hidden,
                        {n: tuple((x, y) for x, y, *_ in line.coords)
                         for n, line in self.lines.items()},
                        {c: s for c, s in self.shapes.items() if c in self.codes},
                        {c: b for c, b in self.centre_base.items() if c in self.centres},
                        {loc: p for loc, p in self.former.items() if loc not in self.units})
+
+    def _displaced(self, board: MapDrawing) -> dict[str, Aside]:
+        """A unit displaced from a province that is gone is still named by
+        it: drawn where a dislodged unit of the part holding its old spot is."""
+        found = {}
+        for location, (x, y) in self.former.items():
+            if location in self.units:
+                continue
+            part = next((code for code in sorted(self.new) if code in self.shapes
+                         and self.shapes[code].contains(Point(x, y))), None)
+            if part is not None and part in board.dislodged:
+                found[location] = board.dislodged[part]
+        return found
 
     def _cover(self, code: str, spot: Pt) -> str:
         """Paint over a base name that is gone (the base picture shows it):

@@ -41,8 +41,9 @@ from judge.maps.board import OWNER_OPACITY as OWNER_OPACITY  # the default, for 
 from judge.maps.board import PIXELS_WIDE, MapDrawing, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
 from judge.maps.geographic import geographic_board
+from judge.maps.glyphs import CENTRE_RADIUS, VALUE_RING
 from judge.maps.key import coasts_drawn, legend_texts, map_key
-from judge.maps.labels import circle_box, clear_labels, unit_boxes
+from judge.maps.labels import circle_box, clear_labels, unit_box
 from judge.maps.pieces import (
     UNOWNED,
     Geometry,
@@ -271,7 +272,7 @@ def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
         title=f"{scene.game}: {phase_title(state.phase)}{after}",
         game=scene.game, phase=str(state.phase), variant=game_map.name,
         areas=areas, owner_opacity=board.owner_opacity, centres=centres,
-        centre_radius=_n(board.unit_size * 0.26),
+        centre_radius=_n(board.unit_size * CENTRE_RADIUS),
         lines=[_markup(p) for p in lines], units=[_markup(p) for p in units],
         marks=[_markup(p) for p in marks], losses=[_markup(p) for p in lost],
         loss_key=loss_key,
@@ -430,12 +431,14 @@ class _Prepared:
 
     @cached_property
     def labels(self) -> dict[str, Point]:
-        """The names, moved off the units and centre markers drawn over them."""
+        """The names, moved off the units, dislodged units and centre markers
+        drawn over them."""
         board = self.board
-        obstacles = [box for x, y in board.units.values()
-                     for box in unit_boxes(x, y, board.unit_size, board.dislodged_shift)]
-        marker = board.unit_size * 0.26  # as the phase's template draws it
-        obstacles.extend(circle_box(x, y, marker * (1.55 if _centre_value(
+        size = board.unit_size
+        obstacles = [box for location, unit in board.units.items()
+                     for box in (unit_box(*unit, size), board.aside(location, unit).box(size))]
+        marker = board.unit_size * CENTRE_RADIUS  # as the phase's template draws it
+        obstacles.extend(circle_box(x, y, marker * (VALUE_RING if _centre_value(
             self.map, code) > 1 else 1.0) + 0.4) for code, (x, y) in board.centres.items())
         return clear_labels(board.labels, obstacles, board.label_size)
 

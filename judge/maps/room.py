@@ -61,3 +61,66 @@ def roomiest(shape: BaseGeometry, avoid: Sequence[Disc] = ()) -> tuple[Pt, float
     room = _room(piece, xs, ys, avoid)
     best_one = int(np.argmax(room))
     return (float(xs[best_one]), float(ys[best_one])), float(room[best_one])
+
+
+SEARCH_STEPS = 17  # spots tried across the square round the wanted spot, each way
+REFINE = 2  # finer looks round the best spot
+
+
+def room_near(shape: BaseGeometry, want: Pt, reach: float, search: float, *,
+              margin: float = 0.0, walls: BaseGeometry | None = None,
+              avoid: BaseGeometry | None = None, gap: float = 0.0) -> tuple[Pt, float]:
+    """The spot in ``shape`` nearest ``want`` (within ``search`` of it, each
+    way) where a disc of radius ``reach`` fits, ``margin`` off the
+    ``walls`` (the shape's outline, unless told) and ``gap`` off
+    ``avoid``; where none fits, the spot where the largest disc does (of
+    spots almost as good, the nearest). Returned with the radius that fits
+    there, at most ``reach``."""
+    # only the walls within reach of the square looked at count: the rest is cut away
+    cap = reach + margin
+    outline = shapely.clip_by_rect(shape.boundary if walls is None else walls,
+                                   want[0] - search - cap,
+                                   want[1] - search - cap, want[0] + search + cap,
+                                   want[1] + search + cap)
+    offsets = np.linspace(-search, search, SEARCH_STEPS)
+    dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))
+    xs, ys = want[0] + dx, want[1] + dy
+    fits = _fit(shape, outline, avoid, xs, ys, margin, gap, cap)
+    step = offsets[1] - offsets[0]
+    for _ in range(REFINE):  # a finer look round the best spot so far
+        distance = np.hypot(xs - want[0], ys - want[1])
+        best = int(np.argmin(np.where(fits >= reach, distance, np.inf))) \
+            if (fits >= reach).any() else int(np.argmax(fits))
+        fine = np.linspace(-step, step, 9)
+        fx, fy = (a.ravel() for a in np.meshgrid(fine, fine))
+        more_x, more_y = xs[best] + fx, ys[best] + fy
+        xs, ys = np.concatenate([xs, more_x]), np.concatenate([ys, more_y])
+        fits = np.concatenate([fits, _fit(shape, outline, avoid, more_x, more_y, margin, gap,
+                                          cap)])
+        step = fine[1] - fine[0]
+    distance = np.hypot(xs - want[0], ys - want[1])
+    if (fits >= reach).any():
+        best = int(np.argmin(np.where(fits >= reach, distance, np.inf)))
+        return (float(xs[best]), float(ys[best])), reach
+    # a little less room for a spot much nearer: a province's roomiest
+    # corner may lie far from its unit
+    best = int(np.argmin(np.where(fits >= fits.max() * 0.95, distance, np.inf)))
+    return (float(xs[best]), float(ys[best])), float(fits[best])
+
+
+def _fit(shape: BaseGeometry, outline: BaseGeometry, avoid: BaseGeometry | None,
+         xs: np.ndarray, ys: np.ndarray, margin: float, gap: float,
+         cap: float) -> np.ndarray:
+    """The radius of the disc that fits at each point, up to ``cap``:
+    ``margin`` off the ``outline``, ``gap`` off ``avoid``; -inf outside the
+    shape."""
+    inside = shapely.contains_xy(shape, xs, ys)
+    fits = np.full(len(xs), -np.inf)
+    points = shapely.points(xs[inside], ys[inside])
+    room = np.full(int(np.count_nonzero(inside)), cap)
+    if not outline.is_empty:
+        room = np.minimum(room, shapely.distance(outline, points) - margin)
+    if avoid is not None and not avoid.is_empty:
+        room = np.minimum(room, shapely.distance(avoid, points) - gap)
+    fits[inside] = room
+    return fits

@@ -12,10 +12,26 @@ import math
 import zlib
 
 import numpy as np
+import shapely
+from shapely.geometry import MultiPoint, Polygon
+from shapely.geometry import Point as ShapelyPoint
+from shapely.ops import voronoi_diagram
 
-from engine.map import GameMap, Point, Terrain, province_of
+from engine.map import GameMap, Point, Terrain, UnitKind, province_of
 from engine.variants import rules_for
-from judge.maps.board import BORDER, LAND, SEA, MapDrawing, number
+from judge.maps.board import (
+    BORDER,
+    BORDER_ROOM,
+    LAND,
+    PIXELS_WIDE,
+    SEA,
+    MapDrawing,
+    number,
+    with_dislodged,
+)
+from judge.maps.dislodged import GAP
+from judge.maps.glyphs import centre_reach, covered, reach
+from judge.maps.room import room_near
 
 MARGIN = 30.0  # map units around the outermost discs
 SPACING = 70.0  # map units the layout leaves between neighbouring discs, roughly
@@ -91,15 +107,26 @@ def _coast_point(game_map: GameMap, location: str, centre: Point,
     return centre[0] + dx / length * reach, centre[1] + dy / length * reach
 
 
-def _regions(places: dict[str, Point], nearest: float) -> dict[str, str]:
+def _clear_coast(region: Polygon, spot: Point, size: float, margin: float,
+                 marker: tuple[float, float, float] | None) -> Point:
+    """A coast's fleet where it stands clear of its region's borders (by
+    ``margin``) and of the centre ``marker`` (x, y, reach): at ``spot`` if
+    it does there, else at the nearest spot where it does (or most nearly)."""
+    fleet = covered((UnitKind.FLEET,), *spot, size)
+    avoid = None if marker is None else ShapelyPoint(marker[:2]).buffer(marker[2], 8)
+    if fleet.distance(region.boundary) >= margin and (avoid is None or
+                                                      fleet.distance(avoid) >= size * GAP):
+        return spot
+    found, _ = room_near(region, spot, size * reach(UnitKind.FLEET), size, margin=margin,
+                         avoid=avoid, gap=size * GAP)
+    return found
+
+
+def _regions(places: dict[str, Point], nearest: float) -> dict[str, Polygon]:
     """Where every province has a point on a real map (the variant file's
     [map.units]): each province the region of the map nearer its point than
     any other's (a Voronoi cell), kept within a few discs' width of it, so
-    that the board reads as a map of the region. Path data by province."""
-    from shapely.geometry import MultiPoint, Polygon
-    from shapely.geometry import Point as ShapelyPoint
-    from shapely.ops import voronoi_diagram
-
+    that the board reads as a map of the region."""
     codes = sorted(places)
     points = MultiPoint([places[c] for c in codes])
     # a cell reaches about two neighbours' distance from its point: far enough
@@ -108,19 +135,24 @@ def _regions(places: dict[str, Point], nearest: float) -> dict[str, str]:
                      for a in codes)
     reach = max(2.0 * spacing[len(spacing) // 2], nearest * 2.2, 40.0)
     cells = voronoi_diagram(points, envelope=points.envelope.buffer(reach))
-    out: dict[str, str] = {}
+    xs, ys = (np.array(axis) for axis in zip(*(places[c] for c in codes), strict=True))
+    out: dict[str, Polygon] = {}
     for cell in cells.geoms:
         if not isinstance(cell, Polygon):
             continue
-        inside = [c for c in codes if cell.contains(ShapelyPoint(places[c]))]
+        inside = np.flatnonzero(shapely.contains_xy(cell, xs, ys))
         if len(inside) != 1:
             continue
-        code = inside[0]
+        code = codes[int(inside[0])]
         clipped = cell.intersection(ShapelyPoint(places[code]).buffer(reach, 12))
         if isinstance(clipped, Polygon) and not clipped.is_empty:
-            ring = list(clipped.exterior.coords)[:-1]
-            out[code] = "M" + "L".join(f"{number(x)} {number(y)}" for x, y in ring) + "Z"
+            out[code] = clipped
     return out
+
+
+def _path(region: Polygon) -> str:
+    ring = list(region.exterior.coords)[:-1]
+    return "M" + "L".join(f"{number(x)} {number(y)}" for x, y in ring) + "Z"
 
 
 _FILL = {Terrain.WATER: SEA, Terrain.IMPASSABLE: ROCK}  # anything else is land
@@ -144,7 +176,8 @@ def schematic_board(game_map: GameMap) -> MapDrawing:
     width, height = drawing.size or (max(xs) + MARGIN, max(ys) + MARGIN)
 
     parts = [f'<rect width="{number(width)}" height="{number(height)}" fill="{PAPER}"/>']
-    cells = _regions(places, nearest) if len(given) == len(codes) else {}
+    regions = _regions(places, nearest) if len(given) == len(codes) else {}
+    cells = {code: _path(region) for code, region in regions.items()}
     for code, cell in sorted(cells.items()):
         fill = _FILL.get(game_map.provinces[code].terrain, LAND)
         parts.append(f'<path d="{cell}" fill="{fill}" stroke="{BORDER}" stroke-width="0.6" '
@@ -179,17 +212,28 @@ def schematic_board(game_map: GameMap) -> MapDrawing:
                 f"M{number(x - radius)} {number(y)}"
                 f"a{number(radius)} {number(radius)} 0 1 0 {number(2 * radius)} 0"
                 f"a{number(radius)} {number(radius)} 0 1 0 {number(-2 * radius)} 0Z")
-    units = dict(places)
-    for code in codes:
-        for location in game_map.locations_of(code)[1:]:
-            units[location] = drawing.units.get(location) or _coast_point(
-                game_map, location, places[code], places, radius * 0.75)
     label_size = max(6.0, min(11.0, radius * 0.8))
     labels = {code: drawing.labels.get(code, (x, y + radius + label_size))
               for code, (x, y) in places.items()}
     centres = {code: drawing.centres.get(code, (places[code][0] + radius * 0.72,
                                                 places[code][1] - radius * 0.72))
                for code, prov in game_map.provinces.items() if prov.is_centre}
-    return MapDrawing(width=width, height=height, under="".join(parts), over="".join(outlines),
-                 areas=areas, units=units, labels=labels, centres=centres,
-                 unit_size=radius * 0.95, schematic=True, label_size=label_size)
+    unit_size = radius * 0.95
+    margin = width / PIXELS_WIDE * BORDER_ROOM
+    units = dict(places)
+    for code in codes:
+        for location in game_map.locations_of(code)[1:]:
+            drawn = drawing.units.get(location)  # the variant file's, if it gives one
+            spot = drawn or _coast_point(game_map, location, places[code], places,
+                                         radius * 0.75)
+            if drawn is None and code in regions:
+                centre = game_map.provinces[code].centre
+                marker = None if centre is None else (
+                    *centres[code], centre_reach(centre.value, unit_size))
+                spot = _clear_coast(regions[code], spot, unit_size, margin, marker)
+            units[location] = spot
+    board = MapDrawing(width=width, height=height, under="".join(parts),
+                       over="".join(outlines), areas=areas, units=units, labels=labels,
+                       centres=centres, unit_size=unit_size, schematic=True,
+                       label_size=label_size)
+    return with_dislodged(game_map, board, regions)  # beside the unit, in its region
