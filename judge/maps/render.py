@@ -88,7 +88,8 @@ def _legend(game_map: GameMap, state: GameState, colours: Mapping[str, str],
     # the neutrals the rules set apart (Dissolution's nuclear powers) have
     # lines of their own; the rest are minor powers
     marked = rules_for(game_map).marked_territories(game_map)
-    minors = [p for p in game_map.bid_powers if p not in marked]
+    # in the variant's order: bid_powers is a set, and the minors' row is named by its first
+    minors = [p for p in game_map.powers if p in game_map.bid_powers and p not in marked]
     for power in game_map.powers:
         if power in minors:
             continue  # the many neutral minor powers share one line
