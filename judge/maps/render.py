@@ -41,7 +41,7 @@ from judge.maps.board import OWNER_OPACITY as OWNER_OPACITY  # the default, for 
 from judge.maps.board import PIXELS_WIDE, MapDrawing, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
 from judge.maps.geographic import geographic_board
-from judge.maps.key import coasts_drawn, legend_texts, map_key
+from judge.maps.key import coasts_drawn, colour_groups, legend_texts, map_key
 from judge.maps.labels import circle_box, clear_labels, unit_boxes
 from judge.maps.pieces import (
     UNOWNED,
@@ -272,6 +272,7 @@ def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
         marks=[_markup(p) for p in marks], losses=[_markup(p) for p in lost],
         loss_key=loss_key,
         legend=legend, line=line, n=_n, notice=board_notice(game_map),
+        colour_groups=colour_groups(key) if key is not None else [],
     )
 
 
