@@ -306,6 +306,44 @@ def test_the_instrument_measures_names_markers_and_colours() -> None:
     assert L.read(SMALL, display_width=2000).labels[1].font_px == 16
 
 
+def _grouped(groups: dict[str, tuple[str, ...]]) -> str:
+    """A document of colour groups (as templates/map.svg.j2 lists them), a
+    unit in each colour and land owned at 0.8."""
+    listed = "".join(f'<g data-group="{group}" data-colours="{" ".join(colours)}"/>'
+                     for group, colours in groups.items())
+    units = "".join(
+        f'<g class="unit army" data-power="{group}_{n}" data-location="L{x}"><circle cx="{x}" '
+        f'cy="50" r="5" fill="{colour}" stroke="#000000" stroke-width="1"/></g>'
+        for x, (group, n, colour) in enumerate(
+            ((g, n, c) for g, cs in groups.items() for n, c in enumerate(cs)), 1))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 500 100">'
+            f'<metadata class="colour-groups">{listed}</metadata><g class="owners">'
+            f'<path class="owned" data-province="ONE" d="M0 0L9 0L9 9Z" fill="#b03a2e" '
+            f'fill-opacity="0.8"/></g><g class="units">{units}</g></svg>')
+
+
+def test_a_colour_groups_shades_are_one_players() -> None:
+    """Red and Orange close (Red's second shade and Orange's first, ΔE00
+    10.0 as units, 9.2 as land at 0.8), Green far. Each group's own shades
+    are 8.5-11.5 apart: under the 12 that holds players apart, over the 6
+    that a group's shades keep; only the pair across groups clashes, until
+    two of Orange's shades come within 6 of each other."""
+    groups = {"Red": ("#b03a2e", "#d0584a"), "Orange": ("#d96a3b", "#e08a4a"),
+              "Green": ("#1d6b3a", "#2e8b57")}
+    assert _pairs(L.colour_clashes(L.read(_grouped(groups)))) == [
+        "Red_1's units #d0584a and Orange_0's units #d96a3b: ΔE00 10.0",
+        "Red_1's units and Orange_0's units as owned land: ΔE00 9.2"]
+    groups["Orange"] = ("#d96a3b", "#e07a45")
+    assert [p for p in _pairs(L.colour_clashes(L.read(_grouped(groups)))) if "shades" in p] == [
+        "Orange_0's units #d96a3b and Orange_1's units #e07a45, shades of Orange: ΔE00 4.7",
+        "Orange_0's units and Orange_1's units as owned land, shades of Orange: ΔE00 3.9"]
+
+
+def _pairs(found: list[L.Violation]) -> list[str]:
+    """The violations' messages without the blended colours of owned land."""
+    return [re.sub(r" \(#\w+, #\w+\)", "", v.message) for v in found]
+
+
 def test_a_marker_on_its_border_or_outside_its_province_is_found() -> None:
     areas = {"ONE": L.area_shape("M380 60L420 60L420 100L380 100Z"),
              "TWO": L.area_shape("M420 60L460 60L460 100L420 100Z")}
