@@ -49,6 +49,9 @@ class MapDrawing:
     dislodged_shift: Point = (0.55, -0.55)
     owner_opacity: float = OWNER_OPACITY
     unit_edge: str | None = None  # a pale edge round each unit, to show on its own colour
+    # owned land painted round the names, not over them (judge/maps/labels.py
+    # bare_names): a strong owner_opacity would hide the names drawn under it
+    bare_names: bool = False
 
 
 def number(value: float) -> str:

@@ -10,9 +10,11 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 import shapely
+from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.map import Point
+from judge.maps.board import area_data
 from judge.maps.room import roomiest
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -25,6 +27,7 @@ GLYPH_WIDTH, ASCENT, DESCENT = 0.72, 0.78, 0.12
 UNIT_REACH = (0.78, 0.82, 0.78, 0.5)  # left, up, right, down
 DISLODGED_SHIFT, DISLODGED_REACH = 0.55, 0.7  # as render.py draws a dislodged unit
 MARGIN = 0.8  # map units a new name keeps inside its province's borders where it fits
+BARE = 0.2  # font sizes of bare land kept round a name under a strong owner's colour
 NEAR = 60.0  # map units: obstacles further than this from a name cannot touch it
 
 
@@ -142,3 +145,37 @@ def _covered(lefts: np.ndarray, tops: np.ndarray, rights: np.ndarray, bottoms: n
 
 def _overlap_area(a: Box, b: Box) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def bare_names(areas: Mapping[str, str], labels: Mapping[str, Point],
+               size: float) -> dict[str, str]:
+    """Each area less the boxes of the names written on it (with BARE round
+    them): an owner's colour painted strong over an area leaves its names
+    dark on the land's own colour, as they are drawn under it. An area
+    drawn with anything but straight lines (a disc, which holds no name) is
+    kept as it is."""
+    pad = size * BARE
+    boxes = [shapely.box(left - pad, top - pad, right + pad, bottom + pad)
+             for left, top, right, bottom in (label_box(code, x, y, size)
+                                              for code, (x, y) in labels.items())]
+    tree = shapely.STRtree(boxes)
+    found = {}
+    for code, d in areas.items():
+        shape = _straight(d)
+        near = [boxes[int(i)] for i in tree.query(shape)] if shape is not None else []
+        found[code] = area_data(shape.difference(shapely.union_all(near))) if near else d
+    return found
+
+
+def _straight(d: str) -> BaseGeometry | None:
+    """Path data of absolute M and L points, closed, as an area (its rings
+    combined even-odd, as the owners' colours are filled); None for other data."""
+    if set(d) - set("ML Z0123456789.-"):
+        return None
+    shape: BaseGeometry = Polygon()
+    for ring in d.split("Z"):
+        numbers = [float(n) for n in ring.replace("M", " ").replace("L", " ").split()]
+        if len(numbers) >= 6:
+            shape = shape.symmetric_difference(
+                Polygon(list(zip(numbers[0::2], numbers[1::2], strict=True))).buffer(0))
+    return shape

@@ -15,7 +15,7 @@ import numpy as np
 
 from engine.map import GameMap, Point, Terrain, province_of
 from engine.variants import rules_for
-from judge.maps.board import BORDER, LAND, SEA, MapDrawing, number
+from judge.maps.board import BORDER, LAND, OWNER_OPACITY, SEA, MapDrawing, number
 
 MARGIN = 30.0  # map units around the outermost discs
 SPACING = 70.0  # map units the layout leaves between neighbouring discs, roughly
@@ -25,6 +25,11 @@ ARMY_EDGE = "#a08a5a"
 FLEET_EDGE = "#6c98bd"
 BOTH_EDGE = "#7d7d7d"
 ROCK = "#a9a29a"
+# a board of regions (every province with a point on a real map) tells its
+# owners apart by their colours as land: painted strong, they keep further
+# apart than the default tint lets them (Intercontinental's 43 colours,
+# docs/maps.md), and the names are left bare of them
+REGION_OPACITY = 0.8
 
 
 def _edges(game_map: GameMap) -> dict[tuple[str, str], str]:
@@ -192,4 +197,6 @@ def schematic_board(game_map: GameMap) -> MapDrawing:
                for code, prov in game_map.provinces.items() if prov.is_centre}
     return MapDrawing(width=width, height=height, under="".join(parts), over="".join(outlines),
                  areas=areas, units=units, labels=labels, centres=centres,
-                 unit_size=radius * 0.95, schematic=True, label_size=label_size)
+                 unit_size=radius * 0.95, schematic=True, label_size=label_size,
+                 owner_opacity=REGION_OPACITY if cells else OWNER_OPACITY,
+                 bare_names=bool(cells))
