@@ -27,6 +27,7 @@ COAST = "#40617a"
 SIMPLIFY = 0.2  # map units: province areas are drawn with this much less detail
 OWNER_OPACITY = 0.55  # owned land: the power's colour over the land's, this much of it
 PIXELS_WIDE = 1000  # every PNG is this wide (what a mail client shows); its height follows
+FONTS = "DejaVu Sans, Verdana, sans-serif"
 
 
 @dataclass(frozen=True)

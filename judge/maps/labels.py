@@ -6,15 +6,17 @@ the names are part of the board drawn under every phase."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
+from functools import cache
 
+import cairocffi
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.map import Point
-from judge.maps.board import area_data
+from judge.maps.board import FONTS, area_data
 from judge.maps.room import roomiest
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -147,24 +149,39 @@ def _overlap_area(a: Box, b: Box) -> float:
     return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
 
 
-def bare_names(areas: Mapping[str, str], labels: Mapping[str, Point],
-               size: float) -> dict[str, str]:
-    """Each area less the boxes of the names written on it (with BARE round
-    them): an owner's colour painted strong over an area leaves its names
-    dark on the land's own colour, as they are drawn under it. An area
-    drawn with anything but straight lines (a disc, which holds no name) is
-    kept as it is."""
+def bare_names(areas: Mapping[str, str], labels: Mapping[str, Point], size: float,
+               bold: Collection[str] = ()) -> dict[str, str]:
+    """Each area less the boxes of the names written on it (centred on their
+    point, as wide as the font sets them, the ``bold`` ones bold; with BARE
+    round them): an owner's colour painted strong over an area leaves its
+    names dark on the land's own colour, as they are drawn under it. An
+    area drawn with anything but straight lines (a disc, which holds no
+    name) is kept as it is."""
     pad = size * BARE
-    boxes = [shapely.box(left - pad, top - pad, right + pad, bottom + pad)
-             for left, top, right, bottom in (label_box(code, x, y, size)
-                                              for code, (x, y) in labels.items())]
+    boxes = []
+    for code, (x, y) in labels.items():
+        half = _advance(code, code in bold) * size / 2 + pad
+        boxes.append(shapely.box(x - half, y - size * ASCENT - pad, x + half,
+                                 y + size * DESCENT + pad))
     tree = shapely.STRtree(boxes)
     found = {}
     for code, d in areas.items():
         shape = _straight(d)
         near = [boxes[int(i)] for i in tree.query(shape)] if shape is not None else []
-        found[code] = area_data(shape.difference(shapely.union_all(near))) if near else d
+        found[code] = (area_data(shape.difference(shapely.union_all(near)))
+                       if shape is not None and near else d)
     return found
+
+
+@cache
+def _advance(text: str, bold: bool) -> float:
+    """How far the names' font sets ``text``, in font sizes (its width as
+    text-anchor="middle" centres it)."""
+    context = cairocffi.Context(cairocffi.ImageSurface(cairocffi.FORMAT_A8, 1, 1))
+    context.select_font_face(FONTS.split(",")[0], cairocffi.FONT_SLANT_NORMAL,
+                             cairocffi.FONT_WEIGHT_BOLD if bold else cairocffi.FONT_WEIGHT_NORMAL)
+    context.set_font_size(100.0)
+    return float(context.text_extents(text)[4]) / 100.0
 
 
 def _straight(d: str) -> BaseGeometry | None:

@@ -37,6 +37,7 @@ from engine.state import GameState
 from engine.variant_file import variant_notice
 from engine.variants import rules_for
 from judge.mail import TEMPLATES
+from judge.maps.board import FONTS as FONTS  # the maps' fonts, for the pictures drawn from them
 from judge.maps.board import OWNER_OPACITY as OWNER_OPACITY  # the default, for readers of maps
 from judge.maps.board import PIXELS_WIDE, MapDrawing, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
@@ -138,7 +139,6 @@ def phase_title(phase: Phase) -> str:
     return f"{phase.name} ({phase})"
 
 
-FONTS = "DejaVu Sans, Verdana, sans-serif"
 
 
 STATIC_AT = "<!-- the board -->"  # where the unchanging parts go in the document
@@ -447,7 +447,8 @@ class _Prepared:
         board = self.board
         if not board.bare_names:
             return board.areas
-        return bare_names(board.areas, self.labels, board.label_size)
+        bold = {code for code in self.labels if self.map.provinces[code].is_centre}
+        return bare_names(board.areas, self.labels, board.label_size, bold)
 
     def layer(self, pixels: int) -> cairocffi.ImageSurface:
         """The same, drawn at the PNG's scale (``pixels`` wide); kept per width."""
