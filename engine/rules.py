@@ -64,6 +64,10 @@ class MapKey:
     kinds: Mapping[str, str] = field(default_factory=dict)
     # the legend: one line per (group, its colour, its powers), in this order
     groups: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # an affiliate drawn in a group's colour (pale) without being one of its
+    # powers -> that group: with the group's powers' shades, its colours read
+    # as one player's (judge/maps/key.py writes them down for the checks)
+    affiliated: Mapping[str, str] = field(default_factory=dict)
     pixels: int = 0  # the PNG's width when the board needs more than the usual
 
 

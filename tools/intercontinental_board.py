@@ -981,21 +981,30 @@ def project(lat: float, lon: float) -> tuple[int, int]:
 
 
 MAP_PIXELS = 3200
-MINOR_COLOUR = "#b9b2a3"
-UNDRAWN_COLOUR = "#8a8a8a"
-ORANGE = "#ef7d1a"
-# A theatre's shade is a step of lightness in its group's hue; Red and Maroon, Olive and
-# Yellow differ in hue and depth too, so no shade of one is nearer the other's than its own;
-# Blue's stay 12 ΔE00 off the sea's blue; Olive's and Yellow's affiliates 12 apart.
+MINOR_COLOUR = "#c7baaf"
+UNDRAWN_COLOUR = "#726e72"
+ORANGE = "#ec6f00"
+# The players' colours, measured as the legibility checks measure them
+# (tests/judge/maps/legibility.py, docs/maps.md): every shade of a group at least
+# 12 ΔE00 from every other group's, from the Dutch East Indies' orange, the minors'
+# and the not-yet-drawn colour, and from the sea, as units and as owned land (the
+# board paints owners at 0.8, judge/maps/schematic.py); a group's own shades, and
+# its affiliates' pale (map_key.py's PALE of the second shade), at least 6 apart.
+# The pales crowd the light end; a pale orange is held clear too (§8.9's Dutch
+# affiliates keep orange). Each group keeps to its name's hue (OKLCh: Blue
+# 250-272, Teal 180-200, Green 135-155, Olive 105-125 and dark, Yellow 80-100 and
+# light, Red 22-38, Maroon 350-15 and dark, Violet 290-315); the shades were found
+# by a search within those bounds, and their nearest pairs are 13.2 apart (two
+# groups' pales as land), 7.7 within a group.
 GROUP_SHADES = {
-    "Blue": ("#0c489c", "#0024e0", "#609cb4", "#002454"),
-    "Teal": ("#0f7f7a", "#1aaaa2", "#5fd0c7", "#0a5955"),
-    "Green": ("#2e7d32", "#45a84a", "#86cf86", "#1b5e20"),
-    "Olive": ("#6b6b1a", "#7f8612", "#b0b04e", "#4d4d12"),
-    "Yellow": ("#d4a017", "#ffc03a", "#f8dc78", "#a8800f"),
-    "Red": ("#c62828", "#e53935", "#f27c79", "#9e1414"),
-    "Maroon": ("#7a1f3d", "#98285a", "#b9577c", "#561530"),
-    "Violet": ("#6a3d9a", "#8e5cc2", "#b393dc", "#4a2a70"),
+    "Blue": ("#007dd7", "#283b9b", "#2863c8", "#004d88"),
+    "Teal": ("#008388", "#00abb2", "#1ecfc6", "#006264"),
+    "Green": ("#007f25", "#54ca77", "#8ed365", "#00a054"),
+    "Olive": ("#57542a", "#3d5000", "#7b7b43", "#6a6400"),
+    "Yellow": ("#d29a00", "#f9c515", "#ffe648", "#c1ab02"),
+    "Red": ("#cb3426", "#ed544d", "#f07f70", "#ac3400"),
+    "Maroon": ("#773f50", "#6f0038", "#af406a", "#671b28"),
+    "Violet": ("#8752b9", "#af6cd1", "#d28df3", "#763291"),
 }
 MIN_GAP = 26.0  # points: the schematic map's discs are sized by the closest pair
 

@@ -33,6 +33,7 @@ PIXELS_WIDE = 1000  # every PNG is this wide (what a mail client shows); its hei
 # pixels of a PNG a dislodged unit keeps off its province's borders: a
 # border is 1-2 px wide there, and closer its outline meets the line
 BORDER_ROOM = 1.5
+FONTS = "DejaVu Sans, Verdana, sans-serif"
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,9 @@ class MapDrawing:
     dislodged: Mapping[str, Aside] = field(default_factory=dict)  # location -> its spot
     owner_opacity: float = OWNER_OPACITY
     unit_edge: str | None = None  # a pale edge round each unit, to show on its own colour
+    # owned land painted round the names, not over them (judge/maps/labels.py
+    # bare_names): a strong owner_opacity would hide the names drawn under it
+    bare_names: bool = False
 
     def aside(self, location: str, unit: Point) -> Aside:
         """Where a dislodged unit of ``location`` is drawn, its province's

@@ -45,6 +45,21 @@ def _deep(colour: str) -> str:
     return "#" + "".join(f"{max(0, 2 * c - 255):02x}" for c in rgb)
 
 
+def colour_groups(key: MapKey) -> list[tuple[str, tuple[str, ...]]]:
+    """Each colour group with every colour drawn for it: its powers' shades
+    and its affiliates' pale one, which read as one player's. The document
+    carries them (templates/map.svg.j2) for the legibility checks, which
+    hold one group's colours apart from another's, and a group's own
+    shades apart by less."""
+    found = []
+    for group, _, powers in key.groups:
+        members = [*powers, *(p for p, g in key.affiliated.items() if g == group)]
+        colours = tuple(sorted({key.colours[p].lower() for p in members}))
+        if colours:
+            found.append((group, colours))
+    return found
+
+
 def legend_texts(game_map: GameMap, state: GameState, key: MapKey
                  ) -> list[tuple[str, str, str]]:
     """(power standing for the line, colour, text): one line per colour

@@ -37,12 +37,14 @@ from engine.state import GameState
 from engine.variant_file import variant_notice
 from engine.variants import rules_for
 from judge.mail import TEMPLATES
+from judge.maps.bare_names import bare_names
+from judge.maps.board import FONTS as FONTS  # the maps' fonts, for the pictures drawn from them
 from judge.maps.board import OWNER_OPACITY as OWNER_OPACITY  # the default, for readers of maps
 from judge.maps.board import PIXELS_WIDE, MapDrawing, artwork_board
 from judge.maps.board import number as _n  # short: it is in every coordinate written
 from judge.maps.geographic import geographic_board
 from judge.maps.glyphs import CENTRE_RADIUS, VALUE_RING
-from judge.maps.key import coasts_drawn, legend_texts, map_key
+from judge.maps.key import coasts_drawn, colour_groups, legend_texts, map_key
 from judge.maps.labels import circle_box, clear_labels, unit_box
 from judge.maps.pieces import (
     UNOWNED,
@@ -140,21 +142,22 @@ def phase_title(phase: Phase) -> str:
     return f"{phase.name} ({phase})"
 
 
-FONTS = "DejaVu Sans, Verdana, sans-serif"
 
 
 STATIC_AT = "<!-- the board -->"  # where the unchanging parts go in the document
 
 
 def render_svg(game_map: GameMap, scene: Scene, *, static: bool = True,
-               pixels: int = 0, within: Box | None = None) -> str:
+               pixels: int = 0, within: Box | None = None, names: bool = True) -> str:
     """The map as an SVG document. Without ``static`` the parts that never
     change (sea, land, borders, names) are left out, for laying over a
     picture of them made once (:func:`render_png`). ``pixels``: the width
     the picture is shown at (the legend is sized for it), if not the
     variant's own (judge/maps/views.py draws a large board at mail size);
-    ``within``: a box of the board, the only part whose pieces are drawn."""
-    drawn = _render_phase(game_map, scene, pixels, within)
+    ``within``: a box of the board, the only part whose pieces are drawn;
+    without ``names``, for a board drawn without its names (views.py's
+    overview), owned land is painted whole, not round them."""
+    drawn = _render_phase(game_map, scene, pixels, within, names)
     return with_board(game_map, drawn, map_changes(scene.position)) if static else drawn
 
 
@@ -221,7 +224,7 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom, in map unit
 
 
 def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
-                  within: Box | None = None) -> str:
+                  within: Box | None = None, names: bool = True) -> str:
     state = scene.position
     changes = map_changes(state)
     redrawn = changed_board(game_map, changes) if changes else None
@@ -232,8 +235,10 @@ def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
     colours = power_colours(game_map) | (dict(key.colours) if key else {})
     pixels = shown_at or (key.pixels if key is not None and key.pixels else PIXELS_WIDE)
     owners = dict(state.owners)
-    areas = [(code, board.areas[code], colours[power])
-             for code, power in sorted(owners.items()) if code in board.areas]
+    owned = (_prepared(game_map).owned_areas if redrawn is None and names
+             else board.areas)
+    areas = [(code, owned[code], colours[power])
+             for code, power in sorted(owners.items()) if code in owned]
     centres = [(code, x, y, colours.get(owners.get(code, ""), UNOWNED),
                 _centre_value(game_map, centre_base.get(code, code)))
                for code, (x, y) in sorted(board.centres.items())]
@@ -278,6 +283,7 @@ def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
         marks=[_markup(p) for p in marks], losses=[_markup(p) for p in lost],
         loss_key=loss_key,
         legend=legend, line=line, n=_n, notice=notice,
+        colour_groups=colour_groups(key) if key is not None else [],
     )
 
 
@@ -442,6 +448,16 @@ class _Prepared:
         obstacles.extend(circle_box(x, y, marker * (VALUE_RING if _centre_value(
             self.map, code) > 1 else 1.0) + 0.4) for code, (x, y) in board.centres.items())
         return clear_labels(board.labels, obstacles, board.label_size)
+
+    @cached_property
+    def owned_areas(self) -> Mapping[str, str]:
+        """Each province's area as its owner's colour covers it: the board's,
+        less the names written on it where the board paints owners strong."""
+        board = self.board
+        if not board.bare_names:
+            return board.areas
+        bold = {code for code in self.labels if self.map.provinces[code].is_centre}
+        return bare_names(board.areas, self.labels, board.label_size, bold)
 
     def layer(self, pixels: int) -> cairocffi.ImageSurface:
         """The same, drawn at the PNG's scale (``pixels`` wide); kept per width."""

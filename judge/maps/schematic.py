@@ -23,6 +23,7 @@ from judge.maps.board import (
     BORDER,
     BORDER_ROOM,
     LAND,
+    OWNER_OPACITY,
     PIXELS_WIDE,
     SEA,
     MapDrawing,
@@ -41,6 +42,11 @@ ARMY_EDGE = "#a08a5a"
 FLEET_EDGE = "#6c98bd"
 BOTH_EDGE = "#7d7d7d"
 ROCK = "#a9a29a"
+# a board of regions (every province with a point on a real map) tells its
+# owners apart by their colours as land: painted strong, they keep further
+# apart than the default tint lets them (Intercontinental's 43 colours,
+# docs/maps.md), and the names are left bare of them
+REGION_OPACITY = 0.8
 
 
 def _edges(game_map: GameMap) -> dict[tuple[str, str], str]:
@@ -235,5 +241,7 @@ def schematic_board(game_map: GameMap) -> MapDrawing:
     board = MapDrawing(width=width, height=height, under="".join(parts),
                        over="".join(outlines), areas=areas, units=units, labels=labels,
                        centres=centres, unit_size=unit_size, schematic=True,
-                       label_size=label_size)
+                       label_size=label_size,
+                       owner_opacity=REGION_OPACITY if cells else OWNER_OPACITY,
+                       bare_names=bool(cells))
     return with_dislodged(game_map, board, regions)  # beside the unit, in its region

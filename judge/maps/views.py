@@ -111,7 +111,7 @@ def view_svg(game_map: GameMap, scene: Scene, view: View) -> str:
 def overview_svg(game_map: GameMap, scene: Scene) -> str:
     """The whole SVG document of the overview: the board without names,
     which could not be read at this size, and a frame round each view."""
-    drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE)
+    drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE, names=False)
     changes = map_changes(scene.position)
     patch = changed_board(game_map, changes).patch if changes else ""
     drawn = drawn.replace(STATIC_AT, _bare_board(game_map) + patch, 1)
@@ -121,7 +121,7 @@ def overview_svg(game_map: GameMap, scene: Scene) -> str:
 
 def pictures(game_map: GameMap, scene: Scene) -> list[tuple[str, bytes]]:
     """(file name suffix, PNG): the overview ('') and each view ('-europe')."""
-    drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE)
+    drawn = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE, names=False)
     changes = map_changes(scene.position)
     patch = changed_board(game_map, changes).patch if changes else ""
     notice = board_notice(game_map)

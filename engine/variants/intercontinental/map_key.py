@@ -80,6 +80,7 @@ def map_key(game_map: GameMap, state: GameState) -> MapKey:
             group_of[name] = fact.groups[0]  # §3.1: preassigned, whatever the seats
     colours: dict[str, str] = {}
     kinds: dict[str, str] = {}
+    affiliated: dict[str, str] = {}
     sponsors = dp.sponsors(game_map)
     for name, power in game_map.powers.items():
         fact = by_letter.get(power.letter)
@@ -89,8 +90,11 @@ def map_key(game_map: GameMap, state: GameState) -> MapKey:
             if sponsor is not None and sponsor.follows is not None:
                 colour = group_of.get(sponsor.follows)
             kinds[name] = "minor" if sponsor is None else "affiliate"
-            colours[name] = (_pale(shades[colour][1]) if colour is not None
-                             and colour in shades else str(style["minor"]))
+            if colour is not None and colour in shades:
+                colours[name] = _pale(shades[colour][1])
+                affiliated[name] = colour
+            else:
+                colours[name] = str(style["minor"])
         elif fact is not None and fact.map_colour is not None and fact.map_colour in named:
             colours[name] = named[fact.map_colour]  # §6.12
         elif name in group_of and fact is not None:
@@ -103,5 +107,5 @@ def map_key(game_map: GameMap, state: GameState) -> MapKey:
                     if p not in group_of and not game_map.powers[p].ordered_by_bids)
     if undrawn:
         groups += (("Not yet drawn", str(style["undrawn"]), undrawn),)
-    return MapKey(colours=colours, kinds=kinds, groups=groups,
+    return MapKey(colours=colours, kinds=kinds, groups=groups, affiliated=affiliated,
                   pixels=int(style.get("pixels", 0)))

@@ -21,7 +21,9 @@ much, so a map's author can run one check while drawing:
   out itself, Diplomap's new names);
 - ``colour_clashes``: the players' colours (as units, as owned land, and
   against the sea), and the Favor map's slices, at least
-  ``MIN_COLOUR_DIFFERENCE`` apart in CIEDE2000.
+  ``MIN_COLOUR_DIFFERENCE`` apart in CIEDE2000; the shades of one colour
+  group (one player's powers, as the document's ``colour-groups`` metadata
+  lists them) at least ``MIN_SHADE_DIFFERENCE`` apart.
 
 The thresholds, and why:
 
@@ -41,6 +43,13 @@ The thresholds, and why:
   the defects the issue names are far below: NATO and the US Navy 3.8, the
   Favor map's NATO and US slices 1.2. 12 keeps a margin under the first
   and flags the others.
+- The shades of one colour group (Intercontinental's player: four powers,
+  one per theatre, and the pale of the affiliates it sponsors) are meant
+  to read as one family, so they are held apart by less:
+  ``MIN_SHADE_DIFFERENCE`` = 6 ΔE00. They are compared side by side,
+  where two theatres' powers meet, not matched across the map to a
+  legend, and 6 is some three to six just-noticeable differences: seen at
+  a glance next to each other, half the distance that tells players apart.
 - A marker touches a border when its outline comes within
   ``BORDER_CLEARANCE_PX`` = 1 px of the border's middle line: borders are
   drawn 1-2 px wide at the display width, so closer than that the two
@@ -86,6 +95,7 @@ from tests.judge.maps.ciede2000 import blend, difference
 DISPLAY_WIDTH = 1000.0  # px: what a mail client shows of a results mail's map
 MIN_LABEL_PX = 11.0
 MIN_COLOUR_DIFFERENCE = 12.0  # ΔE00
+MIN_SHADE_DIFFERENCE = 6.0  # ΔE00, between the shades of one colour group
 BORDER_CLEARANCE_PX = 1.0
 OVERLAP_PX2 = 0.25
 
@@ -139,6 +149,7 @@ class Drawn:
     owner_opacity: float | None  # owned land's tint, None if no land is drawn owned
     slices: Mapping[str, str] = field(default_factory=dict)  # Favor map: space -> fill
     has_sea: bool = True
+    groups: Mapping[str, str] = field(default_factory=dict)  # colour -> its colour group's name
 
 
 # -- reading the document --------------------------------------------------------
@@ -359,6 +370,7 @@ def read(svg: str, display_width: float = DISPLAY_WIDTH) -> Drawn:
     legend: list[tuple[str, str]] = []
     unit_colours: dict[str, str] = {}
     slices: dict[str, str] = {}
+    groups: dict[str, str] = {}
     opacity: float | None = None
     start = _Context({"font-family": root.attrib.get("font-family", "DejaVu Sans")},
                      IDENTITY, ())
@@ -368,6 +380,10 @@ def read(svg: str, display_width: float = DISPLAY_WIDTH) -> Drawn:
         classes = element.attrib.get("class", "").split()
         a = element.attrib
         if id(element) in in_unit:
+            continue
+        if any("colour-groups" in c.split() for c in context.within):
+            groups.update((colour.lower(), a["data-group"])
+                          for colour in a.get("data-colours", "").split() if "data-group" in a)
             continue
         if any("legend" in c.split() for c in context.within):
             if tag == "g" and "power" in classes and "data-power" in a:
@@ -424,7 +440,7 @@ def read(svg: str, display_width: float = DISPLAY_WIDTH) -> Drawn:
                    if m.kind == "piece" else m for m in markers]
     return Drawn(scale, tuple(labels), tuple(markers), areas, tuple(legend), unit_colours,
                  opacity if opacity is not None else (OWNER_OPACITY if has_sea else None),
-                 slices, has_sea)
+                 slices, has_sea, groups)
 
 
 def _circle(element: ET.Element, context: _Context) -> tuple[BaseGeometry, BaseGeometry]:
@@ -639,12 +655,17 @@ def unchecked_markers(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = N
     return [m for m in drawn.markers if _code_for(m.where, known) is None]
 
 
-def colour_clashes(drawn: Drawn, least: float = MIN_COLOUR_DIFFERENCE) -> list[Violation]:
+def colour_clashes(drawn: Drawn, least: float = MIN_COLOUR_DIFFERENCE,
+                   least_in_group: float = MIN_SHADE_DIFFERENCE) -> list[Violation]:
     """Players' colours too close: as units and legend swatches, as owned
     land (the colour laid over the land at the owners' opacity), and, for
-    a map with a sea, against the sea (a fleet on it). Powers painted in
-    one colour share it on purpose (a colour group); two legend rows of one
-    colour do not. On the Favor map, each slice's colour against the others."""
+    a map with a sea, against the sea (a fleet on it). A player is a colour
+    group where the document lists its colours (``colour-groups``): its
+    shades are one player's, held ``least_in_group`` apart, and ``least``
+    from every other group's; any other colour is a player of its own.
+    Powers painted in one colour share it on purpose; two legend rows of
+    one colour do not. On the Favor map, each slice's colour against the
+    others."""
     found = []
     rows: dict[str, str] = {}
     for power, colour in drawn.legend:
@@ -660,15 +681,18 @@ def colour_clashes(drawn: Drawn, least: float = MIN_COLOUR_DIFFERENCE) -> list[V
         if colour and colour != "none":
             by_colour.setdefault(colour.lower(), f"{power}'s units")
     for (one, p1), (two, p2) in combinations(sorted(by_colour.items()), 2):
+        group = drawn.groups.get(one)
+        kin = group is not None and group == drawn.groups.get(two)
+        apart, of = (least_in_group, f", shades of {group}") if kin else (least, "")
         e = difference(one, two)
-        if e < least:
-            found.append(Violation("colour", f"{p1} {one} and {p2} {two}: ΔE00 {e:.1f}", e))
+        if e < apart:
+            found.append(Violation("colour", f"{p1} {one} and {p2} {two}{of}: ΔE00 {e:.1f}", e))
         if drawn.owner_opacity is not None:
             t1, t2 = (blend(c, LAND, drawn.owner_opacity) for c in (one, two))
             e = difference(t1, t2)
-            if e < least:
+            if e < apart:
                 found.append(Violation("colour", f"{p1} and {p2} as owned land "
-                                       f"({_hex(t1)}, {_hex(t2)}): ΔE00 {e:.1f}", e))
+                                       f"({_hex(t1)}, {_hex(t2)}){of}: ΔE00 {e:.1f}", e))
     if drawn.has_sea:
         for colour, power in sorted(by_colour.items()):
             e = difference(colour, SEA)
@@ -707,7 +731,8 @@ class Measurements:
 
 
 def measure(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None) -> Measurements:
-    colours = colour_clashes(drawn, least=math.inf)  # every pair, to find the closest
+    # every pair of players' colours (not a group's own shades), to find the closest
+    colours = colour_clashes(drawn, least=math.inf, least_in_group=-math.inf)
     closest = min(colours, key=lambda v: v.value, default=None)
     found = (small_labels(drawn) + overlaps(drawn) + border_contacts(drawn, areas)
              + markers_outside(drawn, areas) + colour_clashes(drawn))
@@ -743,7 +768,7 @@ def unreadable(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None) ->
 
 
 __all__ = ["BORDER_CLEARANCE_PX", "DISPLAY_WIDTH", "MIN_COLOUR_DIFFERENCE", "MIN_LABEL_PX",
-           "OVERLAP_PX2", "Drawn", "Label", "Marker", "Measurements", "Violation", "area_shape",
-           "board_areas", "border_contacts", "colour_clashes", "labels_on_borders",
-           "labels_outside", "marked_png", "markers_outside", "measure", "overlaps", "read",
-           "small_labels", "unchecked_markers", "unreadable"]
+           "MIN_SHADE_DIFFERENCE", "OVERLAP_PX2", "Drawn", "Label", "Marker", "Measurements",
+           "Violation", "area_shape", "board_areas", "border_contacts", "colour_clashes",
+           "labels_on_borders", "labels_outside", "marked_png", "markers_outside", "measure",
+           "overlaps", "read", "small_labels", "unchecked_markers", "unreadable"]

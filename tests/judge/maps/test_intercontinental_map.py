@@ -24,6 +24,7 @@ from engine.variant_file import load_variant
 from engine.variants import rules_for
 from engine.variants.intercontinental import assignment
 from engine.variants.intercontinental.facts import THEATRES, load_facts
+from engine.variants.intercontinental.map_key import PALE
 from judge.maps import attachments
 from judge.maps.render import board_for, render_png, render_svg
 from judge.maps.scene import Scene
@@ -178,6 +179,26 @@ def test_minors_and_affiliates_are_marked_and_unlike_any_major(name: str) -> Non
         assert min(_far(fill, m) for m in majors) > DATA["apart"], (g.attrib, fill)
         seen[kind] = seen.get(kind, 0) + 1
     assert seen == {"minor": 48, "affiliate": 58}
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_the_document_lists_each_groups_colours(name: str) -> None:
+    """What the legibility checks take a player's colours from (docs/maps.md,
+    Colours): each group's majors' shades (the Dutch East Indies' orange in
+    its group) and the pale its affiliates are drawn in, every group
+    sponsoring some (§8.1-8.8); no colour in two groups."""
+    state, _, root = drawn(name)
+    listed = {g.attrib["data-group"]: g.attrib["data-colours"].split()
+              for g in root.iter(f"{SVG}g") if "data-group" in g.attrib}
+    shades = {p: "#" + "".join(f"{c:02x}" for c in rgb)
+              for p, rgb in expected_colours(state).items()}
+    style = board().tables["map_style"]
+    for group, colours in style["groups"].items():
+        majors = {shades[p] for p, g in groups(state).items() if g == group}
+        pale = "#" + "".join(f"{round(c + (255 - c) * PALE):02x}" for c in _rgb(colours[1]))
+        assert set(listed[group]) == majors | {pale}, group
+    every = [c for colours in listed.values() for c in colours]
+    assert len(every) == len(set(every))
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))

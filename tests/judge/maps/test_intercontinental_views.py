@@ -26,6 +26,7 @@ from judge.maps.labels import ASCENT, DESCENT, GLYPH_WIDTH
 from judge.maps.render import board_for, board_notice, render_svg
 from judge.maps.scene import Scene, scene_after
 from judge.maps.views import overview_svg, view_svg
+from tests.judge.maps import legibility as L
 from tests.judge.maps.ciede2000 import blend, difference
 from tests.judge.maps.test_intercontinental_map import POSITIONS, board, position
 from tests.judge.maps.test_render import SVG
@@ -211,3 +212,25 @@ def test_two_players_units_differ_by_12_delta_e() -> None:
         near += [(one, a, two, b, round(difference(a, b), 1))
                  for a in first for b in second if difference(a, b) < APART]
     assert not near
+
+
+def _owned(root: ET.Element) -> dict[str, str]:
+    return {p.attrib["data-province"]: p.attrib["d"] for p in root.iter(f"{SVG}path")
+            if p.attrib.get("class") == "owned"}
+
+
+def test_the_owners_colours_leave_the_names_bare() -> None:
+    """Owners are painted strong on this board (docs/maps.md, Colours), over
+    the names drawn under them: the whole map leaves each name's ink on the
+    land's own colour, and the overview, which writes no names, paints each
+    province whole."""
+    scene = played()
+    whole = _root(render_svg(board(), scene))
+    names = L.read(ET.tostring(whole, encoding="unicode")).labels
+    areas = {code: L.area_shape(d) for code, d in _owned(whole).items()}
+    assert len(names) == len(board().provinces) and len(areas) > 100
+    covered = sorted({(label.text, code) for label in names for code, area in areas.items()
+                      if label.ink.intersection(area).area > 0.01})
+    assert not covered
+    overview = _owned(_root(overview_svg(board(), scene)))
+    assert overview == {code: board_for(board()).areas[code] for code in overview}
