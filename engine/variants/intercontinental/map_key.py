@@ -13,11 +13,14 @@ one player; ``named`` the colours a power keeps (§6.12's "Orange");
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.map import COLOUR, GameMap
 from engine.rules import MapKey
 from engine.state import GameState
+
+if TYPE_CHECKING:
+    from engine.variants.intercontinental.facts import Facts
 
 TABLE = "map_style"
 PALE = 0.5  # an affiliate's colour: its sponsor's, this much of the way to white
@@ -57,6 +60,19 @@ def _pale(colour: str) -> str:
     return "#" + "".join(f"{round(c + (255 - c) * PALE):02x}" for c in rgb)
 
 
+def _kept_colours(game_map: GameMap, facts: Facts, named: Mapping[str, str]) -> dict[str, str]:
+    """The affiliates whose colour the text fixes whatever their sponsor:
+    §8.9's Dutch affiliates keep orange, as the Dutch East Indies do (§6.12)."""
+    by_home = {power.home: name for name, power in game_map.powers.items()
+               if power.ordered_by_bids}
+    kept = {}
+    for affiliate in facts.affiliates:
+        home = (facts.abbreviations[affiliate.centre].upper(),)
+        if affiliate.colour in named and home in by_home:
+            kept[by_home[home]] = named[affiliate.colour]
+    return kept
+
+
 def map_key(game_map: GameMap, state: GameState) -> MapKey:
     """The colours of this position: the groups come from the game's seats
     (§3's draw); before the draw only the preassigned powers have one."""
@@ -82,6 +98,7 @@ def map_key(game_map: GameMap, state: GameState) -> MapKey:
     kinds: dict[str, str] = {}
     affiliated: dict[str, str] = {}
     sponsors = dp.sponsors(game_map)
+    kept = _kept_colours(game_map, facts, named)
     for name, power in game_map.powers.items():
         fact = by_letter.get(power.letter)
         if power.ordered_by_bids:
@@ -91,7 +108,7 @@ def map_key(game_map: GameMap, state: GameState) -> MapKey:
                 colour = group_of.get(sponsor.follows)
             kinds[name] = "minor" if sponsor is None else "affiliate"
             if colour is not None and colour in shades:
-                colours[name] = _pale(shades[colour][1])
+                colours[name] = _pale(kept.get(name, shades[colour][1]))
                 affiliated[name] = colour
             else:
                 colours[name] = str(style["minor"])

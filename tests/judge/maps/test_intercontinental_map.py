@@ -181,6 +181,32 @@ def test_minors_and_affiliates_are_marked_and_unlike_any_major(name: str) -> Non
     assert seen == {"minor": 48, "affiliate": 58}
 
 
+def _pale(colour: str) -> str:
+    return "#" + "".join(f"{round(c + (255 - c) * PALE):02x}" for c in _rgb(colour))
+
+
+@pytest.mark.parametrize("name", list(POSITIONS))
+def test_the_dutch_affiliates_keep_orange(name: str) -> None:
+    """§8.9: Amsterdam, Boma, Elmina and Paramaribo are drawn in orange (pale,
+    as affiliates are) whichever group sponsors them; §8.10's special
+    affiliates take their sponsor's colour."""
+    state, _, root = drawn(name)
+    fills = {g.attrib["data-power"]: next(e for e in g if "class" not in e.attrib).attrib["fill"]
+             for g in root.iter(f"{SVG}g") if "affiliate" in g.attrib.get("class", "").split()
+             and "unit" in g.attrib.get("class", "").split()}
+    facts = load_facts()
+    by_home = {power.home: p for p, power in board().powers.items() if power.ordered_by_bids}
+    dutch = [by_home[(facts.abbreviations[a.centre].upper(),)] for a in facts.affiliates
+             if a.colour == "Orange"]
+    assert len(dutch) == 4
+    orange = _pale(board().tables["map_style"]["named"]["Orange"])
+    east_indies = next(p for p in board().powers if board().powers[p].letter == "DU")
+    if east_indies in groups(state):
+        assert {fills[p] for p in dutch} == {orange}
+    else:  # no sponsor yet: drawn as minors
+        assert orange not in fills.values()
+
+
 @pytest.mark.parametrize("name", list(POSITIONS))
 def test_the_document_lists_each_groups_colours(name: str) -> None:
     """What the legibility checks take a player's colours from (docs/maps.md,
@@ -193,10 +219,13 @@ def test_the_document_lists_each_groups_colours(name: str) -> None:
     shades = {p: "#" + "".join(f"{c:02x}" for c in rgb)
               for p, rgb in expected_colours(state).items()}
     style = board().tables["map_style"]
+    dutch = next(p for p in board().powers if board().powers[p].letter == "DU")
     for group, colours in style["groups"].items():
-        majors = {shades[p] for p, g in groups(state).items() if g == group}
-        pale = "#" + "".join(f"{round(c + (255 - c) * PALE):02x}" for c in _rgb(colours[1]))
-        assert set(listed[group]) == majors | {pale}, group
+        members = {p for p, g in groups(state).items() if g == group}
+        pales = {_pale(colours[1])}
+        if dutch in members:  # §8.9: the Dutch affiliates keep orange, pale
+            pales.add(_pale(style["named"]["Orange"]))
+        assert set(listed[group]) == {shades[p] for p in members} | pales, group
     every = [c for colours in listed.values() for c in colours]
     assert len(every) == len(set(every))
 
