@@ -38,6 +38,7 @@ PULLS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)  # how far a line is bent towards t
 # these points (a unit's size), tried in this many steps either way
 BEND_SHARE, BEND, BENDS = 0.3, 13.0, 6
 LACK_STEP = 0.5  # points: parts' lack of room differing by less than this is the same
+UNCLEAR = 4.0  # points of room a line skirting a border is as bad as the parts' lacking
 CLEARANCE = 2.0  # points a new line keeps off other borders, away from its ends
 END_REACH = 8.0  # points a new line leaves a border square to it
 SEEN_STEPS = 201  # points a border is looked at to find its middle as seen
@@ -189,9 +190,13 @@ def across(shape: Polygon, a: Pt, b: Pt,
     # other end where the border faces away from it: no hook at the end
     na = _towards(inwards(shape, a), along)
     nb = _towards(inwards(shape, b), (-along[0], -along[1]))
-    best: tuple[tuple[bool, float, float], LineString] | None = None
-    for through in _throughs(mid, (pole.x, pole.y), along, chord):
-        line = _through(a, b, through, na, nb, along)
+    best: tuple[tuple[float, float], LineString] | None = None
+    # the straight way too: between two borders meeting at a corner, ends
+    # leaving their borders square to them would hook into the corner's part
+    lines = [(LineString([a, b]), mid)] + [
+        (_through(a, b, through, na, nb, along), through)
+        for through in _throughs(mid, (pole.x, pole.y), along, chord)]
+    for line, through in lines:
         if not inside(shape, line):
             continue
         # between two borders close together the chord leaves a sliver no
@@ -201,7 +206,9 @@ def across(shape: Polygon, a: Pt, b: Pt,
         short = round(lack(*cut(shape, line, a, b)) / LACK_STEP) * LACK_STEP
         if clear and short == 0:
             return line
-        key = (not clear, short, math.dist(through, mid))
+        # a line skirting a border reads as part of it: worth a part's
+        # lacking UNCLEAR points of room, no more
+        key = (short + (0.0 if clear else UNCLEAR), math.dist(through, mid))
         if best is None or key < best[0]:
             best = (key, line)
     return best[1] if best is not None else shortest_way(shape, a, b)

@@ -34,6 +34,7 @@ CENTRE_ROOM = 0.3
 CENTRE_REACH = 0.26 + 0.03  # a centre marker's radius and outline, and a little
 MARGIN = 1.5  # points a marker keeps off its part's borders beyond its own reach
 CENTRE_KEEP = 0.8  # points a centre marker keeps off them at least (1.3 px: the check asks 1)
+SLIVER_WEIGHT = 4.0  # a part's lack of room for a centre marker alone, against other lacks
 NAME_MARGIN = 0.8  # points a unit's name under it keeps off the part's borders
 NAME_GAP = 0.6  # points between a unit's reach and the top of its name under it
 GRID = 1.0  # points between the spots tried for a unit and its name, at least
@@ -181,10 +182,15 @@ def _centre_lack(rest: BaseGeometry, unit_size: float) -> float:
 def lack(part: Polygon, centre: bool, unit_size: float) -> float:
     """How far a part falls short of room for its unit, and for its centre
     marker beside it if it holds one (the radii of the discs that fit,
-    against those they need)."""
+    against those they need), a sliver most of all."""
     need = unit_size * UNIT_ROOM
     pole = polylabel(part, 0.5)
-    short = max(0.0, need - part.exterior.distance(pole))
+    room = part.exterior.distance(pole)
+    # a part without room even for a centre marker off its borders is worst
+    # of all: a sliver, its marker (if it has one) always on a border, no
+    # spot in it for a name's leader to end at
+    floor = unit_size * CENTRE_ROOM + CENTRE_KEEP
+    short = max(0.0, need - room) + SLIVER_WEIGHT * max(0.0, floor - room)
     if centre:
         short += _centre_lack(part.difference(pole.buffer(need)), unit_size)
     return short

@@ -58,9 +58,12 @@ from judge.maps.new_names import (
     place_names,
 )
 from judge.maps.part_spots import (
+    CENTRE_KEEP,
     CENTRE_REACH,
+    CENTRE_ROOM,
     block_lack,
     box_discs,
+    centre_spot,
     lack,
     name_below,
     unit_and_centre,
@@ -376,6 +379,14 @@ class _Redrawing:
         if keeper in self.centres:
             self.centres[into] = self.centres.pop(keeper)
             self.centre_base[into] = self.centre_base.pop(keeper, keeper)
+            shape, unit = self.shapes.get(into), self.units.get(into)
+            keep = self.board.unit_size * CENTRE_ROOM + CENTRE_KEEP
+            if shape is not None and unit is not None and \
+                    shape.boundary.distance(Point(self.centres[into])) < keep:
+                # the artwork's spot, unless it is near a border of the merged
+                # province (Belgium's marker by Holland's border)
+                self.centres[into] = centre_spot(largest(shape), self.centres[into], unit,
+                                                 self.board.unit_size)
         if self.base is None and a in self.areas:
             self.areas[into] = self.areas[a] + self.areas.get(b, "")
         self._replace((a, b), (into,))
@@ -439,18 +450,24 @@ class _Redrawing:
                      for box in unit_boxes(x, y, size, board.dislodged_shift)]
         around = Surroundings(
             {c: s for c, s in self.shapes.items() if c in self.codes},
-            [unit for unit, _ in boxes] + displaced, [ghost for _, ghost in boxes],
+            [unit for unit, _ in boxes], [ghost for _, ghost in boxes],
             [circle_box(x, y, size * CENTRE_REACH) for x, y in self.centres.values()],
             [name_box(code, x, y, board.label_size, code in self.centres)
-             for code, (x, y) in kept.items()], size=board.label_size)
+             for code, (x, y) in kept.items()], size=board.label_size, displaced=displaced)
         wanted: dict[str, Wanted] = {}
         for code in sorted(self.new):
             unit = self.units.get(code)
             if unit is None:
                 continue
+            # the part as the rings have it and as it is painted, where the
+            # two differ (Denmark's and Constantinople's straits): a name
+            # inside it, or its leader's end, is inside both
+            shape = self.shapes.get(code)
+            if shape is not None and code in self.full:
+                both = shape.intersection(self.full[code])
+                shape = largest(both) if not both.is_empty and both.area > 1.0 else shape
             # the markers standing in the part: its own, and a unit displaced
             # by its province's split, drawn where it stood (§III.B)
-            shape = self.shapes.get(code)
             own = [box for location, (x, y) in [*self.units.items(), *self._former_spots()]
                    if province_of(location) == code
                    or (shape is not None and shape.contains(Point(x, y)))
