@@ -54,6 +54,11 @@ STEP = 1 / 3  # font sizes between the spots tried
 INSIDE_REACH = 4.0  # font sizes round the spot wanted, and round the part's pole
 BESIDE_REACH = 6.0  # font sizes round the part a name with a leader is written within
 FAR_REACH = 12.0  # the same, where nothing nearer has room
+# the tries, in turn: what a name may lie over (Surroundings.drawn's
+# ``spared``), how far from its part it may be written (font sizes), and
+# whether it is tried inside its part before beside it
+TIERS = ((0, BESIDE_REACH, True), (1, BESIDE_REACH, True), (1, FAR_REACH, False),
+         (2, FAR_REACH, True))
 LEADER_GAP = 0.5  # points between a name's letters and its leader
 LEADER_APART = 1.0  # points between two leaders
 # in font sizes: how far a name's box stands off its letters at the side, top and bottom
@@ -99,6 +104,7 @@ class Surroundings:
     names: list[Box] = field(default_factory=list)  # names written, base and new
     leaders: list[LineString] = field(default_factory=list)
     size: float = 6.0  # the names' font size
+    displaced: list[Box] = field(default_factory=list)  # units displaced by a split
 
     def __post_init__(self) -> None:
         codes = sorted(self.areas)
@@ -106,10 +112,14 @@ class Surroundings:
         self._homes = STRtree([self.areas[c].buffer(-MARGIN) for c in codes])
         self._areas = STRtree([self.areas[c] for c in codes])
 
-    def drawn(self, spared: bool) -> list[Box]:
-        """What is drawn over the board, or may be: ``spared``, all but the
-        spots of dislodged units, which a retreat phase alone draws."""
-        return self.names + self.centres + self.units + ([] if spared else self.ghosts)
+    def drawn(self, spared: int, own: Sequence[Box] = ()) -> list[Box]:
+        """What is drawn over the board, or may be: with ``spared`` 1, all
+        but the spots of dislodged units, which a retreat phase alone
+        draws; with 2, nor where other provinces' units may stand (a name
+        there is hidden only while a unit stands there; one across a
+        border always reads as the neighbour's)."""
+        drawn = self.names + self.centres + self.displaced + list(own)
+        return drawn + (self.units if spared < 2 else []) + (self.ghosts if spared < 1 else [])
 
     def crossed(self, line: LineString) -> list[str]:
         """The areas ``line`` passes through (more than touches)."""
@@ -144,10 +154,12 @@ def place_names(wanted: Mapping[str, Wanted], around: Surroundings) -> dict[str,
     """Where each new name goes: inside its part clear of its borders and
     everything drawn, nearest the spot wanted; else beside the part with a
     leader; then the same where only a dislodged unit (in a retreat phase)
-    could cover it; else (no room anywhere near) as much inside the part as
-    can be. Every name is tried inside its part before any is written
-    beside its own, so that a small part's name does not take the room a
-    larger neighbour's needs. Each name placed is kept clear of by the next."""
+    could cover it, then further off, then where another province's unit
+    could stand (TIERS); else (no room anywhere near) as much inside the
+    part as can be. At each step every name is tried inside its part
+    before any is written beside its own, so that a small part's name does
+    not take the room a larger neighbour's needs. Each name placed is kept
+    clear of by the next."""
     placed: dict[str, Placed] = {}
 
     def keep(code: str, where: Placed) -> None:
@@ -159,16 +171,16 @@ def place_names(wanted: Mapping[str, Wanted], around: Surroundings) -> dict[str,
     for code, want in sorted(wanted.items()):
         if want.part is None:
             keep(code, Placed(want.at))
-    for spared, reach in ((False, BESIDE_REACH), (True, BESIDE_REACH), (True, FAR_REACH)):
-        drawn = around.drawn(spared)
+    for spared, reach, within in TIERS:
         for code, want in sorted(wanted.items()):
-            if code not in placed and want.part is not None and reach == BESIDE_REACH:
-                inside = _inside(code, want.part, want.at, want.bold, around, drawn)
+            if code not in placed and want.part is not None and within:
+                inside = _inside(code, want.part, want.at, want.bold, around,
+                                 around.drawn(spared, want.own))
                 if inside is not None:
                     keep(code, Placed(inside))
         for code, want in sorted(wanted.items()):
             if code not in placed and want.part is not None:
-                beside = _beside(code, want, around, around.drawn(spared), reach)
+                beside = _beside(code, want, around, around.drawn(spared, want.own), reach)
                 if beside is not None:
                     keep(code, beside)
     for code, want in sorted(wanted.items()):
@@ -342,7 +354,7 @@ def _most_inside(code: str, part: BaseGeometry, want: Pt, bold: bool,
     xs, ys = _spots([want], INSIDE_REACH * size, STEP * size)
     boxes = _boxes(code, xs, ys, size, bold)
     share = np.asarray(shapely.area(shapely.intersection(_shapes(boxes), part)))
-    covered = _covered(boxes, around.drawn(spared=True))
+    covered = _covered(boxes, around.drawn(1))
     order = np.lexsort((np.hypot(xs - want[0], ys - want[1]), covered, -np.round(share, 1)))
     best = int(order[0])
     return float(xs[best]), float(ys[best])
