@@ -8,12 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-import numpy as np
-import shapely
-from shapely.geometry.base import BaseGeometry
-
 from engine.map import Point
-from judge.maps.room import roomiest
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
@@ -23,7 +18,7 @@ GLYPH_WIDTH, ASCENT, DESCENT = 0.72, 0.78, 0.12
 # how far a unit reaches around its point, in unit sizes (the widest of an
 # army's disc, a fleet's hull and sail and a wing's chevron, stroke included)
 UNIT_REACH = (0.78, 0.82, 0.78, 0.5)  # left, up, right, down
-MARGIN = 0.8  # map units a new name keeps inside its province's borders where it fits
+DISLODGED_REACH = 0.7  # unit sizes round the spot a dislodged unit is drawn at
 NEAR = 60.0  # map units: obstacles further than this from a name cannot touch it
 
 
@@ -76,63 +71,3 @@ def clear_labels(labels: Mapping[str, Point], obstacles: list[Box],
         placed[code] = spot
         taken.append(box)
     return placed
-
-
-def place_name(code: str, shape: BaseGeometry | None, want: Point, obstacles: list[Box],
-               ghosts: list[Box], size: float) -> Point:
-    """Where a new province's name goes: its middle inside its province;
-    clear of the ``obstacles`` (units, centre markers, names) if it can be;
-    then as much of it inside its province (off its borders by a margin) as
-    can be, then clear of the dislodged units' ``ghosts``, then nearest to
-    ``want``. The spots tried
-    are round ``want`` and round the province's roomiest spot, so that a
-    small part's name is written inside it rather than across its border."""
-    if shape is None:
-        return want
-    room: BaseGeometry = shape.buffer(-MARGIN)
-    if room.is_empty:
-        room = shape
-    step = size / 3
-    reach = size * 4
-    grid = np.arange(-reach, reach + step / 2, step)
-    dxs, dys = (a.ravel() for a in np.meshgrid(grid, grid))
-    (px, py), _ = roomiest(shape)
-    xs = np.concatenate([want[0] + dxs, px + dxs])
-    ys = np.concatenate([want[1] + dys, py + size * 0.3 + dys])
-    half = len(code) * size * GLYPH_WIDTH / 2
-    lefts, tops = xs - half, ys - size * ASCENT
-    rights, bottoms = xs + half, ys + size * DESCENT
-    boxes = shapely.box(lefts, tops, rights, bottoms)
-    share = shapely.area(shapely.intersection(boxes, room)) / shapely.area(boxes)
-    span = reach + len(code) * size + abs(px - want[0]) + abs(py - want[1])
-    covered = _covered(lefts, tops, rights, bottoms, _near(obstacles, want, span))
-    haunted = _covered(lefts, tops, rights, bottoms, _near(ghosts, want, span)) > 0
-    distance = np.hypot(xs - want[0], ys - want[1])
-    # a name's middle in its province first, then clear of every marker,
-    # then the most of it inside its province (in steps of a twentieth: a
-    # spot nearer ``want`` is as good), then clear of ghosts, then the nearest
-    outside = ~shapely.contains_xy(room, xs, ys - size * (ASCENT - DESCENT) / 2)  # its middle
-    order = np.lexsort((distance, haunted, -np.round(share * 20), np.round(covered, 1),
-                        outside))
-    best = int(order[0])
-    return float(xs[best]), float(ys[best])
-
-
-def _near(boxes: list[Box], spot: Point, span: float) -> list[Box]:
-    return [b for b in boxes if b[0] - span < spot[0] < b[2] + span
-            and b[1] - span < spot[1] < b[3] + span]
-
-
-def _covered(lefts: np.ndarray, tops: np.ndarray, rights: np.ndarray, bottoms: np.ndarray,
-             boxes: list[Box]) -> np.ndarray:
-    """How much of each name's box the ``boxes`` cover, all told."""
-    total = np.zeros_like(lefts)
-    for left, top, right, bottom in boxes:
-        wide = np.clip(np.minimum(rights, right) - np.maximum(lefts, left), 0, None)
-        high = np.clip(np.minimum(bottoms, bottom) - np.maximum(tops, top), 0, None)
-        total += wide * high
-    return total
-
-
-def _overlap_area(a: Box, b: Box) -> float:
-    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))

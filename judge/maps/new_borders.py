@@ -11,35 +11,37 @@ a shape on the map is shapely's counter-clockwise here, since y runs down.
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 import shapely
-from shapely import LineString, MultiLineString, Point, Polygon, affinity, contains_xy, unary_union
+from shapely import LineString, Point, Polygon, affinity, unary_union
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
-from shapely.ops import linemerge, polylabel, split, substring
+from shapely.ops import polylabel, split, substring
 
-from engine.diplomap.values import EDGE
+from engine.diplomap.values import EDGE, Anchor, MapChange, Merge, Split
 from judge.maps.postscript import ARTWORK, read_postscript
-from judge.maps.room import roomiest
 from judge.maps.shapes import province_shapes
+from judge.maps.ways import grown, inside, shortest_way
 
 Pt = tuple[float, float]
 
 STEP = 0.5  # points: a border is looked at this often to find what it touches
 NEAR = 0.05  # points: a shape this near the outline is what it touches there
 REACH = 1.0  # points a new line is drawn on past each end, so it cuts its province
-VISIBLE_SIMPLIFY = 0.3  # points: the outline's detail a way round its corners ignores
 PULLS = (0.0, 0.1, 0.2, 0.35, 0.5, 0.7, 1.0)  # how far a line is bent towards the pole, in turn
-BULBS = tuple(k / 10 for k in range(10, 2, -1))  # a loop's width, in shares of the room wanted
+# how far a line may be bent square to its chord: this share of the chord and
+# these points (a unit's size), tried in this many steps either way
+BEND_SHARE, BEND, BENDS = 0.3, 13.0, 6
+LACK_STEP = 0.5  # points: parts' lack of room differing by less than this is the same
+UNCLEAR = 4.0  # points of room a line skirting a border is as bad as the parts' lacking
 CLEARANCE = 2.0  # points a new line keeps off other borders, away from its ends
 END_REACH = 8.0  # points a new line leaves a border square to it
+SEEN_STEPS = 201  # points a border is looked at to find its middle as seen
 
 
 # -- the base map's shapes, once per process -------------------------------------
@@ -128,10 +130,6 @@ def border(base: BaseShapes, code: str, neighbour: str) -> LineString:
 
 # -- lines across provinces ----------------------------------------------------
 
-def _inside(shape: BaseGeometry, line: LineString) -> bool:
-    return bool(shape.buffer(0.3).contains(line))
-
-
 def _bezier(a: Pt, b: Pt, c: Pt, d: Pt, steps: int = 24) -> list[Pt]:
     out = []
     for k in range(steps + 1):
@@ -143,7 +141,7 @@ def _bezier(a: Pt, b: Pt, c: Pt, d: Pt, steps: int = 24) -> list[Pt]:
     return out
 
 
-def _inwards(shape: Polygon, at: Pt) -> Pt:
+def inwards(shape: Polygon, at: Pt) -> Pt:
     """The unit vector at right angles to the outline at ``at``, into the shape."""
     ring = outline_of(shape)
     here = ring.project(Point(at))
@@ -156,12 +154,12 @@ def _inwards(shape: Polygon, at: Pt) -> Pt:
     return nx, ny
 
 
-def _clear(shape: Polygon, line: LineString, a: Pt, b: Pt) -> bool:
+def clear_of_borders(shape: Polygon, line: LineString, a: Pt, b: Pt) -> bool:
     """Whether the line keeps off the shape's other borders away from its
     ends: a line skirting a border would read as part of it."""
     ends = unary_union([Point(a).buffer(END_REACH), Point(b).buffer(END_REACH)])
     middle = line.difference(ends)
-    return middle.is_empty or bool(shape.buffer(-CLEARANCE).contains(middle))
+    return middle.is_empty or bool(grown(shape, -CLEARANCE).contains(middle))
 
 
 def _towards(normal: Pt, way: Pt) -> Pt:
@@ -174,208 +172,98 @@ def _towards(normal: Pt, way: Pt) -> Pt:
     return x / norm, y / norm
 
 
-def across(shape: Polygon, a: Pt, b: Pt, room: float = 0.0) -> LineString:
+def across(shape: Polygon, a: Pt, b: Pt,
+           lack: Callable[[Polygon, Polygon], float] = lambda one, two: 0.0) -> LineString:
     """A smooth line inside ``shape`` from ``a`` to ``b`` (both on its
     outline), leaving each border at right angles as a border drawn by hand
     would, and otherwise as near the straight route from ``a`` to ``b`` as
-    leaves each part ``room`` (a unit and its name) clear of every border:
-    through the chord's middle, or bent as little as that needs towards the
-    shape's pole; else the shortest way through the shape."""
+    leaves each part the room it needs (``lack``: how far the two parts,
+    first and second as :func:`cut` gives them, fall short of it) and keeps
+    off the shape's other borders: through the chord's middle, or bent as
+    little as that needs, across the chord or towards the shape's pole;
+    else the shortest way through the shape."""
     pole = polylabel(shape, 0.5)
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     chord = math.dist(a, b) or 1.0
     along = ((b[0] - a[0]) / chord, (b[1] - a[1]) / chord)
     # each end leaves its border square to it, turned halfway towards the
     # other end where the border faces away from it: no hook at the end
-    na = _towards(_inwards(shape, a), along)
-    nb = _towards(_inwards(shape, b), (-along[0], -along[1]))
-    best: tuple[tuple[bool, float], LineString] | None = None
-    for pull in PULLS:
-        through = (mid[0] + (pole.x - mid[0]) * pull, mid[1] + (pole.y - mid[1]) * pull)
-        # leaving the border square to it for a short way only: a long line's
-        # ends bent out far would wander from the straight route
-        reach_a = min(math.dist(a, through) / 3, END_REACH)
-        reach_b = min(math.dist(through, b) / 3, END_REACH)
-        half_a, half_b = math.dist(a, through) / 3, math.dist(through, b) / 3
-        # two cubics meeting smoothly at ``through``, parallel to the chord there
-        first = _bezier(a, (a[0] + na[0] * reach_a, a[1] + na[1] * reach_a),
-                        (through[0] - along[0] * half_a, through[1] - along[1] * half_a),
-                        through, 12)
-        second = _bezier(through, (through[0] + along[0] * half_b,
-                                   through[1] + along[1] * half_b),
-                         (b[0] + nb[0] * reach_b, b[1] + nb[1] * reach_b), b, 12)
-        line = LineString(first + second[1:])
-        if not _inside(shape, line):
+    na = _towards(inwards(shape, a), along)
+    nb = _towards(inwards(shape, b), (-along[0], -along[1]))
+    best: tuple[tuple[float, float], LineString] | None = None
+    # the straight way too: between two borders meeting at a corner, ends
+    # leaving their borders square to them would hook into the corner's part
+    lines = [(LineString([a, b]), mid)] + [
+        (_through(a, b, through, na, nb, along), through)
+        for through in _throughs(mid, (pole.x, pole.y), along, chord)]
+    for line, through in lines:
+        if not inside(shape, line):
             continue
         # between two borders close together the chord leaves a sliver no
-        # unit or name fits in, or skirts a border: bend it further in, as
-        # little as will do
-        clear = _clear(shape, line, a, b)
-        one, two = cut(shape, line, a, b)
-        least = min(roomiest(one)[1], roomiest(two)[1])
-        if clear and least >= room:
+        # unit or name fits in, or skirts a border: bend it, as little as
+        # will do
+        clear = clear_of_borders(shape, line, a, b)
+        short = round(lack(*cut(shape, line, a, b)) / LACK_STEP) * LACK_STEP
+        if clear and short == 0:
             return line
-        if best is None or (clear, least) > best[0]:
-            best = ((clear, least), line)
-    return best[1] if best is not None else _shortest_way(shape, a, b)
+        # a line skirting a border reads as part of it: worth a part's
+        # lacking UNCLEAR points of room, no more
+        key = (short + (0.0 if clear else UNCLEAR), math.dist(through, mid))
+        if best is None or key < best[0]:
+            best = (key, line)
+    return best[1] if best is not None else shortest_way(shape, a, b)
 
 
-def _main_component(nodes: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    """The largest group of grid points joined to each other (8 ways)."""
-    left, best = set(nodes), set[tuple[int, int]]()
-    while left:
-        seed = left.pop()
-        group, todo = {seed}, [seed]
-        while todo:
-            i, j = todo.pop()
-            for nxt in ((i + di, j + dj) for di in (-1, 0, 1) for dj in (-1, 0, 1)):
-                if nxt in left:
-                    left.discard(nxt)
-                    group.add(nxt)
-                    todo.append(nxt)
-        if len(group) > len(best):
-            best = group
-    return best
+def best_ends(shape: Polygon, starts: Sequence[Pt], ends: Sequence[Pt],
+              lack: Callable[[Polygon, Polygon], float]) -> tuple[int, int]:
+    """Of the spots a line may start and end at (each list the one wanted
+    first, then the others), the pair (their places in the lists) whose
+    straight way through the shape leaves the parts the least short of
+    room: where along its borders a line runs is the judge's to choose,
+    and a line between the middles of two borders meeting at a corner cuts
+    off a sliver (Belgium's Pic-Bur)."""
+    best: tuple[tuple[float, int], tuple[int, int]] = ((math.inf, 0), (0, 0))
+    for i, a in enumerate(starts):
+        for j, b in enumerate(ends):
+            chord = LineString([a, b])
+            if math.dist(a, b) < 1.0 or not inside(shape, chord):
+                continue
+            short = round(lack(*cut(shape, chord, a, b)) / LACK_STEP) * LACK_STEP
+            key = (short, i + j)
+            if key < best[0]:
+                best = (key, (i, j))
+    return best[1]
 
 
-def _shortest_way(shape: Polygon, a: Pt, b: Pt) -> LineString:
-    """The shortest way from ``a`` to ``b`` through the shape, on a grid
-    fine enough for it to stay inside (an end in a narrow strait needs a
-    finer one than the open sea)."""
-    coarse = max(0.8, math.sqrt(shape.area) / 30)
-    line = LineString([a, b])
-    for step in (coarse, coarse / 2, coarse / 4):
-        line = _on_grid(shape, a, b, step)
-        if _inside(shape, line):
-            return line
-    # an end deep in an inlet narrower than the finest grid (the North
-    # Atlantic's reach into Liverpool's coast): round the outline's corners
-    return _visible_way(shape, a, b) or line
+def _throughs(mid: Pt, pole: Pt, along: Pt, chord: float) -> list[Pt]:
+    """The points a line may pass through, nearest the chord's middle
+    first: towards the shape's pole, and square to the chord either way as
+    far as a line may stray from its chord (BEND_SHARE of it and BEND)."""
+    spots = [(mid[0] + (pole[0] - mid[0]) * pull, mid[1] + (pole[1] - mid[1]) * pull)
+             for pull in PULLS]
+    across_ = (-along[1], along[0])
+    for k in range(1, BENDS + 1):
+        far = (BEND_SHARE * chord + BEND) * k / BENDS
+        spots += [(mid[0] + across_[0] * far * sign, mid[1] + across_[1] * far * sign)
+                  for sign in (1, -1)]
+    return sorted(spots, key=lambda p: math.dist(p, mid))
 
 
-def _visible_way(shape: Polygon, a: Pt, b: Pt) -> LineString | None:
-    """The shortest way from ``a`` to ``b`` inside the shape from corner to
-    corner of its (simplified) outline, each leg in plain sight of the
-    next; None if there is none."""
-    simple = shape.simplify(VISIBLE_SIMPLIFY)
-    corners = list((simple if isinstance(simple, Polygon) else shape).exterior.coords)[:-1]
-    spots = [a, b, *corners]
-    count = len(spots)
-    first, second = np.triu_indices(count, k=1)
-    xy = np.asarray(spots)
-    legs = shapely.linestrings(np.stack([xy[first], xy[second]], axis=1))
-    room = shape.buffer(0.3)
-    shapely.prepare(room)
-    seen = shapely.contains(room, legs)
-    near: dict[int, list[tuple[int, float]]] = {k: [] for k in range(count)}
-    for i, j in zip(first[seen].tolist(), second[seen].tolist(), strict=True):
-        length = math.dist(spots[i], spots[j])
-        near[i].append((j, length))
-        near[j].append((i, length))
-    cost, came, queue = {0: 0.0}, {0: -1}, [(0.0, 0)]
-    while queue:
-        so_far, at = heapq.heappop(queue)
-        if at == 1:
-            break
-        if so_far > cost[at]:
-            continue
-        for nxt, length in near[at]:
-            if so_far + length < cost.get(nxt, math.inf):
-                cost[nxt], came[nxt] = so_far + length, at
-                heapq.heappush(queue, (so_far + length, nxt))
-    if 1 not in came:
-        return None
-    path, step = [], 1
-    while step != -1:
-        path.append(spots[step])
-        step = came[step]
-    return LineString(reversed(path))
-
-
-def _on_grid(shape: Polygon, a: Pt, b: Pt, step: float) -> LineString:
-    """The shortest way from ``a`` to ``b`` on a grid of points ``step``
-    apart inside the shape, smoothed where smoothing keeps it inside."""
-    minx, miny, maxx, maxy = shape.bounds
-    xs, ys = np.meshgrid(np.arange(minx, maxx + step, step), np.arange(miny, maxy + step, step))
-    inner = shape.buffer(-step * 0.4)
-    keep = contains_xy(inner, xs, ys)
-    nodes = {(int(i), int(j)) for i, j in zip(*np.nonzero(keep), strict=True)}
-    if not nodes:
-        return LineString([a, b])
-
-    def spot(node: tuple[int, int]) -> Pt:
-        return float(xs[node]), float(ys[node])
-
-    nodes = _main_component(nodes)  # a narrow strait's pocket may be cut off the rest
-    start = min(nodes, key=lambda n: math.dist(spot(n), a))
-    goal = min(nodes, key=lambda n: math.dist(spot(n), b))
-    came: dict[tuple[int, int], tuple[int, int] | None] = {start: None}
-    cost = {start: 0.0}
-    queue = [(0.0, start)]
-    while queue:
-        so_far, node = heapq.heappop(queue)
-        if node == goal:
-            break
-        if so_far > cost[node]:
-            continue
-        for di in (-1, 0, 1):
-            for dj in (-1, 0, 1):
-                nxt = (node[0] + di, node[1] + dj)
-                if nxt == node or nxt not in nodes:
-                    continue
-                new = so_far + math.hypot(di, dj)
-                if new < cost.get(nxt, math.inf):
-                    cost[nxt], came[nxt] = new, node
-                    heapq.heappush(queue, (new, nxt))
-    path: list[Pt] = []
-    at: tuple[int, int] | None = goal if goal in came else None
-    while at is not None:
-        path.append(spot(at))
-        at = came[at]
-    whole = LineString([a, *reversed(path), b])
-    line = whole
-    for tolerance in (step * 0.7, step * 0.3):  # fewer corners, if it stays inside
-        simple = whole.simplify(tolerance)
-        if isinstance(simple, LineString) and _inside(shape, simple):
-            line = simple
-            break
-    for _ in range(3):  # Chaikin's corner cutting, while it stays inside
-        coords = list(line.coords)
-        smooth = [coords[0]]
-        for p, q in itertools.pairwise(coords):
-            smooth += [(0.75 * p[0] + 0.25 * q[0], 0.75 * p[1] + 0.25 * q[1]),
-                       (0.25 * p[0] + 0.75 * q[0], 0.25 * p[1] + 0.75 * q[1])]
-        candidate = LineString([*smooth, coords[-1]])
-        if not _inside(shape, candidate):
-            break
-        line = candidate
-    return line
-
-
-def loop(shape: Polygon, middle: Pt, reach: float, room: float = 0.0) -> LineString:
-    """A loop's line: the arc inside ``shape`` of a circle about
-    ``middle`` (a point of its border); with the border it encloses a
-    half-disc, the loop's part. As wide as ``room`` (a unit and its name)
-    where the circle crosses no other border, else the widest that does
-    not, and at least ``reach``."""
-    pole = polylabel(shape, 0.5)
-    towards = math.dist(middle, (pole.x, pole.y))
-    radius = max(1.0, min(reach, towards * 0.85))
-    for share in BULBS:
-        wide = room * share
-        if wide <= radius:
-            break
-        arcs = _arcs(shape, middle, wide)
-        if len(arcs) == 1:  # the circle meets the outline only either side of ``middle``
-            return arcs[0]
-    return max(_arcs(shape, middle, radius), key=lambda p: p.length)
-
-
-def _arcs(shape: Polygon, middle: Pt, radius: float) -> list[LineString]:
-    arcs = Point(middle).buffer(radius, 32).exterior.intersection(shape)
-    if isinstance(arcs, MultiLineString):
-        arcs = linemerge(arcs)
-    return [p for p in getattr(arcs, "geoms", [arcs]) if isinstance(p, LineString)]
+def _through(a: Pt, b: Pt, through: Pt, na: Pt, nb: Pt, along: Pt) -> LineString:
+    """Two cubics from ``a`` to ``b`` meeting smoothly at ``through``,
+    parallel to the chord there, leaving ``a`` along ``na`` and reaching
+    ``b`` along ``nb``."""
+    # leaving the border square to it for a short way only: a long line's
+    # ends bent out far would wander from the straight route
+    reach_a = min(math.dist(a, through) / 3, END_REACH)
+    reach_b = min(math.dist(through, b) / 3, END_REACH)
+    half_a, half_b = math.dist(a, through) / 3, math.dist(through, b) / 3
+    first = _bezier(a, (a[0] + na[0] * reach_a, a[1] + na[1] * reach_a),
+                    (through[0] - along[0] * half_a, through[1] - along[1] * half_a),
+                    through, 12)
+    second = _bezier(through, (through[0] + along[0] * half_b, through[1] + along[1] * half_b),
+                     (b[0] + nb[0] * reach_b, b[1] + nb[1] * reach_b), b, 12)
+    return LineString(first + second[1:])
 
 
 def _extended(line: LineString) -> LineString:
@@ -411,3 +299,53 @@ def cut(shape: Polygon, line: LineString, a: Pt, b: Pt) -> tuple[Polygon, Polygo
 def largest(shape: BaseGeometry) -> Polygon:
     parts = [p for p in getattr(shape, "geoms", [shape]) if isinstance(p, Polygon)]
     return max(parts, key=lambda p: p.area)
+
+
+# -- where on a border a line ends --------------------------------------------
+
+def seen_along(stretch: LineString, at: float) -> Point:
+    """The point ``at`` (0..1) along a border as a player sees it: where
+    the border is ``at`` of the way from its start to its end, as the crow
+    flies (its distance from the start is ``at`` of the two distances
+    together); of several such points, the one nearest ``at`` by length.
+    By length alone, a wiggly stretch of coast at one end (the Portugal
+    border's north) pulls the middle towards that end; by the nearest point
+    to the straight way between the ends, a border bent like a C (Munich's
+    with Bohemia) has its middle at a corner."""
+    (x0, y0, *_), (x1, y1, *_) = stretch.coords[0], stretch.coords[-1]
+    shares = np.linspace(0.0, 1.0, SEEN_STEPS)
+    spots = shapely.line_interpolate_point(stretch, shares, normalized=True)
+    xs, ys = shapely.get_x(spots), shapely.get_y(spots)
+    start, end = np.hypot(xs - x0, ys - y0), np.hypot(xs - x1, ys - y1)
+    seen = start / np.maximum(start + end, 1e-9)
+    off = seen - at
+    crossings = np.nonzero(np.sign(off[:-1]) != np.sign(off[1:]))[0]
+    if not len(crossings):
+        return stretch.interpolate(at, normalized=True)
+    k = min(crossings.tolist(), key=lambda i: abs(shares[i] - at))
+    # between the two samples either side, in proportion
+    share = shares[k] + (shares[k + 1] - shares[k]) * off[k] / (off[k] - off[k + 1])
+    return stretch.interpolate(float(share), normalized=True)
+
+
+def border_key(anchor: Anchor) -> tuple[tuple[str, str], float]:
+    """The border an anchor is on, as its two sides in order, and the
+    anchor's fraction along it clockwise round the first: the same border
+    named from either side gives the same."""
+    one, other = anchor.province, anchor.neighbour
+    if other == EDGE or one < other:
+        return (one, other), anchor.at
+    return (other, one), 1 - anchor.at
+
+
+def ends_on_borders(changes: Sequence[MapChange]) -> dict[tuple[str, str], list[float]]:
+    """Every line's ends and every erased stretch's, per base border."""
+    found: dict[tuple[str, str], list[float]] = {}
+    for change in changes:
+        anchors = [change.start, change.end] if isinstance(change, Split) else [
+            a for pair in change.erased for a in pair] if isinstance(change, Merge) else []
+        for anchor in anchors:
+            if not anchor.neighbour.startswith("LINE:"):
+                key, at = border_key(anchor)
+                found.setdefault(key, []).append(at)
+    return found

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -41,34 +41,54 @@ from judge.maps.board import (
     with_dislodged,
 )
 from judge.maps.dislodged import Aside
-from judge.maps.labels import circle_box, label_box, place_name, unit_box
+from judge.maps.labels import DISLODGED_REACH, Box, circle_box, unit_box
+from judge.maps.loops import loop
 from judge.maps.new_borders import (
     BaseShapes,
     Pt,
     across,
     base_shapes,
+    best_ends,
     border,
+    border_key,
     cut,
+    ends_on_borders,
     largest,
-    loop,
     outline_of,
+    seen_along,
 )
-from judge.maps.room import roomiest
+from judge.maps.new_names import (
+    Placed,
+    Surroundings,
+    Wanted,
+    cover_name,
+    name_box,
+    name_width,
+    names_patch,
+    place_names,
+)
+from judge.maps.part_spots import (
+    CENTRE_KEEP,
+    CENTRE_REACH,
+    CENTRE_ROOM,
+    block_lack,
+    box_discs,
+    centre_spot,
+    lack,
+    name_below,
+    unit_and_centre,
+    unit_spot,
+)
 
 LOOP_SPREAD = 0.15  # a loop starting and ending at one point encloses this much of its border
-SEEN_STEPS = 201  # points a border is looked at to find its middle as seen
-LOOP_SIZE = 6.0  # points: the least radius of a loop's half-disc
-LOOP_ROOM = 1.6  # unit sizes: a loop's bulb's radius, room for its unit and its name below
+LOOP_WIDEST = 3.0  # unit sizes: the largest radius of a loop's bulb
+NAME_WEIGHT = 0.25  # a loop's lack of room for its name, against its parts' lack of room for units
 ERASE_TRIM = 1.2  # points left at each end of an erased stretch, where other borders meet it
 ERASE_WIDTH = 2.2  # wider than the artwork's borders (1) and coasts (0.6)
-COVER = 0.6  # points a covered name's patch keeps off the borders (half a border)
 LINE_WIDTH = 1.0  # as the artwork's borders (judge/maps/board.py)
-# in unit sizes: how far a unit reaches round its point (judge/maps/labels.py
-# UNIT_REACH's widest) with a little room, and a centre marker's radius with its ring
-UNIT_ROOM = 0.95
-CENTRE_ROOM = 0.3
-LABEL_MARGIN = 0.8  # points a new name keeps off its part's borders where it fits
-MARGIN = 1.5  # points a marker keeps off its part's borders beyond its own reach
+# how far along its border a line's end may be drawn (fractions of the border),
+# in how many steps, and how far from another end on the same border
+SLIDE, SLIDE_STEPS, SLIDE_GAP = (0.2, 0.8), 5, 0.1
 
 
 @dataclass(frozen=True)
@@ -84,6 +104,8 @@ class Redrawn:
     # where a unit of a province that is gone stood: orders given on the board
     # before a change, and units displaced by a split, still name them
     former: Mapping[str, Pt] = field(default_factory=dict)
+    # a new name written beside its part: its leader, from the name to a spot inside the part
+    leaders: Mapping[str, tuple[Pt, Pt]] = field(default_factory=dict)
 
 
 # -- the board in force, change by change ----------------------------------------
@@ -97,44 +119,17 @@ def _path(line: BaseGeometry) -> str:
     return "".join(words)
 
 
-def _spot_in(shape: BaseGeometry, old: Pt | None, margin: float) -> Pt:
-    """``old`` if it lies ``margin`` inside the shape, else the shape's roomiest spot."""
-    if old is not None and shape.buffer(-margin).contains(Point(old)):
-        return old
-    return roomiest(shape)[0]
-
-
-def _seen_along(stretch: LineString, at: float) -> Point:
-    """The point ``at`` (0..1) along a border as a player sees it: where
-    the border is ``at`` of the way from its start to its end, as the crow
-    flies (its distance from the start is ``at`` of the two distances
-    together); of several such points, the one nearest ``at`` by length.
-    By length alone, a wiggly stretch of coast at one end (the Portugal
-    border's north) pulls the middle towards that end; by the nearest point
-    to the straight way between the ends, a border bent like a C (Munich's
-    with Bohemia) has its middle at a corner."""
-    (x0, y0, *_), (x1, y1, *_) = stretch.coords[0], stretch.coords[-1]
-    shares = np.linspace(0.0, 1.0, SEEN_STEPS)
-    spots = [stretch.interpolate(t, normalized=True) for t in shares]
-    xs = np.array([p.x for p in spots])
-    ys = np.array([p.y for p in spots])
-    start, end = np.hypot(xs - x0, ys - y0), np.hypot(xs - x1, ys - y1)
-    seen = start / np.maximum(start + end, 1e-9)
-    off = seen - at
-    crossings = np.nonzero(np.sign(off[:-1]) != np.sign(off[1:]))[0]
-    if not len(crossings):
-        return stretch.interpolate(at, normalized=True)
-    k = min(crossings.tolist(), key=lambda i: abs(shares[i] - at))
-    # between the two samples either side, in proportion
-    share = shares[k] + (shares[k + 1] - shares[k]) * off[k] / (off[k] - off[k + 1])
-    return stretch.interpolate(float(share), normalized=True)
+def _overlap(one: Box, two: Box) -> bool:
+    return one[0] < two[2] and two[0] < one[2] and one[1] < two[3] and two[1] < one[3]
 
 
 class _Redrawing:
     """The board in force being built up from the base board, change by change."""
 
-    def __init__(self, game_map: GameMap, board: MapDrawing, base: BaseShapes | None) -> None:
+    def __init__(self, game_map: GameMap, board: MapDrawing, base: BaseShapes | None,
+                 names: Mapping[str, Pt], changes: Sequence[MapChange] = ()) -> None:
         self.map = game_map
+        self.names = names  # where the base board writes each name
         self.base = base
         self.board = board
         self.water = {code: prov.terrain is Terrain.WATER
@@ -150,7 +145,9 @@ class _Redrawing:
         self.lines: dict[int, LineString] = {}
         self.drawn: list[str] = []  # the patch's lines and paint, in the order of the changes
         self.new: set[str] = set()  # provinces the base board has no name for
+        self.origin: dict[str, frozenset[str]] = {}  # a new province's base provinces
         self.former: dict[str, Pt] = {}  # every location's unit point, gone or not
+        self.ends = ends_on_borders(changes)
 
     # where a line ends
     def _anchor(self, anchor: Anchor, at: float, shape: BaseGeometry) -> Pt:
@@ -165,7 +162,7 @@ class _Redrawing:
                 stretch = border(self.base, anchor.province, anchor.neighbour)
                 # the board's edge is straight: its middle by length is the one seen
                 spot = stretch.interpolate(at, normalized=True) \
-                    if EDGE in (anchor.province, anchor.neighbour) else _seen_along(stretch, at)
+                    if EDGE in (anchor.province, anchor.neighbour) else seen_along(stretch, at)
             except (KeyError, ValueError):  # not a base border: the nearest point will do
                 other = self.base.shapes.get(anchor.neighbour)
                 spot = outline.interpolate(outline.project(
@@ -188,14 +185,37 @@ class _Redrawing:
             start, end = max(0.0, start - LOOP_SPREAD), min(1.0, end + LOOP_SPREAD)
         a = self._anchor(change.start, start, shape)
         b = self._anchor(change.end, end, shape)
+        holder = change.centre
+
+        def short(one: Polygon, two: Polygon) -> float:
+            size = self.board.unit_size
+            return math.hypot(lack(one, holder == first, size), lack(two, holder == second, size))
+
         if change.loop:
+            board = self.board
+
+            def rooms(inner: Polygon, outer: Polygon) -> float:
+                # room for the units first; the loop is the judge's to draw, so
+                # room too for the loop's name under its unit, where it can be had
+                size = board.unit_size
+                width = name_width(first, board.label_size, holder == first)
+                return math.hypot(lack(inner, holder == first, size),
+                                  lack(outer, holder == second, size)) + NAME_WEIGHT * block_lack(
+                    inner, holder == first, size, board.label_size, width)
+
             middle = self._anchor(change.start, (start + end) / 2, shape)
-            line = loop(shape, middle, max(math.dist(a, b) / 2, LOOP_SIZE),
-                        self.board.unit_size * LOOP_ROOM)
+            line = loop(shape, a, b, middle, board.unit_size * LOOP_WIDEST,
+                        self._stretch(change.start), rooms)
             (ax, ay), (bx, by) = line.coords[0], line.coords[-1]  # where the arc meets the border
             a, b = (ax, ay), (bx, by)
         else:
-            line = across(shape, a, b, self.board.unit_size * UNIT_ROOM)
+            starts = [(None, a), *self._slid(change.start, shape)]
+            ends = [(None, b), *self._slid(change.end, shape)]
+            i, j = best_ends(shape, [p for _, p in starts], [p for _, p in ends], short)
+            (moved_a, a), (moved_b, b) = starts[i], ends[j]
+            self._moved(change.start, moved_a)
+            self._moved(change.end, moved_b)
+            line = across(shape, a, b, short)
         clipped = line.intersection(shape.buffer(0.05))  # never drawn outside its province
         if isinstance(clipped, MultiLineString):
             clipped = linemerge(clipped)
@@ -230,38 +250,84 @@ class _Redrawing:
         self._share_points(old, {first: one, second: two}, change.centre)
         self._replace(old, change.parts)
 
+    def _stretch(self, anchor: Anchor) -> BaseGeometry | None:
+        """The stretch of base border an anchor is on, if it is one."""
+        if self.base is None or anchor.neighbour.startswith("LINE:"):
+            return None
+        try:
+            return border(self.base, anchor.province, anchor.neighbour)
+        except (KeyError, ValueError):
+            return None
+
+    def _slid(self, anchor: Anchor, shape: BaseGeometry) -> list[tuple[float | None, Pt]]:
+        """Other spots along its border a line's end may be drawn at, each
+        with its fraction of the border: the border's middle stretch, short
+        of every other end drawn or to be drawn on it (the engine cut the
+        border there, so a later line's end on the border's other piece
+        must stay on that piece)."""
+        if anchor.neighbour.startswith("LINE:"):
+            return []
+        key, at = border_key(anchor)
+        others = list(self.ends.get(key, []))
+        if at in others:
+            others.remove(at)
+        low = max([SLIDE[0], *(o + SLIDE_GAP for o in others if o < at)])
+        high = min([SLIDE[1], *(o - SLIDE_GAP for o in others if o > at)])
+        if high <= low:
+            return []
+        flip = key[0] != anchor.province
+        return [(f, self._anchor(anchor, 1 - f if flip else f, shape))
+                for f in np.linspace(low, high, SLIDE_STEPS).tolist() if abs(f - at) > 1e-6]
+
+    def _moved(self, anchor: Anchor, to: float | None) -> None:
+        """A line's end drawn at fraction ``to`` of its border, not where the
+        engine put it: later lines keep to their side of it."""
+        if to is not None:
+            key, at = border_key(anchor)
+            ends = self.ends[key]
+            ends[ends.index(at)] = to
+
     def _share_points(self, old: str, parts: Mapping[str, BaseGeometry],
                       holder: str | None) -> None:
         """Units, coasts and the centre marker of a split province, each in its
         part and clear of its borders, so that a marker shows which part it is in."""
+        board = self.board
         point = self.units.pop(old, None)
-        unit_room = self.board.unit_size * UNIT_ROOM
-        for code, part in parts.items():
-            self.units[code] = _spot_in(part, point, unit_room)
-        for location in [loc for loc in self.units if province_of(loc) == old]:
-            spot = self.units.pop(location)
-            code = min(parts, key=lambda c: parts[c].distance(Point(spot)))
-            self.units[f"{code}/{location.split('/', 1)[1]}"] = spot
-        if old not in self.centres:
-            return
-        spot = self.centres.pop(old)
-        if holder is None or holder not in parts:
+        spot = self.centres.pop(old, None)
+        if spot is not None and (holder is None or holder not in parts):
             holder = min(parts, key=lambda c: parts[c].distance(Point(spot)))
-        self.centre_base[holder] = self.centre_base.pop(old, old)
-        self.centres[holder] = self._centre_spot(parts[holder], spot, self.units[holder])
-
-    def _centre_spot(self, part: BaseGeometry, old: Pt, unit: Pt) -> Pt:
-        """The centre marker's spot: where it was if that is well inside the
-        part and clear of the part's unit; else the part's roomiest spot
-        away from the unit."""
-        size = self.board.unit_size
-        radius = size * CENTRE_ROOM
-        clear = size * UNIT_ROOM + radius
-        if part.buffer(-radius - MARGIN).contains(Point(old)) and math.dist(old, unit) >= clear:
-            return old
-        # the room counted from the marker's edge: off the borders by its
-        # radius, off the unit by the unit's reach and its radius
-        return roomiest(part, [(unit[0], unit[1], clear - radius)])[0]
+        for code, part in parts.items():
+            width = name_width(code, board.label_size, code == holder and spot is not None)
+            self.units[code] = unit_spot(part, point, board.unit_size, board.label_size, width)
+        for location in [loc for loc in self.units if province_of(loc) == old]:
+            at = self.units.pop(location)
+            code = min(parts, key=lambda c: parts[c].distance(Point(at)))
+            self.units[f"{code}/{location.split('/', 1)[1]}"] = at
+        if spot is not None and holder is not None:
+            self.centre_base[holder] = self.centre_base.pop(old, old)
+            # clear of the names near it too
+            size = board.unit_size
+            names = [name_box(code, x, y, board.label_size, code in self.centres)
+                     for code, (x, y) in self.names.items()
+                     if code in self.codes and code != old
+                     and parts[holder].distance(Point(x, y)) < size * 2]
+            self.units[holder], self.centres[holder] = unit_and_centre(
+                parts[holder], self.units[holder], spot, size, board.label_size,
+                name_width(holder, board.label_size, True), board.dislodged_shift,
+                [d for box in names for d in box_discs(box)])
+        if point is not None:
+            # a unit displaced by the split is drawn, until it chooses its part
+            # (§III.B), where the unit of the part it stood in stands: the part's
+            # name is clear of that spot, and of the spot it is drawn at
+            # dislodged, if that spot covers no name of the base board's
+            home = self.units[min(parts, key=lambda c: parts[c].distance(Point(point)))]
+            dx, dy = board.dislodged_shift  # where a dislodged unit is drawn, roughly
+            ghost = circle_box(home[0] + board.unit_size * dx, home[1] + board.unit_size * dy,
+                               board.unit_size * DISLODGED_REACH)
+            if not any(_overlap(ghost, name_box(code, x, y, board.label_size, code in self.centres))
+                       for code, (x, y) in self.names.items()
+                       if code in self.codes and code != old):
+                self.former[old] = home
 
     def _split_schematic(self, change: Split) -> None:
         """No shapes: the parts stand either side of the province's disc."""
@@ -286,6 +352,7 @@ class _Redrawing:
         gone = (old,) if isinstance(old, str) else old
         for code in new:
             self.water[code] = any(self.water.get(g, False) for g in gone)
+            self.origin[code] = frozenset().union(*(self.origin.get(g, {g}) for g in gone))
         for code in gone:
             self.codes.discard(code)
             self.areas.pop(code, None)
@@ -324,6 +391,14 @@ class _Redrawing:
         if keeper in self.centres:
             self.centres[into] = self.centres.pop(keeper)
             self.centre_base[into] = self.centre_base.pop(keeper, keeper)
+            shape, unit = self.shapes.get(into), self.units.get(into)
+            keep = self.board.unit_size * CENTRE_ROOM + CENTRE_KEEP
+            if shape is not None and unit is not None and \
+                    shape.boundary.distance(Point(self.centres[into])) < keep:
+                # the artwork's spot, unless it is near a border of the merged
+                # province (Belgium's marker by Holland's border)
+                self.centres[into] = centre_spot(largest(shape), self.centres[into], unit,
+                                                 self.board.unit_size)
         if self.base is None and a in self.areas:
             self.areas[into] = self.areas[a] + self.areas.get(b, "")
         self._replace((a, b), (into,))
@@ -357,69 +432,31 @@ class _Redrawing:
         kept = {code: (float(x), float(y)) for code, (x, y) in names.items()
                 if code in self.codes}
         hidden = frozenset(code for code in names if code not in self.codes)
-        size = board.label_size
-        wanted: dict[str, Pt] = {}
-        for code in sorted(self.new):
-            unit = self.units.get(code)
-            if unit is None:
-                continue
-            below = (unit[0], unit[1] + board.unit_size * 1.05)
-            shape = self.shapes.get(code)
-            if shape is None:
-                wanted[code] = below
-                continue
-            box = label_box(code, *below, board.label_size)
-            if shape.buffer(-LABEL_MARGIN).contains(Polygon(
-                    [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])])):
-                wanted[code] = below
-                continue
-            # no room under the unit (a merged province's long name, a small
-            # part): the name's middle at the part's roomiest spot clear of
-            # its markers, so that the name is on the part's own land or sea
-            markers = [(*unit, board.unit_size * UNIT_ROOM)]
-            if code in self.centres:
-                markers.append((*self.centres[code], board.unit_size * CENTRE_ROOM))
-            (x, y), _ = roomiest(shape, markers)
-            wanted[code] = (x, y + board.label_size * 0.3)
-        # the dislodged units' spots: the base board's in the provinces it had
-        # (a new name may cover them if it must); each new part's once the
-        # new names are written, clear of them (below)
+        # the dislodged units' spots: the base board's in the provinces it had;
+        # each new part's once the new names are written, clear of them (below)
         board = replace(board, units=self.units, centres=self.centres,
                         dislodged={loc: spot for loc, spot in board.dislodged.items()
                                    if loc in self.units and province_of(loc) not in self.new})
-        unit_size = board.unit_size
-        ghosts = [board.aside(loc, unit).box(unit_size) for loc, unit in self.units.items()
-                  if self.base is None or province_of(loc) not in self.new]
-        # units, centre markers and the names already placed
-        obstacles = [unit_box(*unit, unit_size) for unit in self.units.values()]
-        obstacles += [circle_box(x, y, board.unit_size * 0.26 + 0.4)
-                      for x, y in self.centres.values()]
-        obstacles += [label_box(code, x, y, size) for code, (x, y) in kept.items()]
-        placed: dict[str, Pt] = {}
-        for code, want in sorted(wanted.items()):
-            shape = self.shapes.get(code)
-            placed[code] = place_name(code, shape, want, obstacles, ghosts, size)
-            obstacles.append(label_box(code, *placed[code], size))
-        board = replace(board, areas=self.areas, labels=kept | placed)
-        if self.base is not None:
-            board = with_dislodged(self.map, board, {code: self.shapes[code] for code in self.new
-                                                     if code in self.shapes})
-            board = replace(board, dislodged={**self._displaced(board), **board.dislodged})
-        patch = [self._cover(code, names[code]) for code in sorted(hidden)]
+        placed = self._place_names(kept, board)
+        patch = [cover_name(code, names[code], board.label_size, self.base.shapes, self.water)
+                 for code in sorted(hidden)] if self.base is not None else []
         patch += self.drawn
-        patch.append(f'<g class="names" font-size="{number(size)}" text-anchor="middle" '
-                     f'fill="#3b3224">')
-        bold = ' font-weight="bold"'
-        patch += [f'<text class="name" data-province="{code}" x="{number(x)}" y="{number(y)}"'
-                  f'{bold if code in self.centres else ""}>{code}</text>'
-                  for code, (x, y) in sorted(placed.items())]
-        patch.append("</g>")
-        return Redrawn(board, f'<g class="redrawn">{"".join(patch)}</g>', hidden,
+        patch.append(names_patch(placed, set(self.centres), board.label_size))
+        changed = replace(board, areas=self.areas,
+                          labels=kept | {code: p.at for code, p in placed.items()})
+        if self.base is not None:
+            changed = with_dislodged(self.map, changed, {code: self.shapes[code]
+                                                         for code in self.new
+                                                         if code in self.shapes})
+            changed = replace(changed, dislodged={**self._displaced(changed),
+                                                  **changed.dislodged})
+        return Redrawn(changed, f'<g class="redrawn">{"".join(patch)}</g>', hidden,
                        {n: tuple((x, y) for x, y, *_ in line.coords)
                         for n, line in self.lines.items()},
                        {c: s for c, s in self.shapes.items() if c in self.codes},
                        {c: b for c, b in self.centre_base.items() if c in self.centres},
-                       {loc: p for loc, p in self.former.items() if loc not in self.units})
+                       {loc: p for loc, p in self.former.items() if loc not in self.units},
+                       {c: p.leader for c, p in placed.items() if p.leader is not None})
 
     def _displaced(self, board: MapDrawing) -> dict[str, Aside]:
         """A unit displaced from a province that is gone is still named by
@@ -434,28 +471,60 @@ class _Redrawing:
                 found[location] = board.dislodged[part]
         return found
 
-    def _cover(self, code: str, spot: Pt) -> str:
-        """Paint over a base name that is gone (the base picture shows it):
-        each province under it in its own colour, keeping off the borders."""
-        x, y = float(spot[0]), float(spot[1])
-        left, top, right, bottom = label_box(code, x, y, self.board.label_size)
-        wide = self.board.label_size * 0.5  # a name's M and W are wider than label_box allows
-        box = Polygon([(left - wide, top - 0.6), (right + wide, top - 0.6),
-                       (right + wide, bottom + 0.6), (left - wide, bottom + 0.6)])
-        if self.base is None:
-            return ""
-        out = []
-        for other, shape in sorted(self.base.shapes.items()):
-            if other == EDGE or not shape.intersects(box):
+    def _place_names(self, kept: Mapping[str, Pt], board: MapDrawing) -> dict[str, Placed]:
+        """The new provinces' names: under their unit where that is clear,
+        else nearest it inside their part, else beside it with a leader
+        (judge/maps/new_names.py); each clear of every unit, of where a
+        dislodged unit is drawn, of the centre markers and of the names."""
+        size = board.unit_size
+        # where a dislodged unit is drawn: the base board's spot in a province
+        # it had; a new part's spot is found after the names, clear of them
+        boxes: list[tuple[Box, Box | None]] = [
+            (unit_box(x, y, size), board.aside(loc, (x, y)).box(size))
+            for loc, (x, y) in self.units.items() if province_of(loc) not in self.new]
+        boxes += [(unit_box(x, y, size), None) for loc, (x, y) in self.units.items()
+                  if province_of(loc) in self.new]
+        # a unit displaced by a split is drawn where it stood in the very next
+        # phase: no name is ever written there
+        displaced = [unit_box(x, y, size) for _, (x, y) in self._former_spots()]
+        around = Surroundings(
+            {c: s for c, s in self.shapes.items() if c in self.codes},
+            [unit for unit, _ in boxes], [ghost for _, ghost in boxes if ghost is not None],
+            [circle_box(x, y, size * CENTRE_REACH) for x, y in self.centres.values()],
+            [name_box(code, x, y, board.label_size, code in self.centres)
+             for code, (x, y) in kept.items()], size=board.label_size, displaced=displaced)
+        wanted: dict[str, Wanted] = {}
+        for code in sorted(self.new):
+            unit = self.units.get(code)
+            if unit is None:
                 continue
-            piece = box.intersection(shape.buffer(-COVER))
-            if piece.is_empty or piece.area < 0.01:
-                continue
-            water = self.map.provinces[other].terrain is Terrain.WATER \
-                if other in self.map.provinces else False
-            out.append(f'<path class="covered-name" data-province="{code}" '
-                       f'd="{area_data(piece)}" fill="{SEA if water else LAND}"/>')
-        return "".join(out)
+            # the part as the rings have it and as it is painted, where the
+            # two differ (Denmark's and Constantinople's straits): a name
+            # inside it, or its leader's end, is inside both
+            shape = self.shapes.get(code)
+            if shape is not None and code in self.full:
+                both = shape.intersection(self.full[code])
+                shape = largest(both) if not both.is_empty and both.area > 1.0 else shape
+            # the markers standing in the part: its own, and a unit displaced
+            # by its province's split, drawn where it stood (§III.B)
+            own = [box for location, (x, y) in [*self.units.items(), *self._former_spots()]
+                   if province_of(location) == code
+                   or (shape is not None and shape.contains(Point(x, y)))
+                   for box in [unit_box(x, y, size)]]
+            if code in self.centres:
+                own.append(circle_box(*self.centres[code], size * CENTRE_REACH))
+            # where a name beside its part still reads as its own: on the sea,
+            # or on the rest of the base province it was made from
+            kin = frozenset(c for c in self.codes if self.water.get(c) or (
+                c != code and self.origin.get(c, {c}) & self.origin[code]))
+            wanted[code] = Wanted(shape, name_below(unit, size, board.label_size),
+                                  code in self.centres, tuple(own), kin)
+        return place_names(wanted, around)
+
+    def _former_spots(self) -> list[tuple[str, Pt]]:
+        """Where units of provinces that are gone are drawn: a unit displaced
+        by a split waits there for its part (§III.B)."""
+        return [(loc, p) for loc, p in self.former.items() if loc not in self.units]
 
 
 # -- the changed boards, kept per process ------------------------------------------
@@ -480,7 +549,7 @@ def redraw(game_map: GameMap, board: MapDrawing, names: Mapping[str, Pt],
         base = base_shapes(drawing.artwork, tuple(sorted(
             (code, prov.terrain is Terrain.WATER) for code, prov in game_map.provinces.items()
             if prov.terrain is not Terrain.IMPASSABLE)))
-    work = _Redrawing(game_map, board, base)
+    work = _Redrawing(game_map, board, base, names, changes)
     for change in changes:
         if isinstance(change, Split):
             work.split(change)

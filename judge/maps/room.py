@@ -27,20 +27,31 @@ KEEP = 6  # the best spots kept for refining
 
 
 def _room(shape: BaseGeometry, xs: np.ndarray, ys: np.ndarray,
-          avoid: Sequence[Disc]) -> np.ndarray:
+          avoid: Sequence[Disc], keep: float = 0.0) -> np.ndarray:
     """How far each point is from the shape's outline and from every disc
-    to avoid; negative outside the shape."""
+    to avoid; negative outside the shape. A point nearer the outline than
+    ``keep`` ranks below every point that is not, by how much nearer."""
     points = shapely.points(xs, ys)
-    room = shapely.distance(shape.boundary, points)
-    room = np.where(shapely.contains_xy(shape, xs, ys), room, -room)
+    outline = shapely.distance(shape.boundary, points)
+    outline = np.where(shapely.contains_xy(shape, xs, ys), outline, -outline)
+    room = outline
     for x, y, radius in avoid:
         room = np.minimum(room, np.hypot(xs - x, ys - y) - radius)
+    if keep > 0:
+        room = np.where(outline >= keep, room, outline - keep - _BELOW)
     return np.asarray(room)
 
 
-def roomiest(shape: BaseGeometry, avoid: Sequence[Disc] = ()) -> tuple[Pt, float]:
+_BELOW = 1e6  # below any room a spot keeping off the outline has
+
+
+def roomiest(shape: BaseGeometry, avoid: Sequence[Disc] = (), keep: float = 0.0
+             ) -> tuple[Pt, float]:
     """The spot inside ``shape`` (its largest piece) furthest from its
-    outline and from the discs ``avoid``, and how far that is."""
+    outline and from the discs ``avoid``, and how far that is. With
+    ``keep``, the spot keeps that far off the outline first, where the
+    shape has room for it (a marker off its borders, then as far from
+    the others as can be); the room returned is then the spot's own."""
     pieces = [p for p in getattr(shape, "geoms", [shape]) if isinstance(p, Polygon)]
     piece = max(pieces, key=lambda p: p.area)
     minx, miny, maxx, maxy = piece.bounds
@@ -51,16 +62,21 @@ def roomiest(shape: BaseGeometry, avoid: Sequence[Disc] = ()) -> tuple[Pt, float
     rep = piece.representative_point()  # a thin shape may fall between the grid's points
     xs, ys = np.append(xs, rep.x), np.append(ys, rep.y)
     for _ in range(ROUNDS):
-        room = _room(piece, xs, ys, avoid)
+        room = _room(piece, xs, ys, avoid, keep)
         best = np.argsort(-room, kind="stable")[:KEEP]
         cell /= 4
         offsets = np.arange(-2, 3) * cell
         dx, dy = (a.ravel() for a in np.meshgrid(offsets, offsets))
         xs = np.concatenate([xs[best], (xs[best][:, None] + dx).ravel()])
         ys = np.concatenate([ys[best], (ys[best][:, None] + dy).ravel()])
-    room = _room(piece, xs, ys, avoid)
+    room = _room(piece, xs, ys, avoid, keep)
     best_one = int(np.argmax(room))
-    return (float(xs[best_one]), float(ys[best_one])), float(room[best_one])
+    spot = float(xs[best_one]), float(ys[best_one])
+    if keep > 0:  # its room as it is, not as ranked
+        return spot, float(_room(piece, xs[best_one:best_one + 1], ys[best_one:best_one + 1],
+                                 avoid)[0])
+    return spot, float(room[best_one])
+
 
 
 SEARCH_STEPS = 17  # spots tried across the square round the wanted spot, each way

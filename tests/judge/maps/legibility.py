@@ -98,6 +98,7 @@ MIN_COLOUR_DIFFERENCE = 12.0  # ΔE00
 MIN_SHADE_DIFFERENCE = 6.0  # ΔE00, between the shades of one colour group
 BORDER_CLEARANCE_PX = 1.0
 OVERLAP_PX2 = 0.25
+LEADER_START_PX = 2.5  # a leader line starts this near the name it leads from, at most
 
 SVG = "{http://www.w3.org/2000/svg}"
 Matrix = tuple[float, float, float, float, float, float]  # SVG's a b c d e f
@@ -150,6 +151,8 @@ class Drawn:
     slices: Mapping[str, str] = field(default_factory=dict)  # Favor map: space -> fill
     has_sea: bool = True
     groups: Mapping[str, str] = field(default_factory=dict)  # colour -> its colour group's name
+    # a name written beside its province: its leader line, drawn from the name into the province
+    leaders: Mapping[str, LineString] = field(default_factory=dict)
 
 
 # -- reading the document --------------------------------------------------------
@@ -371,6 +374,7 @@ def read(svg: str, display_width: float = DISPLAY_WIDTH) -> Drawn:
     unit_colours: dict[str, str] = {}
     slices: dict[str, str] = {}
     groups: dict[str, str] = {}
+    leaders: dict[str, BaseGeometry] = {}
     opacity: float | None = None
     start = _Context({"font-family": root.attrib.get("font-family", "DejaVu Sans")},
                      IDENTITY, ())
@@ -434,13 +438,17 @@ def read(svg: str, display_width: float = DISPLAY_WIDTH) -> Drawn:
             areas[a["data-province"]] = _moved(area_shape(a.get("d", "")), context.matrix)
         elif tag == "path" and "owned" in classes and opacity is None:
             opacity = _float(a.get("fill-opacity"), 1.0)
+        elif tag == "path" and "leader" in classes and "data-province" in a:
+            points = [p for piece, _ in _subpaths(a.get("d", "")) for p in piece]
+            if len(points) >= 2:
+                leaders[a["data-province"]] = _moved(LineString(points), context.matrix)
     has_sea = not slices  # the Favor map's hexes lie on white, not on a sea
     if not has_sea:  # a piece stands for the space it stands on
         markers = [replace(m, where=m.where or _space_of(m.shape, areas))
                    if m.kind == "piece" else m for m in markers]
     return Drawn(scale, tuple(labels), tuple(markers), areas, tuple(legend), unit_colours,
                  opacity if opacity is not None else (OWNER_OPACITY if has_sea else None),
-                 slices, has_sea, groups)
+                 slices, has_sea, groups, leaders)
 
 
 def _circle(element: ET.Element, context: _Context) -> tuple[BaseGeometry, BaseGeometry]:
@@ -485,29 +493,48 @@ def _area_px(one: BaseGeometry, two: BaseGeometry, scale: float) -> float:
     return float(one.intersection(two).area) * scale * scale
 
 
-def overlaps(drawn: Drawn, least: float = OVERLAP_PX2) -> list[Violation]:
-    """Markers over markers, markers over names, names over names: a
-    marker by its fill (two outlines may graze; what one covers of another
-    counts), a name by its ink."""
-    things: list[tuple[str, BaseGeometry, bool]] = (
-        [(m.name, m.fill, True) for m in drawn.markers]
-        + [(f"name {label.text!r}", label.ink, False) for label in drawn.labels])
-    tree = STRtree([shape for _, shape, _ in things])
+def overlaps(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None,
+             least: float = OVERLAP_PX2) -> list[Violation]:
+    """Markers over markers, markers over names, names over each other, and
+    leader lines over any of them but their own name and the markers
+    standing in their province (where its area is known, ``areas`` or the
+    document's): a leader ending under its province's unit points at the
+    province all the same. A marker by its fill (two outlines may graze;
+    what one covers of another counts), a name by its ink, a leader by a
+    line a pixel wide."""
+    known = {code: area for code, area in _known(drawn, areas).items()
+             if code in drawn.leaders} if drawn.leaders else {}
+    things: list[tuple[str, BaseGeometry, str, str]] = (
+        [(m.name, m.fill, "marker", _standing_in(m, known)) for m in drawn.markers]
+        + [(f"name {label.text!r}", label.ink, "name", label.text) for label in drawn.labels]
+        + [(f"the leader of {code!r}", line.buffer(0.5 / drawn.scale), "leader", code)
+           for code, line in sorted(drawn.leaders.items())])
+    tree = STRtree([shape for _, shape, _, _ in things])
     found = []
-    for i, (name, shape, is_marker) in enumerate(things):
+    for i, (name, shape, kind, owner) in enumerate(things):
         for j in sorted(int(k) for k in tree.query(shape)):
             if j <= i:
                 continue
-            other, other_shape, other_marker = things[j]
+            other, other_shape, other_kind, other_owner = things[j]
+            if "leader" in (kind, other_kind) and owner == other_owner:
+                continue  # its own name, or a marker in its province
             shared = _area_px(shape, other_shape, drawn.scale)
             if shared > least:
-                what = ("marker on marker" if is_marker and other_marker else
-                        "names over each other" if not (is_marker or other_marker)
+                kinds = {kind, other_kind}
+                what = ("marker on marker" if kinds == {"marker"} else
+                        "names over each other" if kinds == {"name"} else
+                        "a leader over a marker or a name" if "leader" in kinds
                         else "marker on a name")
                 found.append(Violation("overlap", f"{what}: {name} and {other} share "
                                        f"{shared:.1f} px²", shared,
                                        shape.intersection(other_shape).bounds))
     return found
+
+
+def _standing_in(marker: Marker, areas: Mapping[str, BaseGeometry]) -> str:
+    """The province a marker stands in, of ``areas`` (those with a leader)."""
+    middle = marker.fill.centroid
+    return next((code for code, area in areas.items() if area.contains(middle)), "")
 
 
 def _borders(areas: Mapping[str, BaseGeometry]) -> Mapping[str, BaseGeometry]:
@@ -610,19 +637,29 @@ def markers_outside(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = Non
     return found
 
 
+def _leader_ends(label: Label, leader: BaseGeometry) -> tuple[Point, Point]:
+    """A leader's two ends: the one at its name, and the one in its province."""
+    one, two = Point(leader.coords[0]), Point(leader.coords[-1])
+    return (one, two) if label.ink.distance(one) <= label.ink.distance(two) else (two, one)
+
+
 def labels_outside(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None,
                    names: Collection[str] | None = None) -> list[Violation]:
     """Names (of ``names``, else all) written with their middle outside the
-    province they name, where its area is known."""
+    province they name, where its area is known; a name written beside its
+    province, with a leader line, whose leader does not end in it."""
     known = _known(drawn, areas)
     found = []
     for label in drawn.labels:
         area = known.get(label.text)
         if (names is not None and label.text not in names) or area is None:
             continue
-        if not area.contains(label.ink.centroid):
-            off = float(area.distance(label.ink.centroid)) * drawn.scale
-            found.append(Violation("outside", f"name {label.text!r} is written {off:.1f} px "
+        leader = drawn.leaders.get(label.text)
+        spot = label.ink.centroid if leader is None else _leader_ends(label, leader)[1]
+        if not area.contains(spot):
+            off = float(area.distance(spot)) * drawn.scale
+            what = "is written" if leader is None else "has its leader end"
+            found.append(Violation("outside", f"name {label.text!r} {what} {off:.1f} px "
                                    f"outside its province", off, label.ink.bounds))
     return found
 
@@ -632,7 +669,11 @@ def labels_on_borders(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = N
                       least: float = BORDER_CLEARANCE_PX) -> list[Violation]:
     """Names (of ``names``, else all) whose ink comes within ``least`` px of
     a border of the province they name: a name across a border reads as
-    the neighbour's."""
+    the neighbour's. A name written beside its province is held to its
+    leader: the leader starts at the name (within ``LEADER_START_PX``) and
+    ends inside the province, ``least`` px off its borders, and the name
+    itself keeps ``least`` px off every border, so that it reads as no
+    other province's."""
     known = _known(drawn, areas)
     borders = _borders(known)
     found = []
@@ -640,10 +681,29 @@ def labels_on_borders(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = N
         border = borders.get(label.text)
         if (names is not None and label.text not in names) or border is None or border.is_empty:
             continue
-        gap = float(label.ink.distance(border)) * drawn.scale
-        if gap < least:
-            found.append(Violation("border", f"name {label.text!r} is {gap:.1f} px from a "
-                                   f"border of its province, under {least:g} px", gap,
+        leader = drawn.leaders.get(label.text)
+        if leader is None:
+            gap = float(label.ink.distance(border)) * drawn.scale
+            if gap < least:
+                found.append(Violation("border", f"name {label.text!r} is {gap:.1f} px from a "
+                                       f"border of its province, under {least:g} px", gap,
+                                       label.ink.bounds))
+            continue
+        start, end = _leader_ends(label, leader)
+        measures = [
+            ("'s leader ends {:.1f} px from a border of its province",
+             float(end.distance(border)) * drawn.scale, least),
+            (" is written {:.1f} px from a border, beside its province",
+             min(float(label.ink.distance(b)) for b in borders.values() if not b.is_empty)
+             * drawn.scale, least)]
+        for text, gap, wanted in measures:
+            if gap < wanted:
+                found.append(Violation("border", f"name {label.text!r}" + text.format(gap)
+                                       + f", under {wanted:g} px", gap, label.ink.bounds))
+        off = float(label.ink.distance(start)) * drawn.scale
+        if off > LEADER_START_PX:
+            found.append(Violation("border", f"name {label.text!r}'s leader starts {off:.1f} px "
+                                   f"from the name, over {LEADER_START_PX:g} px", off,
                                    label.ink.bounds))
     return found
 
@@ -734,7 +794,7 @@ def measure(drawn: Drawn, areas: Mapping[str, BaseGeometry] | None = None) -> Me
     # every pair of players' colours (not a group's own shades), to find the closest
     colours = colour_clashes(drawn, least=math.inf, least_in_group=-math.inf)
     closest = min(colours, key=lambda v: v.value, default=None)
-    found = (small_labels(drawn) + overlaps(drawn) + border_contacts(drawn, areas)
+    found = (small_labels(drawn) + overlaps(drawn, areas) + border_contacts(drawn, areas)
              + markers_outside(drawn, areas) + colour_clashes(drawn))
     return Measurements(
         least_label_px=min((label.height_px for label in drawn.labels), default=math.inf),

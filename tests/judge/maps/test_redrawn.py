@@ -121,6 +121,28 @@ def names(root: ET.Element) -> dict[str, tuple[float, float]]:
     return found
 
 
+def leader_ends(root: ET.Element) -> dict[str, tuple[float, float]]:
+    """Where each leader ends: a name written beside its part stands for
+    the spot its leader points at."""
+    found = {}
+    for path in root.iter(f"{SVG}path"):
+        if path.get("class") == "leader":
+            line = polyline(path.get("d", ""))
+            x, y = line.coords[-1]
+            found[path.get("data-province", "")] = (x, y)
+    return found
+
+
+def named_at(root: ET.Element, code: str) -> tuple[float, float]:
+    """The spot a new province's name stands for: its leader's end if it
+    is written beside its part, else its middle, a little above its baseline."""
+    ends = leader_ends(root)
+    if code in ends:
+        return ends[code]
+    x, y = names(root)[code]
+    return x, y - 2
+
+
 def pieces(root: ET.Element, bases: list[str]) -> list[BaseGeometry]:
     """The base provinces' shape cut by every line drawn across it."""
     whole = unary_union([base_shapes()[b] for b in bases])
@@ -173,20 +195,17 @@ def test_each_new_province_is_named_in_its_own_part_and_the_old_names_are_gone(
     for group in case["parts"]:
         found = pieces(root, group["base"])
         assert len(found) == len(group["codes"]), (name, len(found))
-        # the name's middle, a little above its baseline
-        where = {code: piece_of((written[code][0], written[code][1] - 2), found)
-                 for code in group["codes"]}
+        assert all(code in written for code in group["codes"]), name
+        where = {code: piece_of(named_at(root, code), found) for code in group["codes"]}
         assert len(set(where.values())) == len(group["codes"]), (name, where)
         for code, index in where.items():
-            x, y = written[code]
-            assert found[index].buffer(1.0).contains(Point(x, y - 2)), (name, code)
+            assert found[index].buffer(1.0).contains(Point(named_at(root, code))), (name, code)
 
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_units_and_centres_stand_in_their_own_part(name: str) -> None:
     case = CASES[name]
     root, _, _ = drawn(case)
-    written = names(root)
     for group in case["parts"]:
         found = pieces(root, group["base"])
         for unit in root.iter(f"{SVG}g"):
@@ -196,8 +215,7 @@ def test_units_and_centres_stand_in_their_own_part(name: str) -> None:
             shape = next(iter(unit))
             spot = (float(shape.get("cx", "nan")), float(shape.get("cy", "nan"))) \
                 if shape.tag == f"{SVG}circle" else _path_start(shape.get("d", ""))
-            label = written[location]
-            assert piece_of(spot, found) == piece_of((label[0], label[1] - 2), found)
+            assert piece_of(spot, found) == piece_of(named_at(root, location), found)
             assert found[piece_of(spot, found)].buffer(1.0).contains(Point(spot))
     markers = {c.get("data-province"): (float(c.get("cx", "0")), float(c.get("cy", "0")))
                for c in root.iter(f"{SVG}circle") if c.get("class") == "centre"}
@@ -206,8 +224,7 @@ def test_units_and_centres_stand_in_their_own_part(name: str) -> None:
         assert row["base"] not in markers or row["base"] == code
         group = next(g for g in case["parts"] if code in g["codes"])
         found = pieces(root, group["base"])
-        label = written[code]
-        assert piece_of(markers[code], found) == piece_of((label[0], label[1] - 2), found)
+        assert piece_of(markers[code], found) == piece_of(named_at(root, code), found)
     # no centre is lost or doubled by the changes
     assert len(markers) == sum(1 for p in standard().provinces.values() if p.is_centre)
 
@@ -389,18 +406,21 @@ def test_markers_and_names_stand_inside_their_part_clear_of_its_borders(
         part = drawn_board.shapes[code]
         unit = Point(units[code])
         assert part.contains(unit), code
-        assert part.exterior.distance(unit) >= LEGIBLE["unit_radius"], code
+        # an army's disc off the part's borders, as far as the part has room
+        room = roomiest(part)[1]
+        assert part.exterior.distance(unit) >= min(LEGIBLE["unit_radius"], room) - 0.5, code
         if code in centres:
             centre = Point(centres[code])
             assert part.contains(centre), code
-            # off the part's borders and off its unit, unless the part is too
-            # small for both (then at least inside it, apart from the unit)
-            assert part.exterior.distance(centre) >= LEGIBLE["centre_radius"] or \
-                part.area < 400, code
-            if code not in merged:  # a merged province keeps the artwork's spots
+            # off the part's borders (it is always drawn, a unit not always),
+            # and off its unit, unless the part is too small for both
+            assert part.exterior.distance(centre) >= LEGIBLE["centre_radius"], code
+            if code not in merged and part.area >= 400:  # a merged one keeps the artwork's
                 assert centre.distance(unit) >= LEGIBLE["unit_radius"] + LEGIBLE["centre_radius"]
+        # the name's middle, above its baseline, or the end of its leader
         x, y = labels[code]
-        assert part.contains(Point(x, y - 2)), code  # the name's middle, above its baseline
+        spot = drawn_board.leaders[code][1] if code in drawn_board.leaders else (x, y - 2)
+        assert part.contains(Point(spot)), code
 
 
 @pytest.mark.parametrize("board", LEGIBLE["board"], ids=lambda b: b["name"])

@@ -21,7 +21,7 @@ def test_the_roomiest_spot_is_furthest_from_the_outline_and_the_discs(
         case: dict[str, Any]) -> None:
     shape = Polygon(case["outline"])
     avoid = [tuple(d) for d in case["avoid"]]
-    (x, y), room = roomiest(shape, avoid)
+    (x, y), room = roomiest(shape, avoid, case.get("keep", 0.0))
     assert room == pytest.approx(case["room"], abs=case["within"])
     if case.get("slide"):  # anywhere on the middle line with the same room will do
         assert y == pytest.approx(case["spot"][1], abs=case["within"])
@@ -35,6 +35,7 @@ def test_the_roomiest_spot_is_furthest_from_the_outline_and_the_discs(
         assert (x, y) == pytest.approx(tuple(case["spot"]), abs=case["within"])
     for dx, dy, radius in avoid:
         assert Point(x, y).distance(Point(dx, dy)) - radius >= room - 1e-9
+    assert shape.exterior.distance(Point(x, y)) >= case.get("keep", 0.0) - 1e-9
 
 
 @pytest.mark.parametrize("case", DATA["near"], ids=lambda c: c["name"])
