@@ -51,20 +51,34 @@ def name_below(unit: Pt, unit_size: float, label_size: float) -> Pt:
 
 
 def unit_spot(part: BaseGeometry, old: Pt | None, unit_size: float, label_size: float,
-              name_width: float) -> Pt:
+              name_width: float, names: Sequence[Box] = ()) -> Pt:
     """Where a part's unit stands: where it stood, if it and its name under
-    it fit there; else where they fit nearest the part's pole; else where
+    it fit there clear of the other provinces' ``names``; else where they
+    fit nearest the part's pole; else where the unit alone fits clear of
+    those names (its name goes beside, judge/maps/new_names.py); else where
     it stood if the unit alone fits there; else at the pole."""
-    left, up, right, _ = (r * unit_size for r in UNIT_REACH)
+    left, up, right, down = (r * unit_size for r in UNIT_REACH)
     _, below = name_below((0.0, 0.0), unit_size, label_size)
     half = max(left, right, name_width / 2)
-    block = (-half, -up, half, below + label_size * DESCENT)
     room = part.buffer(-NAME_MARGIN)
     if room.is_empty:
         return roomiest(part)[0]
     shapely.prepare(room)
+    written = shapely.union_all([shapely.box(*b) for b in names]) if names else None
     pole, _ = roomiest(part)
-    # the spots tried: where it stood, then round the pole, nearest first
+    for block in ((-half, -up, half, below + label_size * DESCENT), (-left, -up, right, down)):
+        found = _first_fit(room, block, pole, old, written)
+        if found is not None:
+            return found
+    if old is not None and part.buffer(-unit_size * UNIT_ROOM).contains(Point(old)):
+        return old
+    return pole
+
+
+def _first_fit(room: BaseGeometry, block: Box, pole: Pt, old: Pt | None,
+               written: BaseGeometry | None) -> Pt | None:
+    """The first spot, where the unit stood then round the pole nearest
+    first, where ``block`` round it lies in ``room`` clear of ``written``."""
     x0, y0, x1, y1 = room.bounds
     step = max(GRID, math.sqrt(room.area) / GRID_CELLS)
     xs, ys = np.meshgrid(np.arange(x0 - block[0], x1 - block[2] + step / 2, step),
@@ -77,12 +91,13 @@ def unit_spot(part: BaseGeometry, old: Pt | None, unit_size: float, label_size: 
     for start in range(0, len(xs), CHUNK):
         x, y = xs[start:start + CHUNK], ys[start:start + CHUNK]
         boxes = shapely.box(x + block[0], y + block[1], x + block[2], y + block[3])
-        fits = np.nonzero(shapely.contains(room, boxes))[0]
+        inside = shapely.contains(room, boxes)
+        if written is not None:  # a unit on another province's name hides it
+            inside &= ~shapely.intersects(written, boxes)
+        fits = np.nonzero(inside)[0]
         if len(fits):
             return float(x[fits[0]]), float(y[fits[0]])
-    if old is not None and part.buffer(-unit_size * UNIT_ROOM).contains(Point(old)):
-        return old
-    return pole
+    return None
 
 
 def centre_spot(part: BaseGeometry, old: Pt, unit: Pt, unit_size: float,

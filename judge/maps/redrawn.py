@@ -296,9 +296,15 @@ class _Redrawing:
         spot = self.centres.pop(old, None)
         if spot is not None and (holder is None or holder not in parts):
             holder = min(parts, key=lambda c: parts[c].distance(Point(spot)))
+        # the other provinces' names near the province keep their places: no unit on them
+        whole = unary_union(list(parts.values()))
+        near = [name_box(code, x, y, board.label_size, code in self.centres)
+                for code, (x, y) in self.names.items() if code in self.codes and code != old
+                and whole.distance(Point(x, y)) < board.unit_size * 3]
         for code, part in parts.items():
             width = name_width(code, board.label_size, code == holder and spot is not None)
-            self.units[code] = unit_spot(part, point, board.unit_size, board.label_size, width)
+            self.units[code] = unit_spot(part, point, board.unit_size, board.label_size, width,
+                                         near)
         for location in [loc for loc in self.units if province_of(loc) == old]:
             at = self.units.pop(location)
             code = min(parts, key=lambda c: parts[c].distance(Point(at)))

@@ -63,3 +63,27 @@ def test_a_unit_moves_over_to_leave_its_centre_marker_room() -> None:
     assert math.dist(unit, centre) >= UNIT * (UNIT_ROOM + CENTRE_ROOM)
     assert part.exterior.distance(Point(unit)) >= UNIT * 0.5
     assert part.exterior.distance(Point(centre)) >= UNIT * CENTRE_ROOM
+
+
+def test_a_unit_keeps_off_a_neighbours_name() -> None:
+    """A 100 by 60 rectangle whose unit stood at (50, 30), where a
+    neighbour's name (written at the base board's place, which a split does
+    not move) now lies: the unit and its name go elsewhere, clear of it."""
+    part = Polygon([(0, 0), (100, 0), (100, 60), (0, 60)])
+    written = (40.0, 20.0, 60.0, 40.0)
+    x, y = unit_spot(part, (50.0, 30.0), UNIT, LABEL, WIDTH, [written])
+    left, up, right, _ = (r * UNIT for r in UNIT_REACH)
+    nx, ny = name_below((x, y), UNIT, LABEL)
+    unit_and_name = box(min(x - left, nx - WIDTH / 2), y - up, max(x + right, nx + WIDTH / 2),
+                        ny + LABEL * DESCENT)
+    assert not unit_and_name.intersects(box(*written))
+
+
+def test_a_unit_without_room_for_its_name_still_keeps_off_a_neighbours_name() -> None:
+    """A 40 by 26 rectangle: the unit fits, its name (50 wide) under it does
+    not; a neighbour's name lies over its left third: the unit stands right."""
+    part = Polygon([(0, 0), (40, 0), (40, 26), (0, 26)])
+    written = (0.0, 0.0, 14.0, 26.0)
+    x, y = unit_spot(part, (7.0, 13.0), UNIT, LABEL, 50.0, [written])
+    left, up, right, down = (r * UNIT for r in UNIT_REACH)
+    assert not box(x - left, y - up, x + right, y + down).intersects(box(*written))
