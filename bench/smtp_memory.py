@@ -42,6 +42,7 @@ from judge.intake.smtp import start_listener
 from judge.models import InboundMail
 
 JUDGE_ADDRESS = "judge@judge.test"
+SETTINGS = ("max_message_bytes", "max_mails_at_once", "busy_wait_seconds")  # shown
 LINE = b"QmlnIG1haWwgYXJyaXZpbmcgdG9nZXRoZXI6IGEgcGhvdG8sIGJhc2U2NC1lbmNvZGVkLCBhcyBt\r\n"
 
 
@@ -55,18 +56,17 @@ def _status_kb(name: str) -> int:
 # -- the listener (a process of its own) -----------------------------------------
 
 
-def serve(database_url: str, data_dir: str) -> None:
-    """Run the listener on the default configuration; print one JSON line
-    when it listens, and another, with the memory figures, when a line
-    comes on stdin."""
+def serve(database_url: str, data_dir: str, changes: str) -> None:
+    """Run the listener on the default configuration with ``changes`` (JSON);
+    print one JSON line when it listens, and another, with the memory
+    figures, when a line comes on stdin."""
     quiet_logging()
     config = load_config(environ={}).with_(
-        smtp_port=free_port(), database_url_setting=database_url, data_dir=Path(data_dir))
+        smtp_port=free_port(), database_url_setting=database_url, data_dir=Path(data_dir),
+        **json.loads(changes))
     engine = open_database(database_url)
     controller = start_listener(config, engine)
-    settings = {name: getattr(config, name) for name in ("max_message_bytes",
-                                                        "max_data_transactions")
-                if hasattr(config, name)}
+    settings = {name: getattr(config, name) for name in SETTINGS if hasattr(config, name)}
     print(json.dumps({"port": config.smtp_port, "rss_kb": _status_kb("VmRSS"),
                       "settings": settings}), flush=True)
     sys.stdin.readline()
@@ -79,9 +79,10 @@ def serve(database_url: str, data_dir: str) -> None:
 
 
 class Listener:
-    def __init__(self, database_url: str, data_dir: Path) -> None:
+    def __init__(self, database_url: str, data_dir: Path, changes: dict[str, Any]) -> None:
         self._process = subprocess.Popen(
-            [sys.executable, __file__, "--serve", database_url, str(data_dir)],
+            [sys.executable, __file__, "--serve", database_url, str(data_dir),
+             json.dumps(changes)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.started = self._read()
 
@@ -167,7 +168,10 @@ def send_together(port: int, mails: list[bytes], timeout: float) -> list[Reply]:
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     with work_directory() as directory, database(args.database_url, directory) as url:
-        listener = Listener(url, directory)
+        changes = {name: value for name, value in (("max_mails_at_once", args.at_once),
+                                                   ("busy_wait_seconds", args.busy_wait))
+                   if value is not None}  # none: the checkout's defaults (also before them)
+        listener = Listener(url, directory, changes)
         try:
             mails = [big_mail(n, args.mb) for n in range(args.clients)]
             replies = send_together(listener.started["port"], mails, args.timeout)
@@ -194,11 +198,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     if sys.argv[1:2] == ["--serve"]:
-        serve(*sys.argv[2:4])
+        serve(*sys.argv[2:5])
         return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=6)
     parser.add_argument("--mb", type=float, default=30.0, help="each mail's size in MB")
+    parser.add_argument("--at-once", type=int, help="smtp.max_mails_at_once (default: "
+                        "config/judge.toml's)")
+    parser.add_argument("--busy-wait", type=float, help="smtp.busy_wait_seconds")
     parser.add_argument("--database-url", help="a PostgreSQL server (default: SQLite)")
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds for every client to have its reply")
