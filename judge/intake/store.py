@@ -161,8 +161,10 @@ def store_many(engine: Engine, mails: list[tuple[bytes, str, str]]) -> list[tupl
         with transaction(engine) as session:
             stored = []
             for row in rows:
+                # the row as parameters, not .values(): SQLAlchemy caches a
+                # statement's compiled form, and with it the first mail's text
                 inserted = session.connection().execute(
-                    insert(InboundMail).values(**row, received_at=utcnow()))
+                    insert(InboundMail), {**row, "received_at": utcnow()})
                 key = inserted.inserted_primary_key
                 assert key is not None
                 stored.append((int(key[0]), True))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import threading
 import tracemalloc
 from typing import Any
@@ -68,6 +69,20 @@ def test_a_big_mail_is_hashed_in_one_copy_of_it() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 1.2 * len(raw), f"{peak / len(raw):.1f} times the mail's size"
+
+
+def test_a_stored_mail_is_not_kept_in_memory(db: Engine) -> None:
+    """Once stored, a mail's text is the database's alone: nothing of the
+    store keeps it in the process. SQLAlchemy's statement cache kept the
+    first mail stored, whose insert it compiled: here, a big one."""
+    tracemalloc.start()
+    try:
+        store_inbound(db, load_mail("press.eml") + b"QmlnIG1haWw=\r\n" * 300_000, "smtp")
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert kept < 2**20, f"{kept} bytes kept"
 
 
 @given(st.binary(max_size=4000))
