@@ -12,12 +12,15 @@ every client has its reply, the listener reports its peak resident memory
 
 Mails over the size limit (the default 30 MB against 25 MB) are read to the
 end and refused with 552; mails under it (``--mb 24``) are stored. Either
-way, what the listener holds at once is the figure.
+way, what the listener holds at once is the figure. The mails are lines of
+base64, as a photo is sent, or with ``--blank`` empty lines: what each line
+costs, apart from its bytes, shows there.
 
 Usage (see bench/README.md, "Big mails arriving together")::
 
     .venv/bin/python bench/smtp_memory.py                 # 6 clients x 30 MB
     .venv/bin/python bench/smtp_memory.py --mb 24         # stored, not refused
+    .venv/bin/python bench/smtp_memory.py --mb 24 --blank # 12 million empty lines each
 """
 
 from __future__ import annotations
@@ -118,12 +121,12 @@ class Reply:
     seconds: float  # from DATA to this reply
 
 
-def big_mail(n: int, megabytes: float) -> bytes:
+def big_mail(n: int, megabytes: float, line: bytes = LINE) -> bytes:
     head = (f"From: sender{n}@players.test\r\nTo: {JUDGE_ADDRESS}\r\n"
             f"Subject: photo {n}\r\nMessage-ID: <big-{n}-{time.time_ns()}@players.test>\r\n"
             "MIME-Version: 1.0\r\nContent-Type: application/octet-stream\r\n"
             "Content-Transfer-Encoding: base64\r\n\r\n").encode()
-    return head + LINE * int(megabytes * 2**20 / len(LINE))
+    return head + line * int(megabytes * 2**20 / len(line))
 
 
 def send_together(port: int, mails: list[bytes], timeout: float) -> list[Reply]:
@@ -145,7 +148,10 @@ def send_together(port: int, mails: list[bytes], timeout: float) -> list[Reply]:
                         raise RuntimeError(f"{code} {text!r} before DATA")
                 ready.wait(timeout)
                 start = time.monotonic()
-                code, text = smtp.data(mails[n])
+                try:
+                    code, text = smtp.data(mails[n])
+                except smtplib.SMTPDataError as refused:  # DATA itself refused: 451 when busy
+                    code, text = refused.smtp_code, refused.smtp_error
                 replies[n] = Reply(code, text.decode(errors="replace"),
                                    time.monotonic() - start)
         except Exception as exc:  # reported below, all of them
@@ -173,7 +179,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                    if value is not None}  # none: the checkout's defaults (also before them)
         listener = Listener(url, directory, changes)
         try:
-            mails = [big_mail(n, args.mb) for n in range(args.clients)]
+            line = b"\r\n" if args.blank else LINE
+            mails = [big_mail(n, args.mb, line) for n in range(args.clients)]
             replies = send_together(listener.started["port"], mails, args.timeout)
             del mails
             report = listener.report()
@@ -186,6 +193,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "database": "postgresql" if url.startswith("postgresql") else "sqlite",
         "settings": listener.started["settings"],
         "clients": args.clients, "mail_mb": args.mb,
+        "lines": "empty" if args.blank else f"{len(LINE)} bytes",
         "replies": {code: sum(1 for r in replies if r.code == code) for code in codes},
         "reply_texts": sorted({f"{r.code} {r.text}" for r in replies}),
         "slowest_reply_s": round(max(r.seconds for r in replies), 2),
@@ -203,6 +211,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=6)
     parser.add_argument("--mb", type=float, default=30.0, help="each mail's size in MB")
+    parser.add_argument("--blank", action="store_true",
+                        help="mails of empty lines (what a line costs, not a byte)")
     parser.add_argument("--at-once", type=int, help="smtp.max_mails_at_once (default: "
                         "config/judge.toml's)")
     parser.add_argument("--busy-wait", type=float, help="smtp.busy_wait_seconds")

@@ -11,8 +11,12 @@ twice.
 Refusals the client sees:
 - 552 when the message is larger than ``max_message_bytes`` (announced in
   EHLO as SIZE; aiosmtpd refuses at MAIL FROM when the client states the
-  size, otherwise after reading the data). Nothing is stored.
+  size, otherwise ``smtp_data`` does after reading the data). Nothing is
+  stored.
 - 500 for a line longer than RFC 5321's 1000 characters (aiosmtpd's limit).
+  The text after DATA is read by ``smtp_data.read_data``, not by aiosmtpd,
+  which holds a mail as one object per line: 4 times its size for lines of
+  base64, 80 times for empty lines.
 - 500 and the connection closed when more than ``MAX_UNENDED_BYTES`` come
   without a line end: aiosmtpd discards such a line's text but keeps its
   pieces until the line ends, so one endless line grew the process by its
@@ -24,7 +28,7 @@ Refusals the client sees:
   together grow the process without bound. The client keeps its mail and
   tries again; a mail that waits for its turn has not started sending, so
   it costs nothing meanwhile. Ceiling: the idle listener plus
-  ``max_mails_at_once`` x about 4 x ``max_message_bytes`` (measured in
+  ``max_mails_at_once`` x about 3 x ``max_message_bytes`` (measured in
   bench/README.md, "Big mails arriving together").
 """
 
@@ -41,6 +45,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy.engine import Engine
 
 from judge.config import Config
+from judge.intake.smtp_data import read_data
 from judge.intake.store import store_many
 
 log = logging.getLogger(__name__)
@@ -92,18 +97,42 @@ class _BoundedSMTP(SMTP):
         self._turns = turns
 
     async def smtp_DATA(self, arg: str) -> None:
+        # aiosmtpd's own checks, in its order, before any turn is taken
+        if await self.check_helo_needed() or await self.check_auth_needed("DATA"):
+            return
+        assert self.envelope is not None
+        if not self.envelope.rcpt_tos:
+            await self.push("503 Error: need RCPT command")
+            return
+        if arg:
+            await self.push("501 Syntax: DATA")
+            return
         if not await self._turns.take():
             log.warning("smtp intake: %d mails at once; %r told to try again later",
                         self._turns.at_once, self.session.peer if self.session else "?")
             await self.push(BUSY)
             return
-        # The turn lasts until the mail is stored and answered (aiosmtpd
-        # calls the handler inside smtp_DATA), and ends however the DATA
-        # ends: a client gone half way cancels this coroutine.
+        # The turn lasts until the mail is stored and answered, and ends
+        # however the DATA ends: a client gone half way cancels this coroutine.
         try:
-            await super().smtp_DATA(arg)
+            await self._take_mail()
         finally:
             self._turns.give_back()
+
+    async def _take_mail(self) -> None:
+        """aiosmtpd's DATA, but the text read into one buffer (smtp_data)."""
+        await self.push("354 End data with <CR><LF>.<CR><LF>")
+        data = await read_data(self._reader, self.data_size_limit, self.line_length_limit)
+        envelope, session = self.envelope, self.session
+        assert envelope is not None and session is not None
+        if data.refusal:
+            status = data.refusal
+        else:
+            # the listener never decodes (decode_data=False): both are the bytes
+            envelope.content = envelope.original_content = data.text
+            status = await self.event_handler.handle_DATA(self, session, envelope)
+        self.envelope = self._create_envelope()  # the next mail starts afresh
+        await self.push(status)
 
     def data_received(self, data: bytes) -> None:
         end = data.rfind(b"\n")

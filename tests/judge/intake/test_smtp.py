@@ -350,3 +350,28 @@ def test_a_line_without_end_is_refused_without_growing_memory(
     assert _rows(db_url) == []
     with listener.client() as smtp:  # the listener is still there for others
         assert _send(smtp, crlf(load_mail("orders.eml")))[0] == 250
+
+
+def test_a_mail_of_empty_lines_costs_about_its_size(db: Engine, db_url: str) -> None:
+    """A line is not an object of its own: 2 MB of empty lines (a million
+    of them, within the size limit) grow the process (listener and test in
+    one) by a few MB, not by the 160 MB aiosmtpd's own reading took."""
+    raw = b"Subject: blank\r\nMessage-ID: <blank@example.org>\r\n\r\n" + b"\r\n" * 2**20
+    with _listening(db, max_message_bytes=len(raw)) as listener:
+        conn = socket.create_connection((listener.config.smtp_host,
+                                         listener.config.smtp_port), timeout=60)
+        with conn, conn.makefile("rb") as reader:
+            assert reader.readline().startswith(b"220")
+            for command, code in ((b"HELO client.example.org", b"250"),
+                                  (f"MAIL FROM:<{SENDER}>".encode(), b"250"),
+                                  (f"RCPT TO:<{JUDGE}>".encode(), b"250"), (b"DATA", b"354")):
+                conn.sendall(command + b"\r\n")
+                assert reader.readline().startswith(code)
+            Path("/proc/self/clear_refs").write_text("5")  # VmHWM starts again from VmRSS
+            before = _memory_kb("VmRSS")
+            conn.sendall(raw + b".\r\n")
+            reply = reader.readline()
+            grown = _memory_kb("VmHWM") - before
+    assert reply.startswith(b"250 "), reply
+    assert grown < 24 * 1024, f"the process grew by {grown} kB"
+    assert [row.raw for row in _rows(db_url)] == [raw]
