@@ -57,6 +57,11 @@ class Config:
     smtp_host: str = "127.0.0.1"
     smtp_port: int = 2525
     max_message_bytes: int = 25 * 1024 * 1024  # an ordinary mail with photos attached
+    # The listener holds each mail it reads whole in memory until it is
+    # stored; this many at once bound its memory (issue 25). More wait for
+    # a turn, then are told 451 (try again later).
+    max_mails_at_once: int = 4
+    busy_wait_seconds: float = 30.0
     imap: ImapConfig | None = None
     relay_host: str = ""
     relay_port: int = 25
@@ -141,6 +146,13 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         workers = int(judge.get("workers", 1))
         if not 1 <= workers <= 64:
             raise ValueError(f"judge.workers must be 1 to 64, not {workers}")
+        max_mails_at_once = int(smtp.get("max_mails_at_once", Config.max_mails_at_once))
+        if max_mails_at_once < 1:
+            raise ValueError(f"smtp.max_mails_at_once must be at least 1, not {max_mails_at_once}")
+        busy_wait_seconds = float(smtp.get("busy_wait_seconds", Config.busy_wait_seconds))
+        if busy_wait_seconds < 0:
+            raise ValueError(f"smtp.busy_wait_seconds must not be negative, "
+                             f"not {busy_wait_seconds}")
         return Config(
             name=str(judge.get("name", "PYJUDGE")),
             address=str(judge.get("address", "judge@localhost")),
@@ -152,6 +164,8 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
             smtp_host=str(smtp.get("host", "127.0.0.1")),
             smtp_port=int(smtp.get("port", 2525)),
             max_message_bytes=int(smtp.get("max_message_bytes", 25 * 1024 * 1024)),
+            max_mails_at_once=max_mails_at_once,
+            busy_wait_seconds=busy_wait_seconds,
             imap=ImapConfig(
                 host=str(imap["host"]), port=int(imap.get("port", 143)),
                 user=str(imap.get("user", "")), password=str(imap.get("password", "")),

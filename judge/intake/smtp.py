@@ -11,13 +11,25 @@ twice.
 Refusals the client sees:
 - 552 when the message is larger than ``max_message_bytes`` (announced in
   EHLO as SIZE; aiosmtpd refuses at MAIL FROM when the client states the
-  size, otherwise after reading the data). Nothing is stored.
+  size, otherwise ``smtp_data`` does after reading the data). Nothing is
+  stored.
 - 500 for a line longer than RFC 5321's 1000 characters (aiosmtpd's limit).
+  The text after DATA is read by ``smtp_data.read_data``, not by aiosmtpd,
+  which holds a mail as one object per line: 4 times its size for lines of
+  base64, 80 times for empty lines.
 - 500 and the connection closed when more than ``MAX_UNENDED_BYTES`` come
   without a line end: aiosmtpd discards such a line's text but keeps its
   pieces until the line ends, so one endless line grew the process by its
   size.
 - 452 past 100 recipients (the judge is one mailbox; more is abuse).
+- 451 to DATA when ``max_mails_at_once`` mails are being read and stored
+  and none of them ends within ``busy_wait_seconds``. A mail is held whole
+  in memory from its DATA to its commit, so without a cap, mails arriving
+  together grow the process without bound. The client keeps its mail and
+  tries again; a mail that waits for its turn has not started sending, so
+  it costs nothing meanwhile. Ceiling: the idle listener plus
+  ``max_mails_at_once`` x about 3 x ``max_message_bytes`` (measured in
+  bench/README.md, "Big mails arriving together").
 """
 
 from __future__ import annotations
@@ -33,12 +45,14 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy.engine import Engine
 
 from judge.config import Config
+from judge.intake.smtp_data import read_data
 from judge.intake.store import store_many
 
 log = logging.getLogger(__name__)
 
 MAX_RECIPIENTS = 100
 TEMPORARY_FAILURE = "451 4.3.0 temporary failure, try again later"
+BUSY = "451 4.3.2 too many mails at once, try again later"
 
 OnStored = Callable[[int, bool], None]
 
@@ -48,11 +62,77 @@ MAX_UNENDED_BYTES = 64 * 1024
 LINE_WITHOUT_END = b"500 5.5.2 line without end, closing the connection\r\n"
 
 
+class Turns:
+    """The mails the listener reads and stores at once: at most ``at_once``;
+    one more waits up to ``wait_seconds`` for a turn to end."""
+
+    def __init__(self, at_once: int, wait_seconds: float) -> None:
+        self.at_once = at_once
+        self.wait_seconds = wait_seconds
+        # asyncio binds it to the listener's loop when a mail first waits
+        self._free = asyncio.Semaphore(at_once)
+
+    async def take(self) -> bool:
+        """A turn, or False when none came free in time."""
+        try:
+            async with asyncio.timeout(self.wait_seconds):
+                await self._free.acquire()
+        except TimeoutError:
+            return False
+        return True
+
+    def give_back(self) -> None:
+        self._free.release()
+
+
 class _BoundedSMTP(SMTP):
     """aiosmtpd's SMTP with a bound on the bytes it takes without a line end,
-    counted as they arrive, before aiosmtpd buffers any of them."""
+    counted as they arrive, before aiosmtpd buffers any of them, and on the
+    mails it holds at once (``Turns``)."""
 
     _unended = 0  # bytes since the last line end
+
+    def __init__(self, handler: IntakeHandler, turns: Turns, **kwargs: Any) -> None:
+        super().__init__(handler, **kwargs)
+        self._turns = turns
+
+    async def smtp_DATA(self, arg: str) -> None:
+        # aiosmtpd's own checks, in its order, before any turn is taken
+        if await self.check_helo_needed() or await self.check_auth_needed("DATA"):
+            return
+        assert self.envelope is not None
+        if not self.envelope.rcpt_tos:
+            await self.push("503 Error: need RCPT command")
+            return
+        if arg:
+            await self.push("501 Syntax: DATA")
+            return
+        if not await self._turns.take():
+            log.warning("smtp intake: %d mails at once; %r told to try again later",
+                        self._turns.at_once, self.session.peer if self.session else "?")
+            await self.push(BUSY)
+            return
+        # The turn lasts until the mail is stored and answered, and ends
+        # however the DATA ends: a client gone half way cancels this coroutine.
+        try:
+            await self._take_mail()
+        finally:
+            self._turns.give_back()
+
+    async def _take_mail(self) -> None:
+        """aiosmtpd's DATA, but the text read into one buffer (smtp_data)."""
+        await self.push("354 End data with <CR><LF>.<CR><LF>")
+        data = await read_data(self._reader, self.data_size_limit, self.line_length_limit)
+        envelope, session = self.envelope, self.session
+        assert envelope is not None and session is not None
+        if data.refusal:
+            status = data.refusal
+        else:
+            # the listener never decodes (decode_data=False): both are the bytes
+            envelope.content = envelope.original_content = data.text
+            status = await self.event_handler.handle_DATA(self, session, envelope)
+        self.envelope = self._create_envelope()  # the next mail starts afresh
+        await self.push(status)
 
     def data_received(self, data: bytes) -> None:
         end = data.rfind(b"\n")
@@ -80,8 +160,12 @@ class _BoundedSMTP(SMTP):
 
 
 class _Controller(Controller):
+    def __init__(self, handler: IntakeHandler, turns: Turns, **kwargs: Any) -> None:
+        super().__init__(handler, **kwargs)
+        self.turns = turns  # one for all the listener's connections
+
     def factory(self) -> SMTP:
-        return _BoundedSMTP(self.handler, **self.SMTP_kwargs)
+        return _BoundedSMTP(self.handler, self.turns, **self.SMTP_kwargs)
 
 
 class ListenError(Exception):
@@ -178,7 +262,8 @@ def start_listener(config: Config, engine: Engine,
         "enable_SMTPUTF8": True,
         "decode_data": False,
     }
-    controller = _Controller(IntakeHandler(engine, on_stored), **kwargs)
+    turns = Turns(config.max_mails_at_once, config.busy_wait_seconds)
+    controller = _Controller(IntakeHandler(engine, on_stored), turns, **kwargs)
     try:
         controller.start()
     except OSError as exc:  # the keeper's mistake, not the judge's: say it in one line

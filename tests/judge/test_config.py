@@ -19,6 +19,7 @@ def test_embedded_defaults() -> None:
     assert config.maildir == Path("data") / "outgoing"
     assert config.workers == 1
     assert config.keeper == ""  # nobody but the GM is told of a failing deadline
+    assert (config.max_mails_at_once, config.busy_wait_seconds) == (4, 30.0)
 
 
 def test_file_then_environment(tmp_path: Path) -> None:
@@ -47,6 +48,8 @@ def test_file_then_environment(tmp_path: Path) -> None:
     ("[judge]\ntime_zone = 'Mars/Olympus'\n", {}, "is not a time zone like Europe/Paris"),
     ("[judge]\ntime_zone = 'IST'\n", {}, "IST names several time zones"),
     ("[judge]\nkeeper = 'the keeper'\n", {}, "judge.keeper: not a mail address"),
+    ("[smtp]\nmax_mails_at_once = 0\n", {}, "max_mails_at_once must be at least 1"),
+    ("[smtp]\nbusy_wait_seconds = -1\n", {}, "busy_wait_seconds must not be negative"),
 ])
 def test_bad_configuration_is_reported(tmp_path: Path, text: str, environ: dict[str, str],
                                        message: str) -> None:

@@ -7,8 +7,10 @@ import smtplib
 import socket
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
@@ -44,16 +46,22 @@ class Listener:
         return smtp
 
 
-@pytest.fixture
-def listener(db: Engine) -> Iterator[Listener]:
+@contextmanager
+def _listening(db: Engine, **settings: Any) -> Iterator[Listener]:
     config = Config(address="judge@example.net", smtp_port=free_port(),
-                    max_message_bytes=LIMIT)
+                    max_message_bytes=LIMIT).with_(**settings)
     state = Listener(config)
     controller = start_listener(config, db, on_stored=state.on_stored)
     try:
         yield state
     finally:
         controller.stop()
+
+
+@pytest.fixture
+def listener(db: Engine) -> Iterator[Listener]:
+    with _listening(db) as state:
+        yield state
 
 
 def _rows(db_url: str) -> list[InboundMail]:
@@ -216,6 +224,87 @@ def test_line_over_1000_characters_gets_500(listener: Listener, db_url: str) -> 
     assert _rows(db_url) == []
 
 
+def _numbered(n: int) -> bytes:
+    """A mail of its own for client n (copies of one mail would be one row)."""
+    return crlf(load_mail("orders.eml")).replace(b"Subject:", b"X-Client: %d\r\nSubject:" % n, 1)
+
+
+def _begin_data(smtp: smtplib.SMTP, raw: bytes) -> tuple[int, bytes]:
+    """MAIL, RCPT, DATA, and when DATA is answered 354, the mail's first
+    half (the client is sending it): the reply to DATA."""
+    assert smtp.mail(SENDER)[0] == 250 and smtp.rcpt(JUDGE)[0] == 250
+    code, reply = smtp.docmd("DATA")
+    if code == 354:
+        smtp.send(raw[:len(raw) // 2])
+    return code, reply
+
+
+def _answered_within(smtp: smtplib.SMTP, seconds: float) -> bool:
+    """Whether the listener says something within ``seconds`` (read nothing)."""
+    assert smtp.sock is not None
+    smtp.sock.settimeout(seconds)
+    try:
+        return bool(smtp.sock.recv(1, socket.MSG_PEEK))
+    except TimeoutError:
+        return False
+    finally:
+        smtp.sock.settimeout(30)
+
+
+def _end_data(smtp: smtplib.SMTP, raw: bytes) -> tuple[int, bytes]:
+    smtp.send(raw[len(raw) // 2:] + b".\r\n")
+    return smtp.getreply()
+
+
+def test_mails_past_the_cap_are_told_to_try_again_and_none_is_lost(db: Engine,
+                                                                   db_url: str) -> None:
+    """Two mails being sent hold both turns: a third is answered 451 at
+    DATA (a temporary refusal: its client keeps it), the two are stored,
+    and the third, sent again once they are, is stored too."""
+    raws = [_numbered(n) for n in range(3)]
+    with _listening(db, max_mails_at_once=2, busy_wait_seconds=0.3) as listener, \
+            listener.client() as first, listener.client() as second, \
+            listener.client() as third:
+        assert _begin_data(first, raws[0])[0] == 354
+        assert _begin_data(second, raws[1])[0] == 354
+        code, reply = _begin_data(third, raws[2])
+        assert (code, reply) == (451, b"4.3.2 too many mails at once, try again later")
+        assert _end_data(first, raws[0])[0] == 250
+        assert _end_data(second, raws[1])[0] == 250
+        assert third.data(raws[2])[0] == 250  # its MAIL and RCPT still stand
+    assert sorted(row.raw for row in _rows(db_url)) == sorted(raws)
+
+
+def test_a_mail_waits_for_its_turn_rather_than_being_refused(db: Engine,
+                                                            db_url: str) -> None:
+    """With the one turn taken, DATA is not answered until the turn ends,
+    then the waiting mail goes through."""
+    raws = [_numbered(n) for n in range(2)]
+    with _listening(db, max_mails_at_once=1, busy_wait_seconds=30) as listener, \
+            listener.client() as first, listener.client() as waiting:
+        assert _begin_data(first, raws[0])[0] == 354
+        assert waiting.mail(SENDER)[0] == 250 and waiting.rcpt(JUDGE)[0] == 250
+        waiting.putcmd("DATA")
+        assert not _answered_within(waiting, 0.5), "DATA answered while the only turn was taken"
+        assert _end_data(first, raws[0])[0] == 250
+        assert waiting.getreply()[0] == 354
+        waiting.send(raws[1] + b".\r\n")
+        assert waiting.getreply()[0] == 250
+    assert sorted(row.raw for row in _rows(db_url)) == sorted(raws)
+
+
+def test_a_client_gone_in_the_middle_of_data_gives_its_turn_back(db: Engine,
+                                                                 db_url: str) -> None:
+    raw = _numbered(1)
+    with _listening(db, max_mails_at_once=1, busy_wait_seconds=5) as listener:
+        with listener.client() as gone:
+            assert _begin_data(gone, _numbered(0))[0] == 354
+            gone.close()  # half a mail, then the connection drops
+        with listener.client() as smtp:
+            assert _send(smtp, raw)[0] == 250
+    assert [row.raw for row in _rows(db_url)] == [raw]
+
+
 def _memory_kb(field_name: str) -> int:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith(field_name + ":"):
@@ -261,3 +350,28 @@ def test_a_line_without_end_is_refused_without_growing_memory(
     assert _rows(db_url) == []
     with listener.client() as smtp:  # the listener is still there for others
         assert _send(smtp, crlf(load_mail("orders.eml")))[0] == 250
+
+
+def test_a_mail_of_empty_lines_costs_about_its_size(db: Engine, db_url: str) -> None:
+    """A line is not an object of its own: 2 MB of empty lines (a million
+    of them, within the size limit) grow the process (listener and test in
+    one) by a few MB, not by the 160 MB aiosmtpd's own reading took."""
+    raw = b"Subject: blank\r\nMessage-ID: <blank@example.org>\r\n\r\n" + b"\r\n" * 2**20
+    with _listening(db, max_message_bytes=len(raw)) as listener:
+        conn = socket.create_connection((listener.config.smtp_host,
+                                         listener.config.smtp_port), timeout=60)
+        with conn, conn.makefile("rb") as reader:
+            assert reader.readline().startswith(b"220")
+            for command, code in ((b"HELO client.example.org", b"250"),
+                                  (f"MAIL FROM:<{SENDER}>".encode(), b"250"),
+                                  (f"RCPT TO:<{JUDGE}>".encode(), b"250"), (b"DATA", b"354")):
+                conn.sendall(command + b"\r\n")
+                assert reader.readline().startswith(code)
+            Path("/proc/self/clear_refs").write_text("5")  # VmHWM starts again from VmRSS
+            before = _memory_kb("VmRSS")
+            conn.sendall(raw + b".\r\n")
+            reply = reader.readline()
+            grown = _memory_kb("VmHWM") - before
+    assert reply.startswith(b"250 "), reply
+    assert grown < 24 * 1024, f"the process grew by {grown} kB"
+    assert [row.raw for row in _rows(db_url)] == [raw]

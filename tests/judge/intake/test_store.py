@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import threading
+import tracemalloc
 from typing import Any
 
 import pytest
@@ -48,6 +50,39 @@ def test_different_mails_hash_apart(case: dict[str, Any]) -> None:
 @pytest.mark.parametrize("case", CASES["message_id"], ids=[c["file"] for c in CASES["message_id"]])
 def test_message_id(case: dict[str, Any]) -> None:
     assert fingerprint(load_mail(case["file"]))[0] == case["expected"]
+
+
+@pytest.mark.parametrize("case", CASES["hash"], ids=[c["file"] for c in CASES["hash"]])
+def test_hash_is_what_earlier_judges_stored(case: dict[str, Any]) -> None:
+    raw = load_mail(case["file"], crlf=case.get("crlf", False), suffix=case.get("suffix", ""))
+    assert fingerprint(raw)[1] == case["expected"]
+
+
+def test_a_big_mail_is_hashed_in_one_copy_of_it() -> None:
+    """The listener hashes each mail while holding it: for 20 MB, about
+    20 MB more at the peak (its LF copy), not a copy per step."""
+    raw = load_mail("orders.eml", crlf=True) + b"QmlnIG1haWw=" * 64 * 27_000 + b"\r\n"
+    tracemalloc.start()
+    try:
+        fingerprint(raw)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1.2 * len(raw), f"{peak / len(raw):.1f} times the mail's size"
+
+
+def test_a_stored_mail_is_not_kept_in_memory(db: Engine) -> None:
+    """Once stored, a mail's text is the database's alone: nothing of the
+    store keeps it in the process. SQLAlchemy's statement cache kept the
+    first mail stored, whose insert it compiled: here, a big one."""
+    tracemalloc.start()
+    try:
+        store_inbound(db, load_mail("press.eml") + b"QmlnIG1haWw=\r\n" * 300_000, "smtp")
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert kept < 2**20, f"{kept} bytes kept"
 
 
 @given(st.binary(max_size=4000))
