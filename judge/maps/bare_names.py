@@ -6,16 +6,15 @@ the names written on it and they stay dark on the land's own colour."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from functools import cache
 
-import cairocffi
 import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.map import Point
-from judge.maps.board import FONTS, area_data
+from judge.maps.board import area_data
 from judge.maps.labels import ASCENT, DESCENT
+from judge.maps.text_width import advance
 
 BARE = 0.2  # font sizes of bare land kept round a name under a strong owner's colour
 
@@ -31,7 +30,7 @@ def bare_names(areas: Mapping[str, str], labels: Mapping[str, Point], size: floa
     pad = size * BARE
     boxes = []
     for code, (x, y) in labels.items():
-        half = _advance(code, code in bold) * size / 2 + pad
+        half = advance(code, code in bold) * size / 2 + pad
         boxes.append(shapely.box(x - half, y - size * ASCENT - pad, x + half,
                                  y + size * DESCENT + pad))
     tree = shapely.STRtree(boxes)
@@ -42,17 +41,6 @@ def bare_names(areas: Mapping[str, str], labels: Mapping[str, Point], size: floa
         found[code] = (area_data(shape.difference(shapely.union_all(near)))
                        if shape is not None and near else d)
     return found
-
-
-@cache
-def _advance(text: str, bold: bool) -> float:
-    """How far the names' font sets ``text``, in font sizes (its width as
-    text-anchor="middle" centres it)."""
-    context = cairocffi.Context(cairocffi.ImageSurface(cairocffi.FORMAT_A8, 1, 1))
-    context.select_font_face(FONTS.split(",")[0], cairocffi.FONT_SLANT_NORMAL,
-                             cairocffi.FONT_WEIGHT_BOLD if bold else cairocffi.FONT_WEIGHT_NORMAL)
-    context.set_font_size(100.0)
-    return float(context.text_extents(text)[4]) / 100.0
 
 
 def _straight(d: str) -> BaseGeometry | None:

@@ -30,24 +30,9 @@ from engine.diplomap.values import EDGE
 from judge.maps.board import LAND, SEA, area_data, number
 from judge.maps.labels import ASCENT, DESCENT, Box, label_box
 from judge.maps.room import roomiest
+from judge.maps.text_width import advance
 
 Pt = tuple[float, float]
-
-# the advance widths, in font sizes, of the characters a province's code is
-# written with, in DejaVu Sans Book and Bold (a centre's name is bold)
-_BOOK = {
-    "A": 0.684, "B": 0.686, "C": 0.698, "D": 0.770, "E": 0.632, "F": 0.575, "G": 0.775,
-    "H": 0.752, "I": 0.295, "J": 0.295, "K": 0.656, "L": 0.557, "M": 0.863, "N": 0.748,
-    "O": 0.787, "P": 0.603, "Q": 0.787, "R": 0.695, "S": 0.635, "T": 0.611, "U": 0.732,
-    "V": 0.684, "W": 0.989, "X": 0.685, "Y": 0.611, "Z": 0.685, "-": 0.361, "+": 0.838,
-    "/": 0.337, **dict.fromkeys("0123456789", 0.636)}
-_BOLD = {
-    "A": 0.774, "B": 0.762, "C": 0.734, "D": 0.830, "E": 0.683, "F": 0.683, "G": 0.821,
-    "H": 0.837, "I": 0.372, "J": 0.372, "K": 0.775, "L": 0.637, "M": 0.995, "N": 0.837,
-    "O": 0.850, "P": 0.733, "Q": 0.850, "R": 0.770, "S": 0.720, "T": 0.682, "U": 0.812,
-    "V": 0.774, "W": 1.103, "X": 0.771, "Y": 0.724, "Z": 0.725, "-": 0.415, "+": 0.838,
-    "/": 0.365, **dict.fromkeys("0123456789", 0.696)}
-_WIDEST = 1.103  # a character not in the tables (a GM's name): as wide as a bold W
 
 MARGIN = 0.8  # points a name keeps off any border (1.3 px at mail size: the check asks 1)
 STEP = 1 / 3  # font sizes between the spots tried
@@ -72,8 +57,7 @@ TRIED = 40  # spots beside a part whose leaders are worked out, nearest first
 
 
 def name_width(code: str, size: float, bold: bool) -> float:
-    widths = _BOLD if bold else _BOOK
-    return sum(widths.get(c, _WIDEST) for c in code) * size
+    return advance(code, bold) * size
 
 
 def name_box(code: str, x: float, y: float, size: float, bold: bool) -> Box:

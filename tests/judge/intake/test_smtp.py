@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 from sqlalchemy.engine import Engine
@@ -312,6 +312,15 @@ def _memory_kb(field_name: str) -> int:
     raise AssertionError(f"no {field_name} in /proc/self/status")
 
 
+def _up_to_data(conn: socket.socket, reader: BinaryIO) -> None:
+    """HELO, MAIL, RCPT and DATA on a raw connection, each answered as it should be."""
+    for command, code in ((b"HELO client.example.org", b"250"),
+                          (f"MAIL FROM:<{SENDER}>".encode(), b"250"),
+                          (f"RCPT TO:<{JUDGE}>".encode(), b"250"), (b"DATA", b"354")):
+        conn.sendall(command + b"\r\n")
+        assert reader.readline().startswith(code)
+
+
 @pytest.mark.parametrize("where", ["command", "data"])
 def test_a_line_without_end_is_refused_without_growing_memory(
         listener: Listener, db_url: str, where: str) -> None:
@@ -324,11 +333,7 @@ def test_a_line_without_end_is_refused_without_growing_memory(
     reader = conn.makefile("rb")
     assert reader.readline().startswith(b"220")
     if where == "data":
-        for command, code in ((b"HELO client.example.org", b"250"),
-                              (f"MAIL FROM:<{SENDER}>".encode(), b"250"),
-                              (f"RCPT TO:<{JUDGE}>".encode(), b"250"), (b"DATA", b"354")):
-            conn.sendall(command + b"\r\n")
-            assert reader.readline().startswith(code)
+        _up_to_data(conn, reader)
     Path("/proc/self/clear_refs").write_text("5")  # VmHWM starts again from VmRSS
     before = _memory_kb("VmRSS")
     refused = False
@@ -362,11 +367,7 @@ def test_a_mail_of_empty_lines_costs_about_its_size(db: Engine, db_url: str) -> 
                                          listener.config.smtp_port), timeout=60)
         with conn, conn.makefile("rb") as reader:
             assert reader.readline().startswith(b"220")
-            for command, code in ((b"HELO client.example.org", b"250"),
-                                  (f"MAIL FROM:<{SENDER}>".encode(), b"250"),
-                                  (f"RCPT TO:<{JUDGE}>".encode(), b"250"), (b"DATA", b"354")):
-                conn.sendall(command + b"\r\n")
-                assert reader.readline().startswith(code)
+            _up_to_data(conn, reader)
             Path("/proc/self/clear_refs").write_text("5")  # VmHWM starts again from VmRSS
             before = _memory_kb("VmRSS")
             conn.sendall(raw + b".\r\n")
