@@ -9,13 +9,19 @@ from __future__ import annotations
 import logging
 from functools import partial
 
-import cairosvg
-
 from engine.diplomap.state import map_changes
 from engine.map import GameMap
 from engine.variants import rules_for
+from judge.maps.board import PIXELS_WIDE
 from judge.maps.hexboard import hexboard_svg
-from judge.maps.render import phase_png, render_png, render_svg, svg_to_pdf, with_board
+from judge.maps.render import (
+    opaque_png,
+    phase_png,
+    render_png,
+    render_svg,
+    svg_to_pdf,
+    with_board,
+)
 from judge.maps.scene import Scene
 from judge.maps.views import has_views, pictures
 
@@ -79,7 +85,7 @@ def render_other_board(game_map: GameMap, scene: Scene, kind: str) -> bytes | No
 
 
 def _other_board_png(svg: str) -> bytes:
-    return bytes(cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=1000))
+    return opaque_png(svg, PIXELS_WIDE)
 
 
 def attachments_or_none(game_map: GameMap, scene: Scene, *, full: bool = False
