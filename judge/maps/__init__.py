@@ -14,8 +14,8 @@ from engine.map import GameMap
 from engine.variants import rules_for
 from judge.maps.board import PIXELS_WIDE
 from judge.maps.hexboard import hexboard_svg
+from judge.maps.layers import layered_png
 from judge.maps.render import (
-    opaque_png,
     phase_png,
     render_png,
     render_svg,
@@ -85,7 +85,7 @@ def render_other_board(game_map: GameMap, scene: Scene, kind: str) -> bytes | No
 
 
 def _other_board_png(svg: str) -> bytes:
-    return opaque_png(svg, PIXELS_WIDE)
+    return layered_png(svg, PIXELS_WIDE)
 
 
 def attachments_or_none(game_map: GameMap, scene: Scene, *, full: bool = False

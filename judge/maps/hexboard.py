@@ -32,6 +32,7 @@ from judge.maps.hexarrows import (
     numbered_kicks,
 )
 from judge.maps.hexlayout import Box, Layout, layout
+from judge.maps.layers import OVER, UNDER
 
 _GROUP_TINTS = ("#dfe6f3", "#f3cfcf", "#c6ecec", "#fad9b5", "#e6d0f0", "#e6e6e6")
 INK = "#222222"
@@ -113,12 +114,16 @@ def hexboard_svg(game_map: GameMap, board: HexBoard, caption: str) -> str:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{number(drawn.width)}" '
            f'height="{number(height)}" viewBox="{number(drawn.left)} {number(drawn.top)} '
            f'{number(drawn.width)} {number(height)}" font-family="DejaVu Sans, sans-serif">',
+           # the hexes and their names are the same in every phase: a PNG
+           # draws them once per process (judge/maps/layers.py)
+           f'<g class="{UNDER}">',
            f'<rect x="{number(drawn.left)}" y="{number(drawn.top)}" width="{number(drawn.width)}" '
            f'height="{number(height)}" fill="#ffffff"/>']
     for cell in board.cells:
         x, y = drawn.centres[cell.label]
         out.append(f'<polygon points="{_hexagon(x, y, size)}" fill="{tints[cell.group]}" '
                    f'stroke="{INK}" stroke-width="0.8" data-space="{escape(cell.label)}"/>')
+    out.append("</g>")
     for group, box in drawn.pools.items():
         out.extend(_pool(game_map, board, group, box, tints.get(group, "#eeeeee")))
     for label, power in board.pieces.items():
@@ -138,6 +143,7 @@ def hexboard_svg(game_map: GameMap, board: HexBoard, caption: str) -> str:
     places.update({group: Place(box.x, box.y, 0, box.width / 2, box.height / 2)
                    for group, box in drawn.pools.items()})
     out.extend(arrows_svg(game_map, board, places))
+    out.append(f'<g class="{OVER}">')
     for cell in board.cells:  # over the arrows, on a patch of the hex's tint
         x, y = drawn.centres[cell.label]
         wide = len(cell.label) * LABEL_SIZE * 0.66 + 2
@@ -146,6 +152,7 @@ def hexboard_svg(game_map: GameMap, board: HexBoard, caption: str) -> str:
         out.append(f'<text x="{number(x)}" y="{number(y - size * 0.45)}" '
                    f'font-size="{number(LABEL_SIZE)}" text-anchor="middle" fill="#333333" '
                    f'data-label="{escape(cell.label)}">{escape(cell.label)}</text>')
+    out.append("</g>")
     out.extend(legend.svg)
     out.append("</svg>")
     return "\n".join(out)

@@ -348,21 +348,6 @@ def _draw(svg: str) -> cairocffi.ImageSurface:
     return surface.cairo
 
 
-def opaque_png(svg: str, width: int) -> bytes:
-    """A whole SVG drawn ``width`` pixels wide on white, written as
-    :func:`_png` writes a map (cairo's own writer takes three times as long)."""
-    drawn = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96,
-                       output_width=width).cairo
-    picture = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, drawn.get_width(),
-                                     drawn.get_height())
-    context = cairocffi.Context(picture)
-    context.set_source_rgb(1, 1, 1)
-    context.paint()
-    context.set_source_surface(drawn)
-    context.paint()
-    return _png(picture)
-
-
 def render_png(game_map: GameMap, scene: Scene) -> bytes:
     """The map as PNG: the board's unchanging parts, drawn once per
     process, with this phase's drawing laid over them. The same picture as
@@ -391,13 +376,13 @@ def phase_png(game_map: GameMap, phase_svg: str,
         context.paint()
     context.set_source_surface(drawn)
     context.paint()
-    return _png(picture)
+    return rgb_png(picture)
 
 
 PNG_LEVEL = 3  # zlib: a smaller file than cairo's own writer makes, in a third of its time
 
 
-def _png(surface: cairocffi.ImageSurface) -> bytes:
+def rgb_png(surface: cairocffi.ImageSurface) -> bytes:
     """An opaque cairo picture as an RGB PNG. Cairo's own writer spends
     about 50 ms on a map; the picture's flat colours compress as well
     unfiltered at a low zlib level, in about 15 ms."""

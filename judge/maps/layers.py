@@ -1,0 +1,69 @@
+"""A whole SVG drawn as PNG with the parts that are the same in every
+phase drawn once per process: a document marks them with two groups,
+UNDER (drawn first, under everything) and OVER (drawn last, over
+everything); what is left, the phase's own drawing, is drawn each time
+and laid between them. The Favor map's hexes and their names are most of
+its cost, and they never change (judge/maps/hexboard.py)."""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import cairocffi
+from cairosvg.parser import Tree
+from cairosvg.surface import PNGSurface
+
+from judge.maps.render import rgb_png
+
+UNDER, OVER = "unchanging-under", "unchanging-over"
+_GROUP = {name: re.compile(rf'<g class="{name}">.*?</g>', re.S) for name in (UNDER, OVER)}
+_ROOT = re.compile(r"<svg\b[^>]*>")
+_KEPT = 16  # layers kept: one board at a few legend heights
+
+_LOCK = threading.Lock()
+_LAYERS: dict[str, cairocffi.ImageSurface] = {}
+
+
+def _draw(svg: str, width: int) -> cairocffi.ImageSurface:
+    return PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96,
+                      output_width=width).cairo
+
+
+def _layer(root: str, part: str, width: int) -> cairocffi.ImageSurface:
+    """``part`` alone in the document ``root`` opens, drawn once per process."""
+    key = f"{width}\n{root}\n{part}"
+    with _LOCK:
+        found = _LAYERS.get(key)
+    if found is not None:
+        return found
+    layer = _draw(f"{root}{part}</svg>", width)
+    with _LOCK:
+        if len(_LAYERS) >= _KEPT:
+            _LAYERS.pop(next(iter(_LAYERS)))
+        _LAYERS[key] = layer
+    return layer
+
+
+def layered_png(svg: str, width: int) -> bytes:
+    """The document drawn ``width`` pixels wide on white; the same picture
+    as drawing it whole, its marked groups drawn once per process."""
+    root = _ROOT.search(svg)
+    parts = {name: pattern.search(svg) for name, pattern in _GROUP.items()}
+    if root is None or any(found is None for found in parts.values()):
+        layers = []
+        phase = svg
+    else:
+        layers = [_layer(root.group(0), found.group(0), width)
+                  for found in parts.values() if found is not None]
+        phase = _GROUP[OVER].sub("", _GROUP[UNDER].sub("", svg, count=1), count=1)
+    drawn = _draw(phase, width)
+    picture = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, drawn.get_width(),
+                                     drawn.get_height())
+    context = cairocffi.Context(picture)
+    context.set_source_rgb(1, 1, 1)
+    context.paint()
+    for surface in [*layers[:1], drawn, *layers[1:]]:
+        context.set_source_surface(surface)
+        context.paint()
+    return rgb_png(picture)
