@@ -11,10 +11,8 @@ import re
 import threading
 
 import cairocffi
-from cairosvg.parser import Tree
-from cairosvg.surface import PNGSurface
 
-from judge.maps.render import rgb_png
+from judge.maps.render import _draw, rgb_png
 
 UNDER, OVER = "unchanging-under", "unchanging-over"
 _GROUP = {name: re.compile(rf'<g class="{name}">.*?</g>', re.S) for name in (UNDER, OVER)}
@@ -23,11 +21,6 @@ _KEPT = 16  # layers kept: one board at a few legend heights
 
 _LOCK = threading.Lock()
 _LAYERS: dict[str, cairocffi.ImageSurface] = {}
-
-
-def _draw(svg: str, width: int) -> cairocffi.ImageSurface:
-    return PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96,
-                      output_width=width).cairo
 
 
 def _layer(root: str, part: str, width: int) -> cairocffi.ImageSurface:

@@ -142,8 +142,6 @@ def phase_title(phase: Phase) -> str:
     return f"{phase.name} ({phase})"
 
 
-
-
 STATIC_AT = "<!-- the board -->"  # where the unchanging parts go in the document
 
 
@@ -342,9 +340,10 @@ def _markup(piece: Piece) -> Piece:
     return Piece(piece.kind, piece.power, piece.where, Markup(piece.markup))
 
 
-def _draw(svg: str) -> cairocffi.ImageSurface:
-    """An SVG drawn in memory (cairosvg's documented output=None)."""
-    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96)
+def _draw(svg: str, width: int | None = None) -> cairocffi.ImageSurface:
+    """An SVG drawn in memory (cairosvg's documented output=None), at its
+    own size or ``width`` pixels wide."""
+    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width)
     return surface.cairo
 
 
