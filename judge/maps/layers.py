@@ -12,7 +12,7 @@ import threading
 
 import cairocffi
 
-from judge.maps.render import _draw, rgb_png
+from judge.maps.render import _draw, on_white, rgb_png
 
 UNDER, OVER = "unchanging-under", "unchanging-over"
 _GROUP = {name: re.compile(rf'<g class="{name}">.*?</g>', re.S) for name in (UNDER, OVER)}
@@ -51,12 +51,4 @@ def layered_png(svg: str, width: int) -> bytes:
                   for found in parts.values() if found is not None]
         phase = _GROUP[OVER].sub("", _GROUP[UNDER].sub("", svg, count=1), count=1)
     drawn = _draw(phase, width)
-    picture = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, drawn.get_width(),
-                                     drawn.get_height())
-    context = cairocffi.Context(picture)
-    context.set_source_rgb(1, 1, 1)
-    context.paint()
-    for surface in [*layers[:1], drawn, *layers[1:]]:
-        context.set_source_surface(surface)
-        context.paint()
-    return rgb_png(picture)
+    return rgb_png(on_white([*layers[:1], drawn, *layers[1:]], drawn))

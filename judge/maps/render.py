@@ -16,7 +16,7 @@ import struct
 import sys
 import threading
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 
@@ -362,20 +362,25 @@ def phase_png(game_map: GameMap, phase_svg: str,
     over the board's picture; with Diplomap's ``changes``, the changed
     board's (its patch drawn once per board, like the board itself)."""
     drawn = _draw(phase_svg)
-    layer = _prepared(game_map).layer(drawn.get_width())
-    picture = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, drawn.get_width(),
-                                     drawn.get_height())
-    context = cairocffi.Context(picture)
-    context.set_source_rgb(1, 1, 1)  # opaque everywhere, so the PNG needs no alpha
-    context.paint()
-    context.set_source_surface(layer)
-    context.paint()
+    layers = [_prepared(game_map).layer(drawn.get_width())]
     if changes:
-        context.set_source_surface(_patch_layer(game_map, changes, drawn.get_width()))
-        context.paint()
-    context.set_source_surface(drawn)
+        layers.append(_patch_layer(game_map, changes, drawn.get_width()))
+    return rgb_png(on_white([*layers, drawn], drawn))
+
+
+def on_white(layers: Sequence[cairocffi.ImageSurface],
+             size: cairocffi.ImageSurface) -> cairocffi.ImageSurface:
+    """The ``layers`` painted in order over white (opaque everywhere, so the
+    PNG needs no alpha), on a picture as large as ``size``."""
+    picture = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, size.get_width(),
+                                     size.get_height())
+    context = cairocffi.Context(picture)
+    context.set_source_rgb(1, 1, 1)
     context.paint()
-    return rgb_png(picture)
+    for layer in layers:
+        context.set_source_surface(layer)
+        context.paint()
+    return picture
 
 
 PNG_LEVEL = 3  # zlib: a smaller file than cairo's own writer makes, in a third of its time

@@ -36,6 +36,7 @@ from judge.maps.render import (
     _prepared,
     board_notice,
     changed_board,
+    on_white,
     phase_title,
     render_svg,
     with_board,
@@ -250,23 +251,15 @@ def _composed(layer: cairocffi.ImageSurface, drawn: str, patch: str, box: str,
     """The board's picture, a Diplomap patch if any, the phase's drawing,
     then what goes over everything (the overview's titles)."""
     phase = _draw(drawn)
-    picture = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, phase.get_width(),
-                                     phase.get_height())
-    context = cairocffi.Context(picture)
-    context.set_source_rgb(1, 1, 1)
-    context.paint()
-    context.set_source_surface(layer)
-    context.paint()
+    layers = [layer]
     if patch:
-        context.set_source_surface(_draw(
+        layers.append(_draw(
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" '
             f'height="{height}" {box} font-family="{FONTS}">{patch}</svg>'))
-        context.paint()
-    context.set_source_surface(phase)
-    context.paint()
+    layers.append(phase)
     if top is not None:
-        context.set_source_surface(top)
-        context.paint()
+        layers.append(top)
+    picture = on_white(layers, phase)
     return _palette_png(picture)
 
 
