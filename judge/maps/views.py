@@ -27,6 +27,7 @@ from PIL import Image
 
 from engine.diplomap.state import map_changes
 from engine.map import GameMap, View
+from judge.maps import paint
 from judge.maps.board import PIXELS_WIDE
 from judge.maps.board import number as _n
 from judge.maps.render import (
@@ -36,8 +37,9 @@ from judge.maps.render import (
     _prepared,
     board_notice,
     changed_board,
-    on_white,
+    opaque,
     phase_title,
+    picture,
     render_svg,
     with_board,
 )
@@ -227,9 +229,9 @@ def _overview_png(game_map: GameMap, drawn: str, patch: str) -> bytes:
     board = _prepared(game_map).board
     height = round(PIXELS_WIDE * board.height / board.width)
     box = f'viewBox="0 0 {_n(board.width)} {_n(board.height)}"'
-    layer = _layer(game_map, "", lambda: _draw(
+    layer = _layer(game_map, "", lambda: opaque(_draw(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
-        f'{box} font-family="{FONTS}">{_bare_board(game_map)}</svg>'))
+        f'{box} font-family="{FONTS}">{_bare_board(game_map)}</svg>')))
     titles = _layer(game_map, "-titles", lambda: _draw(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
         f'{box} font-family="{FONTS}">{_view_titles(game_map)}</svg>'))
@@ -240,9 +242,9 @@ def _view_png(game_map: GameMap, view: View, document: str, patch: str) -> bytes
     left, top, right, bottom = view.box
     height = _map_pixels(view)
     box = f'viewBox="{_n(left)} {_n(top)} {_n(right - left)} {_n(bottom - top)}"'
-    layer = _layer(game_map, view.name, lambda: _draw(
+    layer = _layer(game_map, view.name, lambda: opaque(_draw(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
-        f'{box} font-family="{FONTS}">{_prepared(game_map).svg}</svg>'))
+        f'{box} font-family="{FONTS}">{_prepared(game_map).svg}</svg>')))
     return _composed(layer, document, patch, box, height)
 
 
@@ -250,17 +252,12 @@ def _composed(layer: cairocffi.ImageSurface, drawn: str, patch: str, box: str,
               height: int, top: cairocffi.ImageSurface | None = None) -> bytes:
     """The board's picture, a Diplomap patch if any, the phase's drawing,
     then what goes over everything (the overview's titles)."""
-    phase = _draw(drawn)
     layers = [layer]
     if patch:
         layers.append(_draw(
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" '
             f'height="{height}" {box} font-family="{FONTS}">{patch}</svg>'))
-    layers.append(phase)
-    if top is not None:
-        layers.append(top)
-    picture = on_white(layers, phase)
-    return _palette_png(picture)
+    return _palette_png(picture(paint.prepare(drawn), layers, [top] if top is not None else []))
 
 
 def _palette_png(surface: cairocffi.ImageSurface) -> bytes:

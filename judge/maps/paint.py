@@ -1,0 +1,447 @@
+"""Drawing the SVG the maps write, for their PNG, straight with cairo.
+
+cairosvg reads any SVG and pays for it on every element: each copies
+every attribute its ancestors have, is searched for transforms, masks,
+clips, filters and markers, measured for a bounding box, and a text is set
+letter by letter with a measure of each letter. That was most of a
+phase's PNG (about 0.1 ms an element; a Dissolution phase has 500). The
+documents the maps write use a few elements and attributes (the sets
+below); this draws those with the cairo calls cairosvg makes for them, so
+that the picture is the same, and leaves anything else to cairosvg: a
+document with an element, attribute or path command not listed here is
+drawn by cairosvg whole.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Protocol
+
+import cairocffi
+from cairosvg.colors import COLORS, color
+from cairosvg.parser import Tree, handle_white_spaces
+from cairosvg.surface import PNGSurface
+
+_SVG = "{http://www.w3.org/2000/svg}"
+# what a child takes from its parent, as cairosvg passes it on (the
+# presentation attributes the maps use; cairosvg passes on nearly all)
+INHERITED = frozenset((
+    "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity",
+    "stroke-dasharray", "stroke-linecap", "stroke-linejoin", "font-family", "font-size",
+    "font-weight", "font-style", "text-anchor"))
+# an element's own attributes, read where its kind uses them
+OWN = frozenset(("x", "y", "width", "height", "rx", "ry", "cx", "cy", "r", "d", "points",
+                 "x1", "y1", "x2", "y2", "opacity", "class", "viewBox"))
+SHAPES = frozenset(("path", "circle", "rect", "polygon", "polyline", "line"))
+NOT_DRAWN = frozenset(("title", "metadata", "desc"))  # cairosvg draws nothing of these
+_PATH = re.compile(r"([MmLlHhVvZzCc])|(-?(?:\d+\.?\d*|\.\d+))|([\s,]+)|(.)")
+_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)\Z")
+DEFAULT_FONT_SIZE = 16.0  # cairosvg's 12pt at 96 dpi
+MITER_LIMIT = 4.0  # cairosvg's (SVG's) default; cairo's own is 10
+_ARC_TO_BEZIER = 4 * (2 ** .5 - 1) / 3  # a rounded corner as cairosvg draws it
+
+
+class Unknown(Exception):
+    """Something of SVG this module does not draw."""
+
+
+class Drawing(Protocol):
+    """A document ready to be drawn: its size in pixels, and the drawing."""
+
+    width: int
+    height: int
+
+    def draw_on(self, context: cairocffi.Context) -> None:
+        """Draw the document over what ``context`` has."""
+
+
+def prepare(svg: str, width: int | None = None) -> Drawing:
+    """The document at its own size or ``width`` pixels wide: this module's
+    plan of it, or what cairosvg draws of a document with something else."""
+    try:
+        return Plan(ElementTree.fromstring(svg), width)
+    except (Unknown, ValueError):  # ValueError: a number this module does not read
+        return _Drawn(PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96,
+                                 output_width=width).cairo)
+
+
+def draw(svg: str, width: int | None = None) -> cairocffi.ImageSurface:
+    """The document drawn in memory, transparent where it paints nothing."""
+    drawing = prepare(svg, width)
+    if isinstance(drawing, _Drawn):
+        return drawing.surface
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, drawing.width, drawing.height)
+    drawing.draw_on(cairocffi.Context(surface))
+    return surface
+
+
+class _Drawn:
+    """A document cairosvg has drawn, to lay over a picture."""
+
+    def __init__(self, surface: cairocffi.ImageSurface) -> None:
+        self.surface = surface
+        self.width, self.height = surface.get_width(), surface.get_height()
+
+    def draw_on(self, context: cairocffi.Context) -> None:
+        context.set_source_surface(self.surface)
+        context.paint()
+
+
+Step = Callable[[cairocffi.Context], None]
+# a font (family, slant, weight) at a size -> each letter's advance in it
+Advances = dict[tuple[tuple[str, int, int], float], dict[str, float]]
+
+
+class Plan:
+    """A document this module draws: its size, and its cairo calls in order."""
+
+    def __init__(self, root: ElementTree.Element, width: int | None) -> None:
+        if root.tag != f"{_SVG}svg":
+            raise Unknown(root.tag)
+        given_width, given_height = _length(root.get("width")), _length(root.get("height"))
+        box = [float(v) for v in (root.get("viewBox") or "").replace(",", " ").split()]
+        if len(box) != 4 or not (given_width and given_height):
+            raise Unknown("the root's size")
+        if width:
+            given_height *= width / given_width
+            given_width = width
+        self.width, self.height = round(given_width), round(given_height)
+        # cairosvg's (SVG's default) xMidYMid meet: one scale, the box centred
+        self.scale = scale = min(given_width / box[2], given_height / box[3])
+        self.origin = (-box[0] * scale, -box[1] * scale,
+                       (given_width / scale - box[2]) / 2, (given_height / scale - box[3]) / 2)
+        self.steps: list[Step] = []
+        # each letter's advance in each font, measured once: it depends on
+        # the scale, the same for the whole document
+        self.advances: Advances = {}
+        style = {"font-family": "sans-serif"}
+        for name, value in root.attrib.items():
+            if name in INHERITED:
+                style[name] = value
+            elif name not in ("width", "height", "viewBox") and not name.startswith("data-"):
+                raise Unknown(f"svg {name}")
+        self._children(root, style, self.steps)
+
+    def draw_on(self, context: cairocffi.Context) -> None:
+        context.save()
+        x, y, tx, ty = self.origin
+        context.translate(x, y)
+        context.scale(self.scale, self.scale)
+        context.translate(tx, ty)
+        context.set_miter_limit(MITER_LIMIT)
+        for step in self.steps:
+            step(context)
+        context.restore()
+
+    def _children(self, element: ElementTree.Element, inherited: Mapping[str, str],
+                  steps: list[Step]) -> None:
+        for child in element:
+            self._element(child, inherited, steps)
+
+    def _element(self, element: ElementTree.Element, inherited: Mapping[str, str],
+                 steps: list[Step]) -> None:
+        tag = element.tag[len(_SVG):] if element.tag.startswith(_SVG) else element.tag
+        if tag in NOT_DRAWN:
+            return
+        attributes = element.attrib
+        style = dict(inherited)
+        for name, value in attributes.items():
+            if name in INHERITED:
+                style[name] = value
+            elif name not in OWN and not name.startswith("data-"):
+                raise Unknown(f"{tag} {name}")
+        opacity = float(attributes.get("opacity", 1))
+        if tag == "g":
+            inner: list[Step] = []
+            self._children(element, style, inner)
+            if opacity < 1 and len(element):
+                steps.append(_group(inner, opacity))
+            else:
+                steps.extend(inner)
+            return
+        if len(element):
+            raise Unknown(f"{tag} with children")
+        if tag == "text":
+            steps.append(_text(element, style, opacity, self.advances))
+        elif tag in SHAPES:
+            outline = _outline(tag, attributes)
+            if outline is not None:
+                steps.append(_shape(outline, style, opacity))
+        else:
+            raise Unknown(tag)
+
+
+def _group(steps: list[Step], opacity: float) -> Step:
+    def paint(context: cairocffi.Context) -> None:
+        context.push_group()
+        for step in steps:
+            step(context)
+        context.pop_group_to_source()
+        context.paint_with_alpha(opacity)
+    return paint
+
+
+def _length(value: str | None) -> float:
+    if value is None or not _NUMBER.match(value.strip()):
+        raise Unknown(f"length {value!r}")
+    return float(value)
+
+
+def _optional(attributes: Mapping[str, str], name: str) -> float:
+    value = attributes.get(name)
+    return 0.0 if not value else _length(value)
+
+
+_LINE_CAPS = {"round": cairocffi.LINE_CAP_ROUND, "square": cairocffi.LINE_CAP_SQUARE}
+_LINE_JOINS = {"round": cairocffi.LINE_JOIN_ROUND, "bevel": cairocffi.LINE_JOIN_BEVEL}
+
+
+@lru_cache(maxsize=512)
+def _colour(value: str | None, opacity: float) -> tuple[float, float, float, float]:
+    if value and not (value.startswith("#") or value.strip().lower() in COLORS):
+        raise Unknown(f"colour {value}")
+    rgba = color(value, opacity)
+    return (float(rgba[0]), float(rgba[1]), float(rgba[2]), float(rgba[3]))
+
+
+def _shape(outline: Step, style: Mapping[str, str],
+           opacity: float) -> Step:
+    fill_opacity = float(style.get("fill-opacity", 1)) * opacity
+    stroke_opacity = float(style.get("stroke-opacity", 1)) * opacity
+    fill = _colour(style.get("fill", "black"), fill_opacity)
+    stroke = _colour(style.get("stroke"), stroke_opacity)
+    even_odd = style.get("fill-rule") == "evenodd"
+    line_width = _length(style.get("stroke-width", "1"))
+    cap = _LINE_CAPS.get(style.get("stroke-linecap", ""))
+    join = _LINE_JOINS.get(style.get("stroke-linejoin", ""))
+    dashes = [_length(v) for v in style.get("stroke-dasharray", "").replace(",", " ").split()]
+    if not sum(dashes):
+        dashes = []
+    filled, stroked = fill[3] > 0, stroke[3] > 0 and line_width > 0
+
+    def paint(context: cairocffi.Context) -> None:
+        if not (filled or stroked):
+            return
+        outline(context)
+        if filled:
+            if even_odd:
+                context.set_fill_rule(cairocffi.FILL_RULE_EVEN_ODD)
+            context.set_source_rgba(*fill)
+            if stroked:
+                context.fill_preserve()
+            else:
+                context.fill()
+            if even_odd:
+                context.set_fill_rule(cairocffi.FILL_RULE_WINDING)
+        if stroked:
+            context.save()
+            if cap is not None:
+                context.set_line_cap(cap)
+            if join is not None:
+                context.set_line_join(join)
+            if dashes:
+                context.set_dash(dashes, 0)
+            context.set_line_width(line_width)
+            context.set_source_rgba(*stroke)
+            context.stroke()
+            context.restore()
+    return paint
+
+
+def _outline(tag: str, attributes: Mapping[str, str]
+             ) -> Step | None:
+    """The calls that lay the shape's outline as the current path; None
+    for a shape cairosvg draws nothing of."""
+    if tag == "circle":
+        r = _optional(attributes, "r")
+        if not r:
+            return None
+        cx, cy = _optional(attributes, "cx"), _optional(attributes, "cy")
+
+        def circle(context: cairocffi.Context) -> None:
+            context.new_sub_path()
+            context.arc(cx, cy, r, 0, 2 * math.pi)
+            context.close_path()
+        return circle
+    if tag == "rect":
+        return _rect(attributes)
+    if tag == "line":
+        x1, y1 = _optional(attributes, "x1"), _optional(attributes, "y1")
+        x2, y2 = _optional(attributes, "x2"), _optional(attributes, "y2")
+
+        def line(context: cairocffi.Context) -> None:
+            context.move_to(x1, y1)
+            context.line_to(x2, y2)
+        return line
+    if tag in ("polygon", "polyline"):
+        numbers = [_length(v) for v in attributes.get("points", "").replace(",", " ").split()]
+        if len(numbers) % 2:
+            raise Unknown("points")
+        points = list(zip(numbers[0::2], numbers[1::2], strict=True))
+        closed = tag == "polygon"
+
+        def polygon(context: cairocffi.Context) -> None:
+            if points:
+                context.move_to(*points[0])
+                for point in points[1:]:
+                    context.line_to(*point)
+            if closed:
+                context.close_path()
+        return polygon
+    return _path(attributes.get("d", ""))
+
+
+def _rect(attributes: Mapping[str, str]) -> Step | None:
+    width, height = _optional(attributes, "width"), _optional(attributes, "height")
+    if not width or not height:
+        return None
+    x, y = _optional(attributes, "x"), _optional(attributes, "y")
+    rx, ry = attributes.get("rx"), attributes.get("ry")
+    rx, ry = (rx, rx) if ry is None else (ry, ry) if rx is None else (rx, ry)
+    round_x = min(_length(rx), width / 2) if rx else 0.0
+    round_y = min(_length(ry), height / 2) if ry else 0.0
+    if not round_x or not round_y:
+        def rect(context: cairocffi.Context) -> None:
+            context.rectangle(x, y, width, height)
+        return rect
+    c1, c2 = _ARC_TO_BEZIER * round_x, _ARC_TO_BEZIER * round_y
+
+    def rounded(context: cairocffi.Context) -> None:
+        context.new_path()
+        context.move_to(x + round_x, y)
+        context.rel_line_to(width - 2 * round_x, 0)
+        context.rel_curve_to(c1, 0, round_x, c2, round_x, round_y)
+        context.rel_line_to(0, height - 2 * round_y)
+        context.rel_curve_to(0, c2, c1 - round_x, round_y, -round_x, round_y)
+        context.rel_line_to(-width + 2 * round_x, 0)
+        context.rel_curve_to(-c1, 0, -round_x, -c2, -round_x, -round_y)
+        context.rel_line_to(0, -height + 2 * round_y)
+        context.rel_curve_to(0, -c2, round_x - c1, -round_y, round_x, -round_y)
+        context.close_path()
+    return rounded
+
+
+_ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "Z": 0, "C": 6}
+
+
+@lru_cache(maxsize=4096)
+def _path_items(d: str) -> tuple[tuple[int, tuple[float, ...]], ...]:
+    """Path data as cairo's path items (absolute points), as cairosvg lays
+    them: a Z closes only a subpath that has drawn since its move."""
+    tokens: list[str | float] = []
+    for letter, value, _, other in _PATH.findall(d):
+        if other:
+            raise Unknown(f"path {other!r}")
+        if letter:
+            tokens.append(letter)
+        elif value:
+            tokens.append(float(value))
+    items: list[tuple[int, tuple[float, ...]]] = []
+    x = y = 0.0
+    start: tuple[float, float] | None = None  # the subpath's first point, once it has drawn
+    moved = (0.0, 0.0)
+    at = 0
+    letter = ""
+    while at < len(tokens):
+        token = tokens[at]
+        if isinstance(token, str):
+            letter = token
+            at += 1
+            if letter in "Zz":
+                if start is not None:
+                    items.append((cairocffi.PATH_CLOSE_PATH, ()))
+                    x, y = start
+                start = None
+                continue
+        elif not letter or letter in "Zz":
+            raise Unknown("path numbers without a command")
+        count = _ARGUMENTS[letter.upper()]
+        values = tokens[at:at + count]
+        if len(values) < count or not all(isinstance(v, float) for v in values):
+            raise Unknown("path arguments")
+        at += count
+        numbers = [float(v) for v in values]
+        relative = letter.islower()
+        kind = letter.upper()
+        if not items and kind != "M":
+            raise Unknown("a path not starting with a move")
+        if kind == "M":
+            x, y = (x + numbers[0], y + numbers[1]) if relative else (numbers[0], numbers[1])
+            items.append((cairocffi.PATH_MOVE_TO, (x, y)))
+            moved, start = (x, y), None
+            letter = "l" if relative else "L"  # further pairs are lines
+            continue
+        if start is None:
+            start = moved if items else (x, y)
+        if kind == "L":
+            x, y = (x + numbers[0], y + numbers[1]) if relative else (numbers[0], numbers[1])
+        elif kind == "H":
+            x = x + numbers[0] if relative else numbers[0]
+        elif kind == "V":
+            y = y + numbers[0] if relative else numbers[0]
+        else:  # C
+            points = [(x + numbers[i], y + numbers[i + 1]) if relative
+                      else (numbers[i], numbers[i + 1]) for i in (0, 2, 4)]
+            items.append((cairocffi.PATH_CURVE_TO, (*points[0], *points[1], *points[2])))
+            x, y = points[2]
+            continue
+        items.append((cairocffi.PATH_LINE_TO, (x, y)))
+    return tuple(items)
+
+
+def _path(d: str) -> Step | None:
+    items = _path_items(d)
+    if not items:
+        return None
+
+    def path(context: cairocffi.Context) -> None:
+        context.append_path(items)
+    return path
+
+
+_SLANTS = {"italic": cairocffi.FONT_SLANT_ITALIC, "oblique": cairocffi.FONT_SLANT_OBLIQUE}
+
+
+def _text(element: ElementTree.Element, style: Mapping[str, str], opacity: float,
+          advances: Advances) -> Step:
+    if style.get("stroke", "none") != "none":
+        raise Unknown("a text with a stroke")
+    words = handle_white_spaces(element.text, False).lstrip(" ")
+    x, y = _optional(element.attrib, "x"), _optional(element.attrib, "y")
+    if " " in element.get("x", "").strip() or " " in element.get("y", "").strip():
+        raise Unknown("a position per letter")
+    family = (style.get("font-family") or "sans-serif").split(",")[0].strip("\"' ")
+    slant = _SLANTS.get(style.get("font-style", ""), cairocffi.FONT_SLANT_NORMAL)
+    weight = style.get("font-weight", "")
+    bold = weight == "bold" or (weight.isdigit() and int(weight) >= 550)
+    size = _length(style["font-size"]) if "font-size" in style else DEFAULT_FONT_SIZE
+    fill = _colour(style.get("fill", "black"), float(style.get("fill-opacity", 1)) * opacity)
+    anchor = style.get("text-anchor")
+    face = (family, slant, cairocffi.FONT_WEIGHT_BOLD if bold else cairocffi.FONT_WEIGHT_NORMAL)
+
+    def paint(context: cairocffi.Context) -> None:
+        if not words or fill[3] <= 0:
+            return
+        context.select_font_face(*face)
+        context.set_font_size(size)
+        left = x
+        if anchor in ("middle", "end"):
+            x_bearing, _, width, *_ = context.text_extents(words)
+            left -= width / 2 + x_bearing if anchor == "middle" else width + x_bearing
+        context.set_source_rgba(*fill)
+        # letter by letter, as cairosvg sets it: a glyph lies on a pixel's
+        # edge often enough that one set whole can fall a pixel over
+        measured = advances.setdefault((face, size), {})
+        for letter in words:
+            if not letter.isspace():
+                context.move_to(left, y)
+                context.show_text(letter)
+            advance = measured.get(letter)
+            if advance is None:
+                advance = measured[letter] = context.text_extents(letter)[4]
+            left += advance
+    return paint
