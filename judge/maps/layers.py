@@ -48,8 +48,10 @@ def layered_png(svg: str, width: int) -> bytes:
     root = _ROOT.search(svg)
     under, over = _GROUP[UNDER].search(svg), _GROUP[OVER].search(svg)
     if root is None or under is None or over is None:
-        return rgb_png(picture(paint.prepare(svg, width), []))
+        whole = paint.prepare(svg, width)
+        return rgb_png(picture(whole.width, whole.height, [whole]))
     phase = _GROUP[OVER].sub("", _GROUP[UNDER].sub("", svg, count=1), count=1)
-    return rgb_png(picture(paint.prepare(phase, width),
-                           [_layer(root.group(0), under.group(0), width, bottom=True)],
-                           [_layer(root.group(0), over.group(0), width)]))
+    drawing = paint.prepare(phase, width)
+    return rgb_png(picture(drawing.width, drawing.height, [
+        paint.Layer(_layer(root.group(0), under.group(0), width, bottom=True)), drawing,
+        paint.Layer(_layer(root.group(0), over.group(0), width))]))

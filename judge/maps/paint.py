@@ -65,22 +65,23 @@ def prepare(svg: str, width: int | None = None) -> Drawing:
     try:
         return Plan(ElementTree.fromstring(svg), width)
     except (Unknown, ValueError):  # ValueError: a number this module does not read
-        return _Drawn(PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96,
-                                 output_width=width).cairo)
+        return Layer(PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96,
+                                output_width=width).cairo)
 
 
 def draw(svg: str, width: int | None = None) -> cairocffi.ImageSurface:
     """The document drawn in memory, transparent where it paints nothing."""
     drawing = prepare(svg, width)
-    if isinstance(drawing, _Drawn):
+    if isinstance(drawing, Layer):
         return drawing.surface
     surface = cairocffi.ImageSurface(cairocffi.FORMAT_ARGB32, drawing.width, drawing.height)
     drawing.draw_on(cairocffi.Context(surface))
     return surface
 
 
-class _Drawn:
-    """A document cairosvg has drawn, to lay over a picture."""
+class Layer:
+    """A picture already drawn (a board's, or what cairosvg drew), to lay
+    over another."""
 
     def __init__(self, surface: cairocffi.ImageSurface) -> None:
         self.surface = surface
@@ -92,6 +93,8 @@ class _Drawn:
 
 
 Step = Callable[[cairocffi.Context], None]
+Box = tuple[float, float, float, float]  # left, top, right, bottom, in the document's units
+Placed = tuple[Step, Box]  # a step, and a box it draws nothing outside of
 # a font (family, slant, weight) at a size -> each letter's advance in it
 Advances = dict[tuple[tuple[str, int, int], float], dict[str, float]]
 
@@ -110,11 +113,9 @@ class Plan:
             given_height *= width / given_width
             given_width = width
         self.width, self.height = round(given_width), round(given_height)
-        # cairosvg's (SVG's default) xMidYMid meet: one scale, the box centred
-        self.scale = scale = min(given_width / box[2], given_height / box[3])
-        self.origin = (-box[0] * scale, -box[1] * scale,
-                       (given_width / scale - box[2]) / 2, (given_height / scale - box[3]) / 2)
-        self.steps: list[Step] = []
+        self.box = (box[0], box[1], box[0] + box[2], box[1] + box[3])
+        self.fit = _fit(self.box, given_width, given_height)
+        self.steps: list[Placed] = []
         # each letter's advance in each font, measured once: it depends on
         # the scale, the same for the whole document
         self.advances: Advances = {}
@@ -127,23 +128,24 @@ class Plan:
         self._children(root, style, self.steps)
 
     def draw_on(self, context: cairocffi.Context) -> None:
-        context.save()
-        x, y, tx, ty = self.origin
-        context.translate(x, y)
-        context.scale(self.scale, self.scale)
-        context.translate(tx, ty)
-        context.set_miter_limit(MITER_LIMIT)
-        for step in self.steps:
-            step(context)
-        context.restore()
+        _draw_steps(context, self.fit, [step for step, _ in self.steps])
+
+    def through(self, box: Box, width: int, height: int) -> Drawing:
+        """The same document seen through another viewBox, ``box``, at
+        ``width`` by ``height`` pixels: what it draws there, the rest
+        left out (a view of a large board draws a fifth of its pieces)."""
+        return _Seen(width, height, _fit(box, width, height),
+                     [step for step, (left, top, right, bottom) in self.steps
+                      if left <= box[2] and right >= box[0] and top <= box[3]
+                      and bottom >= box[1]])
 
     def _children(self, element: ElementTree.Element, inherited: Mapping[str, str],
-                  steps: list[Step]) -> None:
+                  steps: list[Placed]) -> None:
         for child in element:
             self._element(child, inherited, steps)
 
     def _element(self, element: ElementTree.Element, inherited: Mapping[str, str],
-                 steps: list[Step]) -> None:
+                 steps: list[Placed]) -> None:
         tag = element.tag[len(_SVG):] if element.tag.startswith(_SVG) else element.tag
         if tag in NOT_DRAWN:
             return
@@ -156,9 +158,9 @@ class Plan:
                 raise Unknown(f"{tag} {name}")
         opacity = float(attributes.get("opacity", 1))
         if tag == "g":
-            inner: list[Step] = []
+            inner: list[Placed] = []
             self._children(element, style, inner)
-            if opacity < 1 and len(element):
+            if opacity < 1 and inner:
                 steps.append(_group(inner, opacity))
             else:
                 steps.extend(inner)
@@ -170,19 +172,61 @@ class Plan:
         elif tag in SHAPES:
             outline = _outline(tag, attributes)
             if outline is not None:
-                steps.append(_shape(outline, style, opacity))
+                steps.append(_shape(*outline, style, opacity))
         else:
             raise Unknown(tag)
 
 
-def _group(steps: list[Step], opacity: float) -> Step:
+Fit = tuple[float, float, float, float, float]  # scale, and the translations round it
+
+
+def _fit(box: Box, width: float, height: float) -> Fit:
+    """How a viewBox is laid on a picture: cairosvg's (SVG's default)
+    xMidYMid meet, one scale and the box centred, in cairosvg's steps."""
+    box_width, box_height = box[2] - box[0], box[3] - box[1]
+    scale = min(width / box_width, height / box_height)
+    return (scale, -box[0] * scale, -box[1] * scale,
+            (width / scale - box_width) / 2, (height / scale - box_height) / 2)
+
+
+def _draw_steps(context: cairocffi.Context, fit: Fit, steps: list[Step]) -> None:
+    scale, x, y, tx, ty = fit
+    context.save()
+    context.translate(x, y)
+    context.scale(scale, scale)
+    context.translate(tx, ty)
+    context.set_miter_limit(MITER_LIMIT)
+    for step in steps:
+        step(context)
+    context.restore()
+
+
+class _Seen:
+    """A plan's steps seen through another box (:meth:`Plan.through`)."""
+
+    def __init__(self, width: int, height: int, fit: Fit, steps: list[Step]) -> None:
+        self.width, self.height = width, height
+        self.fit, self.steps = fit, steps
+
+    def draw_on(self, context: cairocffi.Context) -> None:
+        _draw_steps(context, self.fit, self.steps)
+
+
+def _group(placed: list[Placed], opacity: float) -> Placed:
+    steps = [step for step, _ in placed]
+
     def paint(context: cairocffi.Context) -> None:
         context.push_group()
         for step in steps:
             step(context)
         context.pop_group_to_source()
         context.paint_with_alpha(opacity)
-    return paint
+    return paint, _around([box for _, box in placed])
+
+
+def _around(boxes: list[Box], margin: float = 0.0) -> Box:
+    return (min(b[0] for b in boxes) - margin, min(b[1] for b in boxes) - margin,
+            max(b[2] for b in boxes) + margin, max(b[3] for b in boxes) + margin)
 
 
 def _length(value: str | None) -> float:
@@ -208,8 +252,7 @@ def _colour(value: str | None, opacity: float) -> tuple[float, float, float, flo
     return (float(rgba[0]), float(rgba[1]), float(rgba[2]), float(rgba[3]))
 
 
-def _shape(outline: Step, style: Mapping[str, str],
-           opacity: float) -> Step:
+def _shape(outline: Step, box: Box, style: Mapping[str, str], opacity: float) -> Placed:
     fill_opacity = float(style.get("fill-opacity", 1)) * opacity
     stroke_opacity = float(style.get("stroke-opacity", 1)) * opacity
     fill = _colour(style.get("fill", "black"), fill_opacity)
@@ -249,13 +292,15 @@ def _shape(outline: Step, style: Mapping[str, str],
             context.set_source_rgba(*stroke)
             context.stroke()
             context.restore()
-    return paint
+    # a stroke reaches half its width out, a mitred corner (at most the
+    # miter limit) further; a pixel more for the edge's smoothing
+    margin = line_width * MITER_LIMIT / 2 + 1 if stroked else 1
+    return paint, _around([box], margin)
 
 
-def _outline(tag: str, attributes: Mapping[str, str]
-             ) -> Step | None:
-    """The calls that lay the shape's outline as the current path; None
-    for a shape cairosvg draws nothing of."""
+def _outline(tag: str, attributes: Mapping[str, str]) -> tuple[Step, Box] | None:
+    """The calls that lay the shape's outline as the current path, and the
+    outline's box; None for a shape cairosvg draws nothing of."""
     if tag == "circle":
         r = _optional(attributes, "r")
         if not r:
@@ -266,7 +311,7 @@ def _outline(tag: str, attributes: Mapping[str, str]
             context.new_sub_path()
             context.arc(cx, cy, r, 0, 2 * math.pi)
             context.close_path()
-        return circle
+        return circle, (cx - r, cy - r, cx + r, cy + r)
     if tag == "rect":
         return _rect(attributes)
     if tag == "line":
@@ -276,30 +321,32 @@ def _outline(tag: str, attributes: Mapping[str, str]
         def line(context: cairocffi.Context) -> None:
             context.move_to(x1, y1)
             context.line_to(x2, y2)
-        return line
+        return line, (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
     if tag in ("polygon", "polyline"):
         numbers = [_length(v) for v in attributes.get("points", "").replace(",", " ").split()]
         if len(numbers) % 2:
             raise Unknown("points")
         points = list(zip(numbers[0::2], numbers[1::2], strict=True))
+        if not points:
+            raise Unknown("a polygon without points")
         closed = tag == "polygon"
 
         def polygon(context: cairocffi.Context) -> None:
-            if points:
-                context.move_to(*points[0])
-                for point in points[1:]:
-                    context.line_to(*point)
+            context.move_to(*points[0])
+            for point in points[1:]:
+                context.line_to(*point)
             if closed:
                 context.close_path()
-        return polygon
+        return polygon, _around([(x, y, x, y) for x, y in points])
     return _path(attributes.get("d", ""))
 
 
-def _rect(attributes: Mapping[str, str]) -> Step | None:
+def _rect(attributes: Mapping[str, str]) -> tuple[Step, Box] | None:
     width, height = _optional(attributes, "width"), _optional(attributes, "height")
     if not width or not height:
         return None
     x, y = _optional(attributes, "x"), _optional(attributes, "y")
+    box = (x, y, x + width, y + height)
     rx, ry = attributes.get("rx"), attributes.get("ry")
     rx, ry = (rx, rx) if ry is None else (ry, ry) if rx is None else (rx, ry)
     round_x = min(_length(rx), width / 2) if rx else 0.0
@@ -307,7 +354,7 @@ def _rect(attributes: Mapping[str, str]) -> Step | None:
     if not round_x or not round_y:
         def rect(context: cairocffi.Context) -> None:
             context.rectangle(x, y, width, height)
-        return rect
+        return rect, box
     c1, c2 = _ARC_TO_BEZIER * round_x, _ARC_TO_BEZIER * round_y
 
     def rounded(context: cairocffi.Context) -> None:
@@ -322,7 +369,7 @@ def _rect(attributes: Mapping[str, str]) -> Step | None:
         context.rel_line_to(0, -height + 2 * round_y)
         context.rel_curve_to(0, -c2, round_x - c1, -round_y, round_x, -round_y)
         context.close_path()
-    return rounded
+    return rounded, box
 
 
 _ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "Z": 0, "C": 6}
@@ -393,21 +440,28 @@ def _path_items(d: str) -> tuple[tuple[int, tuple[float, ...]], ...]:
     return tuple(items)
 
 
-def _path(d: str) -> Step | None:
+def _path(d: str) -> tuple[Step, Box] | None:
     items = _path_items(d)
     if not items:
         return None
 
     def path(context: cairocffi.Context) -> None:
         context.append_path(items)
-    return path
+    return path, _path_box(items)
+
+
+@lru_cache(maxsize=4096)
+def _path_box(items: tuple[tuple[int, tuple[float, ...]], ...]) -> Box:
+    xs = [v for _, points in items for v in points[0::2]]
+    ys = [v for _, points in items for v in points[1::2]]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 _SLANTS = {"italic": cairocffi.FONT_SLANT_ITALIC, "oblique": cairocffi.FONT_SLANT_OBLIQUE}
 
 
 def _text(element: ElementTree.Element, style: Mapping[str, str], opacity: float,
-          advances: Advances) -> Step:
+          advances: Advances) -> Placed:
     if style.get("stroke", "none") != "none":
         raise Unknown("a text with a stroke")
     words = handle_white_spaces(element.text, False).lstrip(" ")
@@ -444,4 +498,7 @@ def _text(element: ElementTree.Element, style: Mapping[str, str], opacity: float
             if advance is None:
                 advance = measured[letter] = context.text_extents(letter)[4]
             left += advance
-    return paint
+    # no letter is wider than 1.2 of its size, nor reaches further up or down
+    reach = len(words) * size * 1.2
+    start = x - reach if anchor == "end" else x - reach / 2 if anchor == "middle" else x
+    return paint, (start - 1, y - size * 1.2, start + reach + 1, y + size * 0.6)

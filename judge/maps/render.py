@@ -360,28 +360,22 @@ def phase_png(game_map: GameMap, phase_svg: str,
     over the board's picture; with Diplomap's ``changes``, the changed
     board's (its patch drawn once per board, like the board itself)."""
     drawing = paint.prepare(phase_svg)
-    under = [_prepared(game_map).layer(drawing.width)]
+    layers = [paint.Layer(_prepared(game_map).layer(drawing.width))]
     if changes:
-        under.append(_patch_layer(game_map, changes, drawing.width))
-    return rgb_png(picture(drawing, under))
+        layers.append(paint.Layer(_patch_layer(game_map, changes, drawing.width)))
+    return rgb_png(picture(drawing.width, drawing.height, [*layers, drawing]))
 
 
-def picture(drawing: paint.Drawing, under: Sequence[cairocffi.ImageSurface],
-            over: Sequence[cairocffi.ImageSurface] = ()) -> cairocffi.ImageSurface:
-    """The ``drawing`` over the ``under`` layers and under the ``over``
-    ones, on white: opaque everywhere (the PNG needs no alpha), as large as
-    the drawing, which is drawn straight onto it."""
-    surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, drawing.width, drawing.height)
+def picture(width: int, height: int,
+            drawings: Sequence[paint.Drawing]) -> cairocffi.ImageSurface:
+    """The ``drawings`` one over another, in order, on white: opaque
+    everywhere (the PNG needs no alpha), each drawn straight onto it."""
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, width, height)
     context = cairocffi.Context(surface)
     context.set_source_rgb(1, 1, 1)
     context.paint()
-    for layer in under:
-        context.set_source_surface(layer)
-        context.paint()
-    drawing.draw_on(context)
-    for layer in over:
-        context.set_source_surface(layer)
-        context.paint()
+    for drawing in drawings:
+        drawing.draw_on(context)
     return surface
 
 
@@ -417,7 +411,7 @@ def rgb_png(surface: cairocffi.ImageSurface) -> bytes:
         rgb[:, :, channel] = pixels[:, :width, at]
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
     return b"".join([b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
-                     _chunk(b"IDAT", zlib.compress(rows, PNG_LEVEL)),
+                     _chunk(b"IDAT", zlib.compress(rows.data, PNG_LEVEL)),
                      _chunk(b"IEND", b"")])
 
 
