@@ -476,7 +476,7 @@ class _Prepared:
         return bare_names(board.areas, self.labels, board.label_size, bold)
 
     def layer(self, pixels: int) -> cairocffi.ImageSurface:
-        """The same, drawn at the PNG's scale (``pixels`` wide); kept per width."""
+        """The same, drawn on white at the PNG's scale (``pixels`` wide); kept per width."""
         found = self.layers.get(pixels)
         if found is None:
             found = self.layers[pixels] = self._layer(pixels)

@@ -85,11 +85,20 @@ def view_svg_of(drawn: str, view: View, title: str, notice: str) -> str:
 def _view_root(view: View, notice: str) -> str:
     """The size and viewBox of a view's picture: its box, and the caption
     strip under it."""
+    width, height, (left, top, right, bottom) = _view_frame(view, notice)
+    return (f'width="{width}" height="{height}" '
+            f'viewBox="{_n(left)} {_n(top)} {_n(right - left)} {_n(bottom - top)}"')
+
+
+def _view_frame(view: View, notice: str) -> tuple[int, int, Box4]:
+    """A view's picture's size in pixels and its box in map units, caption
+    included, as its document's root writes them (to a tenth of a unit)."""
     left, top, right, bottom = view.box
     strip_pixels = CAPTION + (NOTICE_LINE if notice else 0)
-    height = bottom - top + strip_pixels / _scale(view)
-    return (f'width="{PIXELS_WIDE}" height="{_map_pixels(view) + strip_pixels}" '
-            f'viewBox="{_n(left)} {_n(top)} {_n(right - left)} {_n(height)}"')
+    left, top = float(_n(left)), float(_n(top))
+    width = float(_n(right - left))
+    height = float(_n(bottom - top + strip_pixels / _scale(view)))
+    return PIXELS_WIDE, _map_pixels(view) + strip_pixels, (left, top, left + width, top + height)
 
 
 def _caption(view: View, title: str, notice: str) -> str:
@@ -148,9 +157,9 @@ def pictures(game_map: GameMap, scene: Scene) -> list[tuple[str, bytes]]:
         title = _caption_title(scene, view)
         seen: list[paint.Drawing]
         if isinstance(plan, paint.Plan):
-            root = _view_root(view, notice)
-            seen = [_through(plan, root), paint.prepare(
-                f'<svg xmlns="http://www.w3.org/2000/svg" {root}>'
+            width, height, box = _view_frame(view, notice)
+            seen = [plan.through(box, width, height), paint.prepare(
+                f'<svg xmlns="http://www.w3.org/2000/svg" {_view_root(view, notice)}>'
                 f'{_caption(view, title, notice)}</svg>')]
         else:  # drawn by cairosvg (judge/maps/paint.py): each view whole
             seen = [paint.prepare(view_svg_of(shown, view, title, notice))]
@@ -161,19 +170,6 @@ def pictures(game_map: GameMap, scene: Scene) -> list[tuple[str, bytes]]:
 def _around(views: Sequence[View]) -> Box4:
     return (min(v.box[0] for v in views), min(v.box[1] for v in views),
             max(v.box[2] for v in views), max(v.box[3] for v in views))
-
-
-_ROOT_NUMBERS = re.compile(r'width="([^"]*)" height="([^"]*)" viewBox="([^"]*)"')
-
-
-def _through(plan: paint.Plan, root: str) -> paint.Drawing:
-    """The plan seen as the document with this root (:func:`_view_root`)
-    is: the same numbers, so the same picture."""
-    found = _ROOT_NUMBERS.fullmatch(root)
-    assert found is not None, root
-    left, top, width, height = (float(v) for v in found.group(3).split())
-    return plan.through((left, top, left + width, top + height), int(found.group(1)),
-                        int(found.group(2)))
 
 
 # -- the pictures ----------------------------------------------------------------
