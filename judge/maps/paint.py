@@ -39,7 +39,6 @@ OWN = frozenset(("x", "y", "width", "height", "rx", "ry", "cx", "cy", "r", "d", 
 SHAPES = frozenset(("path", "circle", "rect", "polygon", "polyline", "line"))
 NOT_DRAWN = frozenset(("title", "metadata", "desc"))  # cairosvg draws nothing of these
 _PATH = re.compile(r"([MmLlHhVvZzCc])|(-?(?:\d+\.?\d*|\.\d+))|([\s,]+)|(.)")
-_NUMBER = re.compile(r"-?(?:\d+\.?\d*|\.\d+)\Z")
 DEFAULT_FONT_SIZE = 16.0  # cairosvg's 12pt at 96 dpi
 MITER_LIMIT = 4.0  # cairosvg's (SVG's) default; cairo's own is 10
 _ARC_TO_BEZIER = 4 * (2 ** .5 - 1) / 3  # a rounded corner as cairosvg draws it
@@ -230,8 +229,10 @@ def _around(boxes: list[Box], margin: float = 0.0) -> Box:
 
 
 def _length(value: str | None) -> float:
-    if value is None or not _NUMBER.match(value.strip()):
-        raise Unknown(f"length {value!r}")
+    """A number, read as cairosvg reads one first; a length with a unit, or
+    a list, raises ValueError (and the document goes to cairosvg)."""
+    if value is None:
+        raise Unknown("a length missing")
     return float(value)
 
 
