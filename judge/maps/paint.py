@@ -15,7 +15,6 @@ drawn by cairosvg whole.
 from __future__ import annotations
 
 import math
-import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Mapping
 from functools import lru_cache
@@ -25,6 +24,8 @@ import cairocffi
 from cairosvg.colors import COLORS, color
 from cairosvg.parser import Tree, handle_white_spaces
 from cairosvg.surface import PNGSurface
+
+from judge.maps.svg_path import Unknown, path_items
 
 _SVG = "{http://www.w3.org/2000/svg}"
 # what a child takes from its parent, as cairosvg passes it on (the
@@ -38,14 +39,9 @@ OWN = frozenset(("x", "y", "width", "height", "rx", "ry", "cx", "cy", "r", "d", 
                  "x1", "y1", "x2", "y2", "opacity", "class", "viewBox"))
 SHAPES = frozenset(("path", "circle", "rect", "polygon", "polyline", "line"))
 NOT_DRAWN = frozenset(("title", "metadata", "desc"))  # cairosvg draws nothing of these
-_PATH = re.compile(r"([MmLlHhVvZzCc])|(-?(?:\d+\.?\d*|\.\d+))|([\s,]+)|(.)")
 DEFAULT_FONT_SIZE = 16.0  # cairosvg's 12pt at 96 dpi
 MITER_LIMIT = 4.0  # cairosvg's (SVG's) default; cairo's own is 10
 _ARC_TO_BEZIER = 4 * (2 ** .5 - 1) / 3  # a rounded corner as cairosvg draws it
-
-
-class Unknown(Exception):
-    """Something of SVG this module does not draw."""
 
 
 class Drawing(Protocol):
@@ -373,89 +369,15 @@ def _rect(attributes: Mapping[str, str]) -> tuple[Step, Box] | None:
     return rounded, box
 
 
-_ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "Z": 0, "C": 6}
-
-
-@lru_cache(maxsize=4096)
-def _path_items(d: str) -> tuple[tuple[int, tuple[float, ...]], ...]:
-    """Path data as cairo's path items (absolute points), as cairosvg lays
-    them: a Z closes only a subpath that has drawn since its move."""
-    tokens: list[str | float] = []
-    for letter, value, _, other in _PATH.findall(d):
-        if other:
-            raise Unknown(f"path {other!r}")
-        if letter:
-            tokens.append(letter)
-        elif value:
-            tokens.append(float(value))
-    items: list[tuple[int, tuple[float, ...]]] = []
-    x = y = 0.0
-    start: tuple[float, float] | None = None  # the subpath's first point, once it has drawn
-    moved = (0.0, 0.0)
-    at = 0
-    letter = ""
-    while at < len(tokens):
-        token = tokens[at]
-        if isinstance(token, str):
-            letter = token
-            at += 1
-            if letter in "Zz":
-                if start is not None:
-                    items.append((cairocffi.PATH_CLOSE_PATH, ()))
-                    x, y = start
-                start = None
-                continue
-        elif not letter or letter in "Zz":
-            raise Unknown("path numbers without a command")
-        count = _ARGUMENTS[letter.upper()]
-        values = tokens[at:at + count]
-        if len(values) < count or not all(isinstance(v, float) for v in values):
-            raise Unknown("path arguments")
-        at += count
-        numbers = [float(v) for v in values]
-        relative = letter.islower()
-        kind = letter.upper()
-        if not items and kind != "M":
-            raise Unknown("a path not starting with a move")
-        if kind == "M":
-            x, y = (x + numbers[0], y + numbers[1]) if relative else (numbers[0], numbers[1])
-            items.append((cairocffi.PATH_MOVE_TO, (x, y)))
-            moved, start = (x, y), None
-            letter = "l" if relative else "L"  # further pairs are lines
-            continue
-        if start is None:
-            start = moved if items else (x, y)
-        if kind == "L":
-            x, y = (x + numbers[0], y + numbers[1]) if relative else (numbers[0], numbers[1])
-        elif kind == "H":
-            x = x + numbers[0] if relative else numbers[0]
-        elif kind == "V":
-            y = y + numbers[0] if relative else numbers[0]
-        else:  # C
-            points = [(x + numbers[i], y + numbers[i + 1]) if relative
-                      else (numbers[i], numbers[i + 1]) for i in (0, 2, 4)]
-            items.append((cairocffi.PATH_CURVE_TO, (*points[0], *points[1], *points[2])))
-            x, y = points[2]
-            continue
-        items.append((cairocffi.PATH_LINE_TO, (x, y)))
-    return tuple(items)
-
-
 def _path(d: str) -> tuple[Step, Box] | None:
-    items = _path_items(d)
-    if not items:
+    read = path_items(d)
+    if read is None:
         return None
+    items, box = read
 
     def path(context: cairocffi.Context) -> None:
         context.append_path(items)
-    return path, _path_box(items)
-
-
-@lru_cache(maxsize=4096)
-def _path_box(items: tuple[tuple[int, tuple[float, ...]], ...]) -> Box:
-    xs = [v for _, points in items for v in points[0::2]]
-    ys = [v for _, points in items for v in points[1::2]]
-    return min(xs), min(ys), max(xs), max(ys)
+    return path, box
 
 
 _SLANTS = {"italic": cairocffi.FONT_SLANT_ITALIC, "oblique": cairocffi.FONT_SLANT_OBLIQUE}
