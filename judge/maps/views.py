@@ -20,7 +20,6 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from io import BytesIO
 
 import cairocffi
 from PIL import Image
@@ -30,6 +29,7 @@ from engine.map import GameMap, View
 from judge.maps import paint
 from judge.maps.board import PIXELS_WIDE
 from judge.maps.board import number as _n
+from judge.maps.png import palette_png
 from judge.maps.render import (
     FONTS,
     STATIC_AT,
@@ -52,7 +52,6 @@ FRAME = "#3b3224"
 # a palette this size keeps every colour the board draws (about sixty, and
 # their anti-aliased edges) and makes the PNG a quarter of its RGB size
 PALETTE = 64
-PNG_LEVEL = 4  # 5 % larger than 6, in half its time
 
 # the first element's size and viewBox, as templates/map.svg.j2 writes them
 _ROOT = re.compile(r'width="[^"]*" height="[^"]*" viewBox="[^"]*"')
@@ -309,6 +308,4 @@ def _palette_png(surface: cairocffi.ImageSurface) -> bytes:
     sample = image.resize((max(1, width // 2), max(1, height // 2)), Image.Resampling.NEAREST)
     palette = sample.quantize(PALETTE, method=Image.Quantize.FASTOCTREE)
     quantized = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    out = BytesIO()
-    quantized.save(out, "PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+    return palette_png(quantized)
