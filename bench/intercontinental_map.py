@@ -33,6 +33,7 @@ from engine.variants import rules_for
 from engine.variants.intercontinental import assignment
 from judge.maps import attachments
 from judge.maps.key import map_key
+from judge.maps.png import COMPRESSOR
 from judge.maps.render import render_png
 from judge.maps.scene import Scene
 
@@ -59,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"intercontinental_map: a wrong PNG, {png.width} x {png.height}")
         checked(attachments(game_map, scene), 1 + len(game_map.drawing.views), svg=False)
     print(f"cpu: {cpu_model()}")
+    print(f"png compression: {COMPRESSOR}")  # isal or zlib: the figures differ by about half
     print(f"first map (board built, layer drawn): {first_ms:.0f} ms,"
           f" PNG {len(first) // 1024} KiB")
     for label, draw in (("PNG", render_png), ("mail pair", attachments)):

@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Protocol
 
 import cairocffi
+from cairocffi.context import _encode_path
 from cairosvg.colors import COLORS, color
 from cairosvg.parser import Tree, handle_white_spaces
 from cairosvg.surface import PNGSurface
@@ -369,14 +370,21 @@ def _rect(attributes: Mapping[str, str]) -> tuple[Step, Box] | None:
     return rounded, box
 
 
+@lru_cache(maxsize=4096)  # as path_items: an owned area is the same path every phase
 def _path(d: str) -> tuple[Step, Box] | None:
     read = path_items(d)
     if read is None:
         return None
     items, box = read
+    # cairocffi's append_path copies the points into cairo's form one by one
+    # in Python on every call, a tenth of a view's drawing: copied once here
+    # (with its own, private, helper), the path is handed to cairo as it is.
+    # The pair is kept whole: the path points into the second's memory
+    encoded = _encode_path(items)
 
     def path(context: cairocffi.Context) -> None:
-        context.append_path(items)
+        cairocffi.cairo.cairo_append_path(context._pointer, encoded[0])
+        context._check_status()
     return path, box
 
 

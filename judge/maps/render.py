@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-import struct
-import sys
 import threading
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
@@ -23,7 +20,6 @@ from functools import cache, cached_property
 import cairocffi
 import cairosvg
 import jinja2
-import numpy as np
 from markupsafe import Markup
 
 from engine.adjustments import centre_counts
@@ -55,6 +51,7 @@ from judge.maps.pieces import (
     power_colours,
     unit_pieces,
 )
+from judge.maps.png import rgb_png as rgb_png  # for the pictures drawn from them
 from judge.maps.redrawn import Redrawn, redraw
 from judge.maps.scene import Scene
 from judge.maps.schematic import schematic_board
@@ -389,35 +386,6 @@ def opaque(layer: cairocffi.ImageSurface) -> cairocffi.ImageSurface:
     context.set_source_surface(layer)
     context.paint()
     return surface
-
-
-PNG_LEVEL = 3  # zlib: a smaller file than cairo's own writer makes, in a third of its time
-
-
-def rgb_png(surface: cairocffi.ImageSurface) -> bytes:
-    """An opaque cairo picture as an RGB PNG. Cairo's own writer spends
-    about 50 ms on a map; the picture's flat colours compress as well
-    unfiltered at a low zlib level, in about 10 ms."""
-    surface.flush()
-    width, height, stride = surface.get_width(), surface.get_height(), surface.get_stride()
-    pixels = np.frombuffer(surface.get_data(), np.uint8).reshape(height, stride // 4, 4)
-    rows = np.empty((height, width * 3 + 1), np.uint8)  # each row: filter 0, then RGB
-    rows[:, 0] = 0
-    rgb = rows[:, 1:].reshape(height, width, 3)
-    # cairo keeps a pixel as one native-endian 32-bit word, xRGB: B, G, R, x in
-    # memory here. A channel at a time: a copy each, where picking the three
-    # at once (one fancy index) cost ten times as much
-    for channel, at in enumerate((2, 1, 0) if sys.byteorder == "little" else (1, 2, 3)):
-        rgb[:, :, channel] = pixels[:, :width, at]
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
-    return b"".join([b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
-                     _chunk(b"IDAT", zlib.compress(rows.data, PNG_LEVEL)),
-                     _chunk(b"IEND", b"")])
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
 
 
 def svg_to_png(svg: str) -> bytes:

@@ -20,7 +20,6 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from io import BytesIO
 
 import cairocffi
 from PIL import Image
@@ -30,6 +29,7 @@ from engine.map import GameMap, View
 from judge.maps import paint
 from judge.maps.board import PIXELS_WIDE
 from judge.maps.board import number as _n
+from judge.maps.png import palette_png
 from judge.maps.render import (
     FONTS,
     STATIC_AT,
@@ -52,7 +52,7 @@ FRAME = "#3b3224"
 # a palette this size keeps every colour the board draws (about sixty, and
 # their anti-aliased edges) and makes the PNG a quarter of its RGB size
 PALETTE = 64
-PNG_LEVEL = 4  # 5 % larger than 6, in half its time
+SAMPLED = 4  # one pixel in SAMPLED of each row and column chooses the palette
 
 # the first element's size and viewBox, as templates/map.svg.j2 writes them
 _ROOT = re.compile(r'width="[^"]*" height="[^"]*" viewBox="[^"]*"')
@@ -297,18 +297,18 @@ def _composed(layer: cairocffi.ImageSurface, drawn: Sequence[paint.Drawing], pat
 
 
 def _palette_png(surface: cairocffi.ImageSurface) -> bytes:
-    """A picture as a PNG of PALETTE colours: the palette from a quarter of
-    its pixels (every other one of every other row: the same colours, a
-    quarter of the work), each pixel then given the nearest of them."""
+    """A picture as a PNG of PALETTE colours: the palette from a sixteenth
+    of its pixels (every fourth one of every fourth row: the same colours,
+    a board's flat colours being larger than four pixels, for a sixteenth
+    of the work), each pixel then given the nearest of them."""
     surface.flush()
     width, height = surface.get_width(), surface.get_height()
     # cairo keeps a pixel as one native-endian 32-bit word, xRGB
     order = "BGRX" if sys.byteorder == "little" else "XRGB"
     image = Image.frombuffer("RGB", (width, height), surface.get_data(), "raw", order,
                              surface.get_stride(), 1)
-    sample = image.resize((max(1, width // 2), max(1, height // 2)), Image.Resampling.NEAREST)
+    sample = image.resize((max(1, width // SAMPLED), max(1, height // SAMPLED)),
+                          Image.Resampling.NEAREST)
     palette = sample.quantize(PALETTE, method=Image.Quantize.FASTOCTREE)
     quantized = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    out = BytesIO()
-    quantized.save(out, "PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+    return palette_png(quantized)
