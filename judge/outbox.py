@@ -202,12 +202,49 @@ def build_message(mail: OutgoingMail, config: JudgeIdentity) -> tuple[str, bytes
 # A display name of these characters needs no quoting in a From line.
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~ -]+")
 _LINE = 78  # RFC 5322's recommended longest line
+_LONGEST_LINE = 998  # and its limit
+# a header line may be folded before any run of spaces (RFC 5322 section 2.2.3)
+_FOLD_POINTS = re.compile(r"(?<=[^ \t])(?=[ \t])")
+
+
+def _folded(field: str) -> str:
+    """A header field as lines of at most 78 characters where it has
+    spaces to fold at: a line break goes before a space, which stays, so
+    a reader that unfolds it reads the value as it was. A word longer than
+    a line stays whole on a line of its own (a URL in List-Unsubscribe
+    must stay readable to the reader's program; the email package would
+    have made it an encoded word)."""
+    if len(field) <= _LINE:
+        return field
+    lines: list[str] = []
+    # the value's first word stays on the name's line: a reader drops the
+    # spaces that begin a value, and these would begin it
+    name, *pieces = _FOLD_POINTS.split(field)
+    line = name + (pieces.pop(0) if pieces else "")
+    for piece in pieces:
+        if len(line) + len(piece) > _LINE:
+            lines.append(line)
+            line = piece
+        else:
+            line += piece
+    lines.append(line)
+    return "\r\n".join(lines)
+
+
+def _encoded(field_name: str, value: str) -> str:
+    """A field whose value is not plain ASCII, in encoded words (RFC 2047),
+    folded: the email package's own header folding, which costs little next
+    to its building the whole message."""
+    header = policy.SMTP.header_store_parse(field_name, value)[1]
+    return policy.SMTP.fold(field_name, header).removesuffix("\r\n")
 
 
 def _head(name: str, sender: str, to: tuple[str, ...], subject: str,
           fields: list[tuple[str, str]], group: str, content: list[str]) -> bytes | None:
-    """The header written out directly, when every line of it is short
-    plain ASCII; None otherwise (the email package then builds the mail)."""
+    """The header written out directly, folded as RFC 5322 says; None when
+    it needs what only the email package does (a display name that must be
+    quoted, a line that cannot be cut to 998 characters), which then builds
+    the mail."""
     if not _PLAIN_NAME.fullmatch(name):
         return None
     lines = [f"From: {name} <{sender}>"]
@@ -215,20 +252,22 @@ def _head(name: str, sender: str, to: tuple[str, ...], subject: str,
     if len(recipients) > _LINE and not group:  # folded after each comma, as the email package does
         recipients = "To: " + ",\r\n ".join(to)
     lines.append(recipients)
-    lines.append(f"Subject: {subject}")
-    lines += [f"{field_name}: {value}" for field_name, value in fields]
+    for field_name, value in [("Subject", subject), *fields]:
+        lines.append(f"{field_name}: {value}" if value.isascii()
+                     else _encoded(field_name, value))
     lines += [*content, "MIME-Version: 1.0"]
-    head = "\r\n".join(lines)
-    if not head.isascii() or any(len(line) > _LINE for line in head.split("\r\n")):
+    # the To line and encoded words come folded already
+    head = "\r\n".join(line if "\r\n" in line else _folded(line) for line in lines)
+    if not head.isascii() or any(len(line) > _LONGEST_LINE for line in head.split("\r\n")):
         return None
     return head.encode("ascii")
 
 
 def _plain_message(name: str, sender: str, to: tuple[str, ...], subject: str,
                    fields: list[tuple[str, str]], body: str, group: str = "") -> bytes | None:
-    """The message written out directly, for the common case where every
-    header is a short line of plain ASCII, there is no attachment and the
-    body is 7bit; None otherwise (the email package then builds it). The
+    """The message written out directly, for the common case where there
+    is no attachment and the body is 7bit; None otherwise (the email
+    package then builds it). The
     result is what the email package would write, at a twentieth of the
     cost, which matters when a burst of order mails each needs a reply."""
     head = _head(name, sender, to, subject, fields, group,
