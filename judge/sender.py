@@ -113,9 +113,17 @@ def _recipients(stored: str) -> tuple[str, ...]:
 
 
 def _dot_stuffed(raw: bytes) -> bytes:
-    """The DATA payload: CRLF line ends, leading dots doubled, the final dot."""
-    data = re.sub(rb"\r\n|\r|\n", b"\r\n", raw)
-    data = re.sub(rb"(?m)^\.", b"..", data)
+    """The DATA payload: CRLF line ends, leading dots doubled, the final dot.
+    A results mail carries maps (hundreds of kilobytes, in lines that never
+    start with a dot): counting and plain replacing keep the cost of its
+    mostly untouched bytes low, where regular expressions took milliseconds."""
+    data = raw
+    crlf = data.count(b"\r\n")
+    if data.count(b"\n") != crlf or data.count(b"\r") != crlf:  # some bare CR or LF
+        data = re.sub(rb"\r\n|\r|\n", b"\r\n", data)
+    data = data.replace(b"\n.", b"\n..")
+    if data.startswith(b"."):
+        data = b"." + data
     if not data.endswith(b"\r\n"):
         data += b"\r\n"
     return data + b".\r\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import email
 import logging
+import re
 import threading
 import time
 import tomllib
@@ -25,13 +26,16 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP as SMTPServer
 from aiosmtpd.smtp import Envelope
 from aiosmtpd.smtp import Session as SMTPSession
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 
 from judge import models
 from judge.config import Config
 from judge.db import transaction
 from judge.outbox import OutgoingMail, queue
-from judge.sender import MAX_BACKOFF, Sender, retry_delay
+from judge.sender import MAX_BACKOFF, Sender, _dot_stuffed, retry_delay
+from tests.examples import examples
 from tests.loopback import free_port
 
 pytestmark = pytest.mark.postgres
@@ -592,3 +596,20 @@ def test_maildir_unwritable_is_retried(db: Engine, tmp_path: Path) -> None:
     config.maildir.unlink()
     assert sender.send_due(row.next_attempt_at) == 1
     assert len(maildir_files(config)) == 1
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.sampled_from([b".", b"..", b"\r", b"\n", b"\r\n", b"a", b" "]),
+                max_size=40).map(b"".join))
+def test_data_is_sent_in_crlf_lines_with_leading_dots_doubled(raw: bytes) -> None:
+    """What goes after DATA: the message's lines (any line end read as one),
+    each ending in CRLF, a dot at a line's start doubled, and the final dot."""
+    data = _dot_stuffed(raw)
+    assert data.endswith(b"\r\n.\r\n")
+    sent = data[:-len(b".\r\n")].split(b"\r\n")[:-1]
+    assert all(b"\r" not in line and b"\n" not in line for line in sent)
+    assert all(line[:1] != b"." or line[:2] == b".." for line in sent)
+    lines = re.split(rb"\r\n|\r|\n", raw)
+    if lines[-1] == b"" and len(lines) > 1:
+        lines.pop()  # the message ended in a line end (an empty one is one empty line)
+    assert [line[1:] if line[:1] == b"." else line for line in sent] == lines
