@@ -236,7 +236,7 @@ def _encoded(field_name: str, value: str) -> str:
     folded: the email package's own header folding, which costs little next
     to its building the whole message."""
     header = policy.SMTP.header_store_parse(field_name, value)[1]
-    return policy.SMTP.fold(field_name, header).removesuffix("\r\n")
+    return str(policy.SMTP.fold(field_name, header)).removesuffix("\r\n")
 
 
 def _head(name: str, sender: str, to: tuple[str, ...], subject: str,
