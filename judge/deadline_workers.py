@@ -26,6 +26,12 @@ then adjudicates again (a few milliseconds) and takes those maps if its
 scene is the same; were a mail to change the orders in between, it would
 draw its own.
 
+The workers start when a deadline is near (the scheduler calls
+:meth:`DeadlineWorkers.prepare` when it places a job less than a minute
+ahead), or at the latest when work comes, and a worker idle for
+IDLE_SECONDS ends: a judge whose games are days from their deadlines does
+not keep a process per core, with the maps' libraries in each, waiting.
+
 Each worker talks to the judge over a pipe of its own, as the mail workers
 do (judge.workers): no multiprocessing Queue or Lock, whose named
 semaphores a killed judge would leave behind; a worker ends when the judge
@@ -40,7 +46,8 @@ import multiprocessing
 import os
 import signal
 import threading
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from datetime import datetime
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -59,6 +66,7 @@ from judge.workers import _end_with_the_judge
 log = logging.getLogger(__name__)
 
 TRIES = 2  # workers a game's work may kill before it counts as a failing deadline
+IDLE_SECONDS = 300.0  # a worker without work this long ends; the next deadline starts it again
 
 
 class WorkerDied(Exception):
@@ -108,11 +116,12 @@ def draw_ahead(engine: Engine, game_id: int, now: datetime) -> None:
 class _Worker:
     process: BaseProcess
     conn: Connection  # the judge's end of its pipe
+    idle_since: float = field(default_factory=time.monotonic)
 
 
 class DeadlineWorkers:
-    """``count`` worker processes that the scheduler's job threads hand
-    games to, each game to a free one (:meth:`work`)."""
+    """Up to ``count`` worker processes that the scheduler's job threads
+    hand games to, each game to a free one (:meth:`work`)."""
 
     def __init__(self, config: Config, count: int) -> None:
         self.config = config
@@ -122,12 +131,22 @@ class DeadlineWorkers:
         self._free: list[_Worker] = []
         self._busy: list[_Worker] = []
         self._turn = threading.Condition()  # the two lists above, and stopping
-        self._stopping = False
+        self._stopping = threading.Event()
+        self._retiring: threading.Thread | None = None
 
     def start(self) -> None:
+        """Get ready to start workers (none starts before it is needed)."""
+        self._stopping.clear()
+        self._retiring = threading.Thread(target=self._retire_idle, name="deadline-workers",
+                                          daemon=True)
+        self._retiring.start()
+
+    def prepare(self) -> None:
+        """Have every worker started, ready for a deadline that is near."""
         with self._turn:
-            self._stopping = False
-            self._free = [self._spawn() for _ in range(self.count)]
+            while (not self._stopping.is_set()
+                   and len(self._free) + len(self._busy) < self.count):
+                self._free.append(self._spawn())
 
     def _spawn(self) -> _Worker:
         mine, theirs = self._context.Pipe()
@@ -153,54 +172,82 @@ class DeadlineWorkers:
                 worker.conn.send((game_id, now))
                 queued = worker.conn.recv()
             except (EOFError, OSError):
-                self._replace(worker, game_id)
+                self._lost(worker, game_id)
                 continue
             self._give_back(worker)
             return int(queued)
         raise WorkerDied(f"the deadline worker processes died while on it {TRIES} times")
 
     def _take(self) -> _Worker:
+        """A free worker, started if none is and there is room for one."""
         with self._turn:
-            while not self._free and not self._stopping:
+            while True:
+                if self._stopping.is_set():
+                    raise StopWork
+                while self._free and not self._free[-1].process.is_alive():
+                    gone = self._free.pop()  # killed while it waited
+                    log.warning("a deadline worker had ended (exit code %s) while idle",
+                                gone.process.exitcode)
+                    gone.conn.close()
+                if self._free:
+                    worker = self._free.pop()
+                    break
+                if len(self._busy) < self.count:
+                    worker = self._spawn()
+                    break
                 self._turn.wait()
-            if self._stopping:
-                raise StopWork
-            worker = self._free.pop()
             self._busy.append(worker)
             return worker
 
     def _give_back(self, worker: _Worker) -> None:
         with self._turn:
             self._busy.remove(worker)
+            worker.idle_since = time.monotonic()
             self._free.append(worker)
             self._turn.notify_all()
 
-    def _replace(self, dead: _Worker, game_id: int) -> None:
+    def _lost(self, dead: _Worker, game_id: int) -> None:
+        """A worker died on a game: its place is free for another."""
         dead.process.join(5)
         dead.conn.close()
-        log.error("a deadline worker died (exit code %s) while on game %d; starting another",
+        log.error("a deadline worker died (exit code %s) while on game %d",
                   dead.process.exitcode, game_id)
         with self._turn:
             self._busy.remove(dead)
-            if not self._stopping:
-                self._free.append(self._spawn())
             self._turn.notify_all()
+
+    def _retire_idle(self) -> None:
+        while not self._stopping.wait(IDLE_SECONDS / 4):
+            with self._turn:
+                idle = [w for w in self._free
+                        if time.monotonic() - w.idle_since >= IDLE_SECONDS]
+                for worker in idle:
+                    self._free.remove(worker)
+            for worker in idle:
+                _end(worker, 60.0)
 
     def stop(self, timeout: float = 60.0) -> None:
         """End every worker, each after the game it is on (the judge stops
         the scheduler first, which waits for those)."""
         with self._turn:
-            self._stopping = True
+            self._stopping.set()
             self._turn.notify_all()  # threads waiting for a worker give up
             self._turn.wait_for(lambda: not self._busy, timeout)
             workers = self._free + self._busy
+            self._free = []
+        if self._retiring is not None:
+            self._retiring.join(timeout)
         for worker in workers:
-            with contextlib.suppress(OSError):  # dead already
-                worker.conn.send(None)
-        for worker in workers:
-            worker.process.join(timeout)
-            if worker.process.is_alive():
-                log.error("a deadline worker did not stop in %.0f s; terminated", timeout)
-                worker.process.terminate()
-                worker.process.join(5)
-            worker.conn.close()
+            _end(worker, timeout)
+
+
+def _end(worker: _Worker, timeout: float) -> None:
+    """Tell a worker to end, and wait for it."""
+    with contextlib.suppress(OSError):  # dead already
+        worker.conn.send(None)
+    worker.process.join(timeout)
+    if worker.process.is_alive():
+        log.error("a deadline worker did not stop in %.0f s; terminated", timeout)
+        worker.process.terminate()
+        worker.process.join(5)
+    worker.conn.close()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 # a game's due work at a moment: the number of mails it queued
 Work = Callable[[int, datetime], int]
+WARM_AHEAD = timedelta(minutes=1)  # how long before a job the scheduler gets ready for it
 
 
 class StopWork(Exception):
@@ -168,7 +169,7 @@ class DeadlineScheduler:
     def __init__(self, engine: Engine, config: Config,
                  after_work: Callable[[], None] | None = None,
                  clock: Callable[[], datetime] = utcnow,
-                 work: Work | None = None) -> None:
+                 work: Work | None = None, warm: Callable[[], None] | None = None) -> None:
         self.engine = engine
         self.config = config
         self.after_work = after_work  # e.g. wake the sender
@@ -176,6 +177,7 @@ class DeadlineScheduler:
         # a game's due work, with its failure noted: in the job's own thread,
         # or handed to a worker process (judge.deadline_workers)
         self.work: Work = work or partial(work_on, engine, config)
+        self.warm = warm  # called when a job is placed less than WARM_AHEAD ahead
         self.scheduler = BackgroundScheduler(timezone="UTC", job_defaults={
             "coalesce": True, "max_instances": 1, "misfire_grace_time": None})
         # APScheduler's shutdown holds its job-store lock while it waits for
@@ -226,7 +228,10 @@ class DeadlineScheduler:
     def _place(self, game_id: int, moment: datetime) -> str:
         """The game's one job, at ``moment`` (now if it passed); its id."""
         job_id = f"game-{game_id}"
-        self.scheduler.add_job(self._run, "date", run_date=max(moment, self.clock()),
+        now = self.clock()
+        if self.warm is not None and moment <= now + WARM_AHEAD:
+            self.warm()  # e.g. start the deadline workers, for the work to come
+        self.scheduler.add_job(self._run, "date", run_date=max(moment, now),
                                args=[game_id], id=job_id, replace_existing=True)
         return job_id
 

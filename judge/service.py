@@ -42,7 +42,8 @@ class Judge:
         self.sender = Sender(config, self.engine)
         self.deadline_workers = DeadlineWorkers(config, config.deadline_worker_count)
         self.scheduler = DeadlineScheduler(self.engine, config, after_work=self.sender.wake,
-                                           work=self.deadline_workers.work)
+                                           work=self.deadline_workers.work,
+                                           warm=self.deadline_workers.prepare)
         self.poller = ImapPoller(config.imap, self.engine,
                                  max_message_bytes=config.max_message_bytes) \
             if config.imap else None

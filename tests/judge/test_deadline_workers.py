@@ -13,7 +13,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from pathlib import Path
 from typing import Any
@@ -22,12 +22,12 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from judge import games, maps, order_entry
+from judge import deadline_workers, games, maps, order_entry
 from judge.config import Config
 from judge.db import transaction
 from judge.deadline_workers import DeadlineWorkers, draw_ahead
 from judge.models import Game, Outbox, PhaseRecord, as_utc
-from judge.scheduler import DeadlineScheduler, StopWork, attend
+from judge.scheduler import DeadlineScheduler, StopWork, attend, next_moment
 from tests.judge.test_scheduler import game_row, running_game, submit
 
 pytestmark = pytest.mark.slow  # worker processes start in seconds
@@ -156,11 +156,10 @@ def test_a_worker_killed_mid_game_loses_nothing_and_two_make_a_failing_deadline(
             [victim] = set(workers.pids()) & _blocked_on_writer_lock() - set(killed)
             os.kill(victim, signal.SIGKILL)
             killed.append(victim)
-        _wait(lambda: not set(killed) & set(workers.pids()))
     finally:
         os.close(turn)  # the scheduler notes the failure in a transaction of its own
         job.join(60)
-    assert not set(killed) & set(workers.pids()) and len(workers.pids()) == 1
+    assert workers.pids() == []  # both dead; the next work starts another
 
     game = game_row(db, game_id)
     assert game.phase == "S1901M" and game.failed_attempts == 1
@@ -176,14 +175,56 @@ def test_a_worker_killed_mid_game_loses_nothing_and_two_make_a_failing_deadline(
     assert len(outbox(db, "Diplomacy results clock S1901M")) == 1
 
 
+def _ended(pid: int) -> bool:
+    stat = Path(f"/proc/{pid}/stat")
+    return not stat.exists() or stat.read_text().rpartition(")")[2].split()[0] == "Z"
+
+
+def test_workers_start_when_needed_and_end_when_idle(
+        db_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deadline_workers, "IDLE_SECONDS", 1.0)
+    pool = DeadlineWorkers(config_for(db_url, tmp_path), 2)
+    pool.start()
+    try:
+        assert pool.pids() == []  # no deadline near: no process waiting
+        pool.prepare()
+        pids = pool.pids()
+        assert len(pids) == 2
+        pool.prepare()
+        assert pool.pids() == pids  # ready already
+        _wait(lambda: pool.pids() == [])
+        for pid in pids:
+            _wait(lambda pid=pid: _ended(pid))
+    finally:
+        pool.stop()
+
+
+def test_the_scheduler_readies_the_workers_for_a_deadline_a_minute_ahead(db: Engine) -> None:
+    readied: list[str] = []
+    game_id, _ = due_game(db)
+    moment = next_moment(game_row(db, game_id))  # its reminder
+    assert moment is not None
+    scheduler = DeadlineScheduler(db, Config(), clock=lambda: moment - timedelta(minutes=2),
+                                  warm=lambda: readied.append("ready"))
+    scheduler.scheduler.start(paused=True)
+    try:
+        scheduler.schedule(game_id)
+        assert readied == []
+        scheduler.clock = lambda: moment - timedelta(seconds=30)
+        scheduler.schedule(game_id)
+        assert readied == ["ready"]
+    finally:
+        scheduler.scheduler.shutdown(wait=False)
+
+
 def test_stopping_ends_the_workers_and_turns_away_work(db_url: str, tmp_path: Path) -> None:
     pool = DeadlineWorkers(config_for(db_url, tmp_path), 2)
     pool.start()
+    pool.prepare()
     pids = pool.pids()
     assert len(pids) == 2
     pool.stop()
     for pid in pids:
-        _wait(lambda pid=pid: not Path(f"/proc/{pid}").exists()
-              or "Z" in Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[:1])
+        _wait(lambda pid=pid: _ended(pid))
     with pytest.raises(StopWork):
-        pool.work(1, None)  # type: ignore[arg-type]
+        pool.work(1, datetime.now(UTC))
