@@ -376,6 +376,8 @@ def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
             "peak_memory_mb": watch.peak_bytes / 2**20,
             "peak_proportional_memory_mb": watch.peak_proportional_bytes / 2**20,
             "peak_processes": watch.peak_processes,
+            "peak_mb_by_process": watch.peaks_mb(),
+            "cpu_seconds_by_process": watch.cpu_seconds(),
             "cores_used": watch.cores_between(due, max(arrivals)) if arrivals else None,
         }
         if queued and arrivals:
@@ -515,7 +517,9 @@ def report(result: dict[str, Any]) -> None:
               f"{result['cores_used']:.2f} cores used from the deadline to the last mail; "
               f"peak memory {result['peak_memory_mb']:.0f} MB "
               f"({result['peak_processes']} processes, resident memory summed; "
-              f"proportional {result['peak_proportional_memory_mb']:.0f} MB)")
+              f"proportional {result['peak_proportional_memory_mb']:.0f} MB); each "
+              f"process's own peak (the judge's first): {result['peak_mb_by_process']} MB; "
+              f"CPU seconds: {result['cpu_seconds_by_process']}")
     if "games_per_second_mailed" in result:
         print(f"games a second: {result['games_per_second_adjudicated']:.1f} adjudicated, "
               f"{result['games_per_second_mailed']:.1f} adjudicated and mailed; "

@@ -47,22 +47,22 @@ def proportional_bytes(pid: int) -> int:
     return 0
 
 
-def family(root: int, leave_out: set[int]) -> dict[int, tuple[float, int]]:
-    """The root and its descendants (but those in ``leave_out`` and theirs):
-    each one's CPU seconds and resident bytes."""
-    stats = {}
+def family(root: int, leave_out: set[int]) -> set[int]:
+    """The root and its descendants, but those in ``leave_out`` and theirs
+    (a scan of every process: done once in a while, not at every sample)."""
+    parents = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             found = _stat(int(entry.name))
             if found is not None:
-                stats[int(entry.name)] = found
+                parents[int(entry.name)] = found[0]
     members = {root}
     frontier = {root}
     while frontier:
-        frontier = {pid for pid, (parent, _, _) in stats.items()
+        frontier = {pid for pid, parent in parents.items()
                     if parent in frontier and pid not in leave_out} - members
         members |= frontier
-    return {pid: stats[pid][1:] for pid in members if pid in stats}
+    return members
 
 
 @dataclass
@@ -73,18 +73,26 @@ class ProcessWatch:
     root: int = field(default_factory=os.getpid)
     leave_out: set[int] = field(default_factory=set)
     every: float = 0.2
+    # the processes are found anew (and their PSS read, which costs more)
+    # every this many samples; the sampling thread is in the judge's process
+    scan_every: int = 5
     peak_bytes: int = 0  # of resident memory, summed
     peak_proportional_bytes: int = 0
     peak_processes: int = 0
+    peak_by_pid: dict[int, int] = field(default_factory=dict)  # each one's own peak RSS
     # (time.time(), CPU seconds of the family so far): a process that ended
     # keeps counting what it used while it was sampled
     cpu: list[tuple[float, float]] = field(default_factory=list)
     _last_cpu: dict[int, float] = field(default_factory=dict)
+    _root_at_start: float = 0.0
+    _samples: int = 0
+    _members: set[int] = field(default_factory=set)
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
     def start(self) -> None:
         self.sample()
+        self._root_at_start = self._last_cpu.get(self.root, 0.0)
         self._thread = threading.Thread(target=self._run, name="process-watch", daemon=True)
         self._thread.start()
 
@@ -92,6 +100,7 @@ class ProcessWatch:
         self._stop.set()
         if self._thread is not None:
             self._thread.join()
+        self._samples = 0  # a last full look
         self.sample()
 
     def _run(self) -> None:
@@ -99,13 +108,19 @@ class ProcessWatch:
             self.sample()
 
     def sample(self) -> None:
-        members = family(self.root, self.leave_out)
-        self.peak_bytes = max(self.peak_bytes, sum(rss for _, rss in members.values()))
-        self.peak_proportional_bytes = max(self.peak_proportional_bytes,
-                                           sum(map(proportional_bytes, members)))
-        self.peak_processes = max(self.peak_processes, len(members))
-        for pid, (seconds, _) in members.items():
+        scan = self._samples % self.scan_every == 0
+        self._samples += 1
+        if scan:
+            self._members = family(self.root, self.leave_out)
+        stats = {pid: found[1:] for pid in self._members if (found := _stat(pid)) is not None}
+        self.peak_bytes = max(self.peak_bytes, sum(rss for _, rss in stats.values()))
+        if scan:
+            self.peak_proportional_bytes = max(self.peak_proportional_bytes,
+                                               sum(map(proportional_bytes, stats)))
+        self.peak_processes = max(self.peak_processes, len(stats))
+        for pid, (seconds, rss) in stats.items():
             self._last_cpu[pid] = seconds
+            self.peak_by_pid[pid] = max(self.peak_by_pid.get(pid, 0), rss)
         self.cpu.append((time.time(), sum(self._last_cpu.values())))
 
     def cpu_at(self, moment: float) -> float:
@@ -122,3 +137,17 @@ class ProcessWatch:
     def cores_between(self, start: float, end: float) -> float:
         """CPU seconds the family used between two moments, per second."""
         return (self.cpu_at(end) - self.cpu_at(start)) / max(end - start, 1e-9)
+
+    def peaks_mb(self) -> list[int]:
+        """Each process's own peak resident memory, in MB: the root's first,
+        then its children's, largest first."""
+        root = self.peak_by_pid.get(self.root, 0)
+        others = sorted((v for k, v in self.peak_by_pid.items() if k != self.root), reverse=True)
+        return [round(v / 2**20) for v in [root, *others]]
+
+    def cpu_seconds(self) -> list[float]:
+        """Each process's CPU seconds while watched (the root's first, as
+        far as it went since start(), then its children's, largest first)."""
+        root = self._last_cpu.get(self.root, 0.0) - self._root_at_start
+        others = sorted((v for k, v in self._last_cpu.items() if k != self.root), reverse=True)
+        return [round(v, 1) for v in [root, *others]]
