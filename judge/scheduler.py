@@ -153,8 +153,9 @@ def _claim(session: Session, game_id: int) -> Game | None:
 
 
 def due_games(engine: Engine) -> list[tuple[int, datetime]]:
-    """Each running game and its next moment."""
-    with transaction(engine) as session:
+    """Each running game and its next moment. A read: no write lock, so
+    that placing jobs never waits for the deadline workers' transactions."""
+    with Session(engine) as session:
         running = session.exec(select(Game).where(Game.status == "active",
                                                   col(Game.deadline).is_not(None))).all()
         out = []
@@ -217,7 +218,7 @@ class DeadlineScheduler:
         with self._sync_lock:
             if self._stopping:
                 return
-            with transaction(self.engine) as session:
+            with Session(self.engine) as session:  # a read, as due_games
                 game = session.get(Game, game_id)
                 moment = next_moment(game) if game is not None else None
             if moment is not None:
