@@ -13,6 +13,7 @@ flattened to one line and addresses are checked before anything is built.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import logging
 import re
@@ -177,12 +178,11 @@ def build_message(mail: OutgoingMail, config: JudgeIdentity) -> tuple[str, bytes
     group = one_line(mail.group, 100)
     if group and not _PLAIN_NAME.fullmatch(group):
         group = "Players"  # a name that would need quoting is not worth losing the mail over
-    if encoding == "7bit":
-        plain = (_mixed_message(name, sender, to, subject, fields, mail.body, group,
-                                mail.attachments) if mail.attachments
-                 else _plain_message(name, sender, to, subject, fields, mail.body, group))
-        if plain is not None:
-            return message_id, plain
+    plain = (_mixed_message(name, sender, to, subject, fields, mail.body, group,
+                            mail.attachments, encoding) if mail.attachments
+             else _plain_message(name, sender, to, subject, fields, mail.body, group, encoding))
+    if plain is not None:
+        return message_id, plain
     msg = EmailMessage(policy=policy.SMTP)
     msg["From"] = Address(display_name=name, addr_spec=sender)
     msg["To"] = (Group(display_name=group) if group
@@ -264,17 +264,29 @@ def _head(name: str, sender: str, to: tuple[str, ...], subject: str,
 
 
 def _plain_message(name: str, sender: str, to: tuple[str, ...], subject: str,
-                   fields: list[tuple[str, str]], body: str, group: str = "") -> bytes | None:
+                   fields: list[tuple[str, str]], body: str, group: str = "",
+                   encoding: str = "7bit") -> bytes | None:
     """The message written out directly, for the common case where there
-    is no attachment and the body is 7bit; None otherwise (the email
-    package then builds it). The
-    result is what the email package would write, at a twentieth of the
-    cost, which matters when a burst of order mails each needs a reply."""
+    is no attachment; None when its header needs the email package, which
+    then builds it. The result reads as what the email package would
+    write, at a twentieth of the cost, which matters when a burst of order
+    mails each needs a reply."""
     head = _head(name, sender, to, subject, fields, group,
-                 ['Content-Type: text/plain; charset="utf-8"', "Content-Transfer-Encoding: 7bit"])
+                 ['Content-Type: text/plain; charset="utf-8"',
+                  f"Content-Transfer-Encoding: {encoding}"])
     if head is None:
         return None
-    return head + b"\r\n\r\n" + b"\r\n".join(body.encode("ascii").splitlines()) + b"\r\n"
+    return head + b"\r\n\r\n" + b"\r\n".join(_body_lines(body, encoding)) + b"\r\n"
+
+
+def _body_lines(body: str, encoding: str) -> list[bytes]:
+    """The text's lines as the message carries them, each to be ended (the
+    last too, as the email package ends it): as they are (7bit), or
+    quoted-printable from UTF-8 (Dissolution's results have their § and →)."""
+    if encoding == "7bit":
+        return body.encode("ascii").splitlines() or [b""]
+    text = b"\n".join(body.encode("utf-8").splitlines()) + b"\n"
+    return binascii.b2a_qp(text, istext=True).splitlines()
 
 
 _PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,100}")
@@ -290,8 +302,9 @@ def _base64_lines(data: bytes) -> bytes:
 
 def _mixed_message(name: str, sender: str, to: tuple[str, ...], subject: str,
                    fields: list[tuple[str, str]], body: str, group: str,
-                   attachments: tuple[tuple[str, str, bytes], ...]) -> bytes | None:
-    """A 7bit text and its attachments written out directly (what the email
+                   attachments: tuple[tuple[str, str, bytes], ...],
+                   encoding: str = "7bit") -> bytes | None:
+    """A text and its attachments written out directly (what the email
     package would write for them, without its cost for each of the map's
     several hundred kilobytes, twice a phase); None when anything in it is
     not plain (the email package then builds it)."""
@@ -301,17 +314,17 @@ def _mixed_message(name: str, sender: str, to: tuple[str, ...], subject: str,
         if found is None or not _PLAIN_FILE_NAME.fullmatch(file_name):
             return None
         parts.append((file_name, mime_type.strip().lower()))
-    boundary = "=_judge_" + secrets.token_hex(12)  # "=_" is never in base64 or a 7bit line start
+    # "=_" is never in base64, nor in quoted-printable, nor at a 7bit line's start
+    boundary = "=_judge_" + secrets.token_hex(12)
     head = _head(name, sender, to, subject, fields, group,
                  [f'Content-Type: multipart/mixed; boundary="{boundary}"'])
     if head is None or boundary in body:
         return None
     mark = f"--{boundary}".encode("ascii")
     chunks = [head, b"", mark, b'Content-Type: text/plain; charset="utf-8"',
-              b"Content-Transfer-Encoding: 7bit", b"",
-              *body.encode("ascii").splitlines()]
-    if body.endswith("\n"):
-        chunks.append(b"")  # the line end before a boundary belongs to the boundary
+              f"Content-Transfer-Encoding: {encoding}".encode("ascii"), b"",
+              *_body_lines(body, encoding)]
+    chunks.append(b"")  # the line end before a boundary belongs to the boundary
     for (file_name, mime_type), (_, _, data) in zip(parts, attachments, strict=True):
         chunks += [mark, f"Content-Type: {mime_type}".encode("ascii"),
                    f'Content-Disposition: attachment; filename="{file_name}"'.encode("ascii"),
