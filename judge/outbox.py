@@ -12,7 +12,6 @@ flattened to one line and addresses are checked before anything is built.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import json
 import logging
@@ -296,8 +295,9 @@ _PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,100}")
 def _base64_lines(data: bytes) -> bytes:
     """An attachment in base64, 76 characters a line. Kept for a while: a
     phase's map goes to the players and to the list in two messages."""
-    encoded = base64.b64encode(data)
-    return b"\r\n".join(encoded[n:n + 76] for n in range(0, len(encoded), 76))
+    # 57 bytes make 76 characters; encoded line by line, no slicing of the encoded whole
+    return b"\r\n".join([binascii.b2a_base64(data[n:n + 57], newline=False)
+                         for n in range(0, len(data), 57)])
 
 
 def _mixed_message(name: str, sender: str, to: tuple[str, ...], subject: str,
