@@ -11,7 +11,13 @@ clock runs from T to the last result mail at the relay.
 
 Figures: T to the last game adjudicated (its results queued, from
 ``Outbox.created_at``), T to the last result mail at the relay, games a
-second. Unless ``--no-breakdown``, a second set of games is then set up
+second; the cores the judge used from T to the last mail (the CPU time of
+its process and its worker processes, over the wall time; the relay's own
+not counted) and its peak memory, the resident memory of its processes
+summed (sampled every 0.2 s; the proportional figure, PSS, once a second).
+A run that did not measure what it says (a result mail missing, a game
+that did not move on, a map missing) prints what went wrong instead, and
+exits with status 1. Unless ``--no-breakdown``, a second set of games is then set up
 the same way and its work is timed in two separate steps, in one thread:
 ``scheduler.attend`` for each game (adjudication, storing the next phase,
 building and queuing the result mails), then a ``Sender`` alone delivering
@@ -29,6 +35,7 @@ Usage (see bench/README.md)::
     .venv/bin/python bench/deadlines.py --games 500
     .venv/bin/python bench/deadlines.py --variant dissolution --games 100
     .venv/bin/python bench/deadlines.py --database-url postgresql://root@127.0.0.1:5432/test
+    .venv/bin/python bench/deadlines.py --deadline-workers 1   # one worker process
 """
 
 from __future__ import annotations
