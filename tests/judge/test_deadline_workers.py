@@ -228,3 +228,41 @@ def test_stopping_ends_the_workers_and_turns_away_work(db_url: str, tmp_path: Pa
         _wait(lambda pid=pid: _ended(pid))
     with pytest.raises(StopWork):
         pool.work(1, datetime.now(UTC))
+
+
+def test_a_judge_killed_in_a_burst_of_deadlines_processes_each_game_once(
+        db: Engine, db_url: str, tmp_path: Path) -> None:
+    """`judge serve` killed with SIGKILL while its deadline workers are on a
+    burst of due games: its workers end with it, and the next start
+    processes the rest; every game moves on once, with one results mail
+    written to the Maildir once."""
+    from tests.judge.test_kill_run import kill_run_module
+
+    games_due = [due_game(db, f"g{n}")[0] for n in range(24)]
+    with transaction(db) as session:  # all due: their deadlines passed while the judge was down
+        for game_id in games_due:
+            game = session.get(Game, game_id)
+            assert game is not None
+            game.deadline = datetime.now(UTC) - timedelta(minutes=1)
+            game.reminded = game.phase
+    judge = kill_run_module().JudgeProcess(tmp_path / "judge", db_url)
+    judge.start()
+    try:
+        _wait(lambda: len(outbox(db, "Diplomacy results")) >= 2, 120)
+        judge.kill()
+        assert judge.orphans == 0
+        killed_at = len(outbox(db, "Diplomacy results"))
+        judge.start()
+        _wait(lambda: all(game_row(db, g).phase == "F1901M" for g in games_due), 300)
+        _wait(lambda: len(list((judge.data_dir / "outgoing" / "new").glob("*")))
+              >= len(games_due), 60)
+    finally:
+        judge.stop()
+    results = outbox(db, "Diplomacy results")
+    assert sorted(str(m["Subject"]) for _, m in results) == sorted(
+        f"Diplomacy results g{n} S1901M" for n in range(24))
+    with Session(db) as session:
+        assert session.exec(select(Outbox).where(Outbox.status != "sent")).all() == []
+    files = list((judge.data_dir / "outgoing" / "new").glob("*"))
+    assert len(files) == len(results)  # each written once
+    assert 2 <= killed_at < len(games_due)  # the kill came in the middle of the burst
