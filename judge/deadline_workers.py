@@ -162,10 +162,10 @@ class DeadlineWorkers:
         with self._turn:
             return [w.process.pid or 0 for w in self._free + self._busy]
 
-    def work(self, game_id: int, now: datetime) -> int:
+    def work(self, game_id: int, now: datetime) -> int | None:
         """The game's due work, done by a worker (this thread waits for it);
-        the number of mails queued. WorkerDied if it killed TRIES workers,
-        StopWork if the judge is stopping."""
+        what judge.scheduler.work_on says. WorkerDied if it killed TRIES
+        workers, StopWork if the judge is stopping."""
         for _ in range(TRIES):
             worker = self._take()
             try:
@@ -175,7 +175,7 @@ class DeadlineWorkers:
                 self._lost(worker, game_id)
                 continue
             self._give_back(worker)
-            return int(queued)
+            return None if queued is None else int(queued)
         raise WorkerDied(f"the deadline worker processes died while on it {TRIES} times")
 
     def _take(self) -> _Worker:

@@ -38,8 +38,9 @@ from judge.retention import forget_old_mail
 
 log = logging.getLogger(__name__)
 
-# a game's due work at a moment: the number of mails it queued
-Work = Callable[[int, datetime], int]
+# a game's due work at a moment: the number of mails it queued; None when it
+# failed and the failure could not be noted (or the game is gone)
+Work = Callable[[int, datetime], int | None]
 WARM_AHEAD = timedelta(minutes=1)  # how long before a job the scheduler gets ready for it
 
 
@@ -112,9 +113,9 @@ def note_failure(engine: Engine, config: Config, game_id: int, error: BaseExcept
         return game
 
 
-def work_on(engine: Engine, config: Config, game_id: int, now: datetime) -> int:
+def work_on(engine: Engine, config: Config, game_id: int, now: datetime) -> int | None:
     """A game's due work (:func:`attend`), or, when it fails, the failure
-    noted; the number of mails queued."""
+    noted; the number of mails queued (None: see :func:`failed`)."""
     try:
         return attend(engine, config, game_id, now)
     except Exception as error:
@@ -122,20 +123,21 @@ def work_on(engine: Engine, config: Config, game_id: int, now: datetime) -> int:
 
 
 def failed(engine: Engine, config: Config, game_id: int, error: BaseException,
-           now: datetime) -> int:
+           now: datetime) -> int | None:
     """Note a failed attempt and log it: the traceback at the first of a
     run, a line at each later one. The mails queued (the notices of a
-    first failure); none if the game is gone or the failure could not be
-    noted either (the next sweep tries again)."""
+    first failure); None if the game is gone or the failure could not be
+    noted either: then its job is not placed again, and the next sweep
+    tries it (placed now, it would fail again at once, and again)."""
     try:
         game = note_failure(engine, config, game_id, error, now)
     except Exception:
         log.exception("deadline work for game %d failed (%s), and noting that failed "
                       "too; tried again at the next sweep", game_id,
                       deadline_failure.describe(error))
-        return 0
+        return None
     if game is None:
-        return 0
+        return None
     first = game.failed_attempts == 1
     log.error("deadline work for game %s (%s) failed%s: %s; next attempt at %s%s",
               game.name, game.phase,
@@ -250,6 +252,8 @@ class DeadlineScheduler:
             return  # the judge is stopping: the game waits for its next start
         except Exception as error:  # the work itself failed where work_on could not note it
             queued = failed(self.engine, self.config, game_id, error, now)
+        if queued is None:
+            return  # gone, or the failure not even noted: the next sweep tries again
         if queued and self.after_work:
             self.after_work()
         self.schedule(game_id)  # only this game moved on (or waits)
