@@ -464,7 +464,7 @@ def shortfalls(result: dict[str, Any], args: argparse.Namespace) -> list[str]:
     found = []
     games_count = result["games"]
     if not result["completed"]:
-        found.append(f"the last result mail did not reach the relay within {args.timeout:.0f} s "
+        found.append(f"the last result mail did not reach the relay within {args.timeout:g} s "
                      "of the deadline")
     if result["games_adjudicated"] != games_count or result["games_not_moved_on"]:
         found.append(f"{games_count} games: {result['games_adjudicated']} adjudicated, "
