@@ -52,6 +52,7 @@ class Config:
     data_dir: Path = Path("data")
     time_zone: str = "UTC"
     workers: int = 1  # mail worker processes
+    deadline_workers: int = 0  # processes that do deadlines' work; 0: one per core
     # the judge keeper's address: told (with the GM) when a deadline fails; '' none
     keeper: str = ""
     smtp_host: str = "127.0.0.1"
@@ -81,6 +82,15 @@ class Config:
     def maildir(self) -> Path:
         """Where outgoing mail goes when no relay is configured."""
         return self.data_dir / "outgoing"
+
+    @property
+    def deadline_worker_count(self) -> int:
+        """The deadline worker processes to start: as configured, or one
+        per core this judge may use."""
+        if self.deadline_workers:
+            return self.deadline_workers
+        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                   else os.cpu_count() or 1)
 
     def with_(self, **changes: Any) -> Config:
         return replace(self, **changes)
@@ -116,6 +126,7 @@ _ENV = {
     "JUDGE_RELAY_PORT": ("relay", "port", int),
     "JUDGE_DATABASE_URL": ("database", "url", str),
     "JUDGE_WORKERS": ("judge", "workers", int),
+    "JUDGE_DEADLINE_WORKERS": ("judge", "deadline_workers", int),
     "JUDGE_KEEPER": ("judge", "keeper", str),
 }
 
@@ -146,6 +157,10 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
         workers = int(judge.get("workers", 1))
         if not 1 <= workers <= 64:
             raise ValueError(f"judge.workers must be 1 to 64, not {workers}")
+        deadline_workers = int(judge.get("deadline_workers", 0))
+        if not 0 <= deadline_workers <= 64:
+            raise ValueError(f"judge.deadline_workers must be 0 (one per core) to 64, "
+                             f"not {deadline_workers}")
         max_mails_at_once = int(smtp.get("max_mails_at_once", Config.max_mails_at_once))
         if max_mails_at_once < 1:
             raise ValueError(f"smtp.max_mails_at_once must be at least 1, not {max_mails_at_once}")
@@ -160,6 +175,7 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
             # read as a game's zone is ('CET', 'UTC+2'): a bad one would fail every CREATE
             time_zone=zone_name(str(judge.get("time_zone", "UTC"))),
             workers=workers,
+            deadline_workers=deadline_workers,
             keeper=_keeper(str(judge.get("keeper", ""))),
             smtp_host=str(smtp.get("host", "127.0.0.1")),
             smtp_port=int(smtp.get("port", 2525)),

@@ -18,6 +18,7 @@ def test_embedded_defaults() -> None:
     assert config.database_url == f"sqlite:///{Path('data') / 'judge.db'}"
     assert config.maildir == Path("data") / "outgoing"
     assert config.workers == 1
+    assert config.deadline_workers == 0 and config.deadline_worker_count >= 1  # one per core
     assert config.keeper == ""  # nobody but the GM is told of a failing deadline
     assert (config.max_mails_at_once, config.busy_wait_seconds) == (4, 30.0)
 
@@ -30,7 +31,8 @@ def test_file_then_environment(tmp_path: Path) -> None:
     config = load_config(mine, environ={"JUDGE_SMTP_PORT": "2700",
                                         "JUDGE_DATABASE_URL": "postgresql://x@db/judge",
                                         "JUDGE_DATA_DIR": str(tmp_path),
-                                        "JUDGE_WORKERS": "3"})
+                                        "JUDGE_WORKERS": "3",
+                                        "JUDGE_DEADLINE_WORKERS": "5"})
     assert config.name == "EGGS" and config.address == "judge@eggs.test"
     assert config.smtp_port == 2700  # the environment wins over the file
     assert config.relay_host == "relay.eggs.test" and config.relay_port == 25
@@ -38,6 +40,7 @@ def test_file_then_environment(tmp_path: Path) -> None:
     assert config.database_url == "postgresql://x@db/judge"
     assert config.data_dir == tmp_path
     assert config.workers == 3
+    assert config.deadline_workers == config.deadline_worker_count == 5
 
 
 @pytest.mark.parametrize("text, environ, message", [
@@ -45,6 +48,7 @@ def test_file_then_environment(tmp_path: Path) -> None:
     ("[smtp\n", {}, "my.toml"),
     ("", {"JUDGE_RELAY_PORT": "twenty-five"}, "JUDGE_RELAY_PORT"),
     ("[judge]\nworkers = 0\n", {}, "workers must be 1 to 64"),
+    ("[judge]\ndeadline_workers = 65\n", {}, "deadline_workers must be 0 .one per core. to 64"),
     ("[judge]\ntime_zone = 'Mars/Olympus'\n", {}, "is not a time zone like Europe/Paris"),
     ("[judge]\ntime_zone = 'IST'\n", {}, "IST names several time zones"),
     ("[judge]\nkeeper = 'the keeper'\n", {}, "judge.keeper: not a mail address"),
