@@ -75,3 +75,31 @@ def test_next_is_read_back_as_the_next_phase() -> None:
         phase = out["next"]
     assert seen == ["F1992M", "W1992A", "S1993M"]
     assert out["next"]["favor"]["UKRAINE"]["RUSSIA"] == 2  # kicked once from 3 (§11.7.1)
+
+
+# what a tool's `judge adjudicate` never needs: the storage, the mail service,
+# its scheduler and its templates (each import costs start-up on every run)
+SERVICE_PACKAGES = ("sqlmodel", "sqlalchemy", "psycopg", "aiosmtpd", "apscheduler", "jinja2")
+LOADED = """\
+import io, json, sys
+from judge.cli import main
+sys.stdin = io.StringIO(sys.argv[1])
+status = main(sys.argv[2].split())
+top = set(sys.argv[3].split(","))
+sys.stderr.write(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in top)))
+sys.exit(status)
+"""
+
+
+@pytest.mark.parametrize("args", ["adjudicate", "adjudicate --jsonl"])
+def test_adjudicate_loads_no_storage(args: str) -> None:
+    phase = {"variant": "standard", "phase": "F1901M",
+             "units": {"FRANCE": ["A PAR", "A MAR"], "GERMANY": ["A MUN"]},
+             "orders": {"FRANCE": ["A Paris - Burgundy", "A Mar S A Par - Bur"],
+                        "GERMANY": ["A Mun - Bur"]}}
+    done = subprocess.run([sys.executable, "-c", LOADED, json.dumps(phase), args,
+                           ",".join(SERVICE_PACKAGES)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["results"]
+    assert json.loads(done.stderr) == []
