@@ -14,6 +14,7 @@ from engine.game import Resolution, adjudicate
 from engine.layers import LAYERS
 from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, Power, province_of
+from engine.map_cache import per_map
 from engine.movement import retreat_options
 from engine.phase import Phase
 from engine.phase_context import phase_context
@@ -21,14 +22,32 @@ from engine.phase_input import PhaseInputError, listed, place_code, place_in, po
 from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variant_file import load_variant
-from engine.variants import rules_for
+from engine.variants import opening_position, rules_for
 from judge import reported
 from judge.phase_standing import destroyed_dislodged, disabled_json, standing_json
 from parser.line_kinds import READERS, reader
 from parser.line_kinds import read_lines as read_lines_of
 
 
+@per_map
+def _units_read(board: GameMap) -> dict[tuple[str, str], Unit]:
+    """The units read on a board, by power and text, where the text is the
+    unit as the judge writes it: a phase's JSON names the same units again
+    and again, and these (one per power, kind and place at most) are kept."""
+    return {}
+
+
 def _unit(game_map: GameMap, power: str, text: Any, key: str) -> Unit:
+    known = _units_read(game_map)
+    unit = known.get((power, text)) if isinstance(text, str) else None
+    if unit is None:
+        unit = _read_unit(game_map, power, text, key)
+        if str(unit) == text:
+            known[(power, text)] = unit
+    return unit
+
+
+def _read_unit(game_map: GameMap, power: str, text: Any, key: str) -> Unit:
     parts = str(text).split(None, 1)
     letters = [k.value for k in game_map.kinds]
     if len(parts) != 2 or parts[0].upper() not in letters:
@@ -89,7 +108,7 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     except ValueError as exc:
         raise PhaseInputError(str(exc)) from None
     rules = rules_for(game_map)
-    opening = rules.opening(game_map, GameState.initial(game_map))
+    opening = opening_position(game_map)  # made once per map
     # what the variant keeps beside the standard game's fields: each part reads its own keys
     state = opening.evolve(phase=phase, units=(), owners=())
     for kind in rules.state_parts:
