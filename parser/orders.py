@@ -250,8 +250,9 @@ def parse_order(text: str, game_map: GameMap, line: int = 1) -> Order | OrderErr
         return OrderError(line, 1, "", "", "an order must be text")
     if len(text) > MAX_LINE:
         return _too_long(text, line)
-    text = _LINE_BREAK.sub(" ", text)
-    if not text.strip():
+    if "\n" in text or "\r" in text:
+        text = _LINE_BREAK.sub(" ", text)
+    if not text or text.isspace():
         return OrderError(line, 1, "", "", "no order given")
     if MAP_ORDER_START.match(text):
         return _map_order(text, line)
