@@ -49,11 +49,12 @@ def powers_adjusting(
     if counts is None:
         counts = rules.scores(game_map, state)
     adjusting = []
+    occupied = {u.province for u in state.units}
     for power in game_map.powers:
         if not rules.builds(game_map.powers[power], state):
             continue
         due = rules.allowance(game_map, state, power, counts) - units.get(power, 0)
-        if due < 0 or (due > 0 and free_sites(game_map, state, power)):
+        if due < 0 or (due > 0 and free_sites(game_map, state, power, occupied)):
             adjusting.append(power)
     return adjusting
 
@@ -65,9 +66,13 @@ def needs_adjustments(
     return bool(powers_adjusting(game_map, state, counts))
 
 
-def free_sites(game_map: GameMap, state: GameState, power: str) -> list[str]:
+def free_sites(game_map: GameMap, state: GameState, power: str,
+               occupied: set[str] | None = None) -> list[str]:
+    """The centres the power may build in now: its own, empty build sites;
+    ``occupied``: the provinces with a unit, when the caller has them."""
     owned = set(state.centres_of(power))
-    occupied = {u.province for u in state.units}
+    if occupied is None:
+        occupied = {u.province for u in state.units}
     sites = rules_for(game_map).build_sites(game_map, state, power)
     return [c for c in sites if c in owned and c not in occupied]
 

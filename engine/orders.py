@@ -7,9 +7,9 @@ the board. ``str(order)`` is the canonical DPJudge-style text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engine.map import UnitKind
+from engine.map import UnitKind, province_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +21,12 @@ class UnitRef:
     # the unit's power, where the place alone does not say whose unit it is
     # (one of several Embassies in a Perimeter of the Favor map)
     power: str | None = None
+    # Derived from location; stored because legality and the resolver ask
+    # for it of every order (the parser and the board share their refs).
+    province: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", province_of(self.location))
 
     def __str__(self) -> str:
         unit = self.location if self.kind is None else f"{self.kind.value} {self.location}"

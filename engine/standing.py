@@ -67,13 +67,17 @@ def standing(game_map: GameMap, board: GameMap, rules: Rules, state: GameState) 
 def _adjustments(board: GameMap, rules: Rules, state: GameState,
                  scores: Mapping[str, int]) -> tuple[AdjustmentDue, ...]:
     out = []
+    counts = dict.fromkeys(board.powers, 0)
+    for unit in state.units:
+        counts[unit.power] = counts.get(unit.power, 0) + 1
+    occupied = {u.province for u in state.units}
     for name, power in board.powers.items():
         if name in state.unplayed or not rules.builds(power, state):
             continue
-        units = len(state.units_of(name))
+        units = counts[name]
         due = rules.allowance(board, state, name, scores) - units
         if due:
-            sites = tuple(sorted(free_sites(board, state, name))) if due > 0 else ()
+            sites = tuple(sorted(free_sites(board, state, name, occupied))) if due > 0 else ()
             out.append(AdjustmentDue(name, scores.get(name, 0), units, due, sites))
     return tuple(out)
 

@@ -133,7 +133,8 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
                          seats=_seats(game_map, data) or opening.seats,
                          unplayed=frozenset(power_in(game_map, p, "unplayed")
                                             for p in listed(data, "unplayed")))
-    return game_map, state.evolve(dislodged=_dislodged(game_map, board, state, data))
+    dislodged = _dislodged(game_map, board, state, data)
+    return game_map, state.evolve(dislodged=dislodged) if dislodged else state
 
 
 def _centres(board: GameMap, data: Mapping[str, Any],
@@ -340,13 +341,12 @@ def write_resolution(
     extra = dict(unreadable or {})
     results = list(extra.pop(ORDERS.reported_in, []))
     for result in resolution.results:
-        results.append({
-            "power": result.power,
-            "order": str(result.order),
-            "outcome": result.outcome.value,
-            "reason": result.reason.describe() if result.reason else None,
-            **({"why": result.reason.to_json()} if result.reason else {}),
-        })
+        row = {"power": result.power, "order": str(result.order),
+               "outcome": result.outcome.value, "reason": None}
+        if result.reason:
+            why = row["why"] = result.reason.to_json()
+            row["reason"] = why["text"]  # the reason's words, made once
+        results.append(row)
     following = write_state(game_map, resolution.next)
     for power, units in destroyed_dislodged(resolution).items():
         following["dislodged"].setdefault(power, {}).update(units)
