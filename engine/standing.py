@@ -67,14 +67,12 @@ def standing(game_map: GameMap, board: GameMap, rules: Rules, state: GameState) 
 def _adjustments(board: GameMap, rules: Rules, state: GameState,
                  scores: Mapping[str, int]) -> tuple[AdjustmentDue, ...]:
     out = []
-    counts = dict.fromkeys(board.powers, 0)
-    for unit in state.units:
-        counts[unit.power] = counts.get(unit.power, 0) + 1
+    counts = state.unit_counts()
     occupied = {u.province for u in state.units}
     for name, power in board.powers.items():
         if name in state.unplayed or not rules.builds(power, state):
             continue
-        units = counts[name]
+        units = counts.get(name, 0)
         due = rules.allowance(board, state, name, scores) - units
         if due:
             sites = tuple(sorted(free_sites(board, state, name, occupied))) if due > 0 else ()

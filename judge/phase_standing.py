@@ -47,9 +47,7 @@ def standing_json(game_map: GameMap, resolution: Resolution) -> dict[str, dict[s
         centres[owner] = centres.get(owner, 0) + 1
         info = board.provinces[centre].centre
         values[owner] = values.get(owner, 0) + (info.value if info is not None else 0)
-    units = dict.fromkeys(board.powers, 0)
-    for unit in state.units:
-        units[unit.power] = units.get(unit.power, 0) + 1
+    units = state.unit_counts()
     out: dict[str, dict[str, Any]] = {}
     for name, power in board.powers.items():
         if power.ordered_by_bids or name in state.unplayed:
@@ -59,7 +57,7 @@ def standing_json(game_map: GameMap, resolution: Resolution) -> dict[str, dict[s
             "centres": centres[name],
             "vp": values[name],
             "effective_vp": scores.get(name, 0),
-            "units": units[name],
+            "units": units.get(name, 0),
             "eliminated": not centres[name],
         }
         if rules.builds(power, state):
