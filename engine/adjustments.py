@@ -15,6 +15,8 @@ from engine.variants import rules_for
 
 @dataclass(frozen=True, slots=True)
 class AdjustmentResult:
+    """A winter's adjustments resolved: results and the board after them."""
+
     results: tuple[OrderResult, ...]
     units: tuple[Unit, ...]
     built: tuple[Unit, ...] = ()  # the units built this winter, neutral ones included

@@ -80,12 +80,16 @@ def coast_of(location: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class SupplyCentre:
+    """What a supply centre is worth, and the variant's marks on it."""
+
     value: int = 1
     flags: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
 class Province:
+    """A province of the board: its code, name, terrain and coasts."""
+
     code: str
     name: str
     terrain: Terrain
@@ -116,6 +120,8 @@ COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 @dataclass(frozen=True, slots=True)
 class Power:
+    """A power as the variant file describes it: its names, homes and units."""
+
     name: str
     adjective: str
     letter: str

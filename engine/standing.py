@@ -46,6 +46,8 @@ class Budget:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
+    """Where the powers stand after a phase: scores, adjustments, budgets."""
+
     scores: Mapping[str, int]  # every power's score
     adjustments: tuple[AdjustmentDue, ...] = ()  # when a Winter follows
     budgets: tuple[Budget, ...] = ()  # when an orders phase with bids follows

@@ -111,6 +111,8 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
+    """The position between two phases: units, centres and the game's settings."""
+
     variant: str
     phase: Phase
     units: tuple[Unit, ...]

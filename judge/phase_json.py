@@ -168,9 +168,12 @@ def _stands_at_home(game_map: GameMap, unit: Unit, key: str) -> None:
             return set()
         return {province_of(loc) for _, loc in power.units} | set(power.home)
 
-    own = places(game_map.powers[unit.power])
+    power = game_map.powers[unit.power]
+    if not (power.ordered_by_bids and power.stationary):
+        return  # a mobile unit: it may stand anywhere
+    own = places(power)
     if not own or unit.province in own or unit.province not in game_map.provinces:
-        return  # a mobile unit, or one on a province the board's changes made
+        return  # at home, or on a province the board's changes made
     owner = next((p.name for p in game_map.powers.values() if unit.province in places(p)), "")
     raise PhaseInputError(
         f"{key}: {unit}: {unit.power}'s units never move (stationary, steered by bids) "

@@ -66,6 +66,8 @@ MAP_ORDER_START = re.compile(r"\s*(?P<k>draw|erase)(?![^\W_])", re.IGNORECASE)
 
 @dataclass(frozen=True, slots=True)
 class ParsedOrder:
+    """An order read from a line of text."""
+
     line: int  # 1-based line of the text the order was on
     source: str  # the order as written
     order: Order
@@ -73,6 +75,8 @@ class ParsedOrder:
 
 @dataclass(frozen=True, slots=True)
 class OrderError:
+    """A line that could not be read as an order, and where it went wrong."""
+
     line: int
     column: int  # 1-based column of ``word`` in its line
     source: str  # the order as written
@@ -87,6 +91,8 @@ class OrderError:
 
 @dataclass(frozen=True, slots=True)
 class OrdersParse:
+    """What a text of orders reads as: its orders and its errors."""
+
     orders: tuple[ParsedOrder, ...]
     errors: tuple[OrderError, ...]
 
