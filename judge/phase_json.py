@@ -117,13 +117,14 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     units: list[Unit] = []
     for name, texts in table(data, "units").items():
         power = power_in(game_map, name, "units")
-        units.extend(_unit(board, power, t, f"units.{power}") for t in texts)
+        key = f"units.{power}"
+        units.extend(_unit(board, power, t, key) for t in texts)
     seen: set[str] = set()
     for unit in units:
         if unit.province in seen:
             raise PhaseInputError(f"units: two units in {unit.province}")
         seen.add(unit.province)
-        _stands_at_home(game_map, unit, f"units.{unit.power}")
+        _stands_at_home(game_map, unit, "units")
     centres = _centres(board, data, opening)
     contested = frozenset(place_in(board, str(p), "contested")
                           for p in data.get("contested", []))
@@ -152,13 +153,14 @@ def _centres(board: GameMap, data: Mapping[str, Any],
         return centres
     for name, provs in table(data, "centers").items():
         power = power_in(board, name, "centers")
-        centres[power] = [place_in(board, str(p), f"centers.{power}") for p in provs]
+        key = f"centers.{power}"
+        centres[power] = [place_in(board, str(p), key) for p in provs]
         if off := [c for c in centres[power] if c not in board.supply_centres]:
             raise PhaseInputError(f"centers.{power}: {off[0]} is not a supply centre")
     return centres
 
 
-def _stands_at_home(game_map: GameMap, unit: Unit, key: str) -> None:
+def _stands_at_home(game_map: GameMap, unit: Unit, table_key: str) -> None:
     """A neutral power steered by bids whose units never move (Dissolution's
     and Intercontinental's minors, Dissolution's nuclear wings) has its
     units only where the variant puts them, or rebuilds them: a unit
@@ -176,8 +178,8 @@ def _stands_at_home(game_map: GameMap, unit: Unit, key: str) -> None:
         return  # at home, or on a province the board's changes made
     owner = next((p.name for p in game_map.powers.values() if unit.province in places(p)), "")
     raise PhaseInputError(
-        f"{key}: {unit}: {unit.power}'s units never move (stationary, steered by bids) "
-        f"and stand only in {', '.join(sorted(own))}"
+        f"{table_key}.{unit.power}: {unit}: {unit.power}'s units never move "
+        f"(stationary, steered by bids) and stand only in {', '.join(sorted(own))}"
         + (f"; the unit in {unit.province} is {owner}'s: give it under {owner}" if owner
            else ""))
 
@@ -204,7 +206,7 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
                 dislodged.append(_displaced(game_map, board, state, power, text, info, key))
                 continue
             unit = _unit(board, power, text, f"dislodged.{power}")
-            _stands_at_home(game_map, unit, f"dislodged.{power}")
+            _stands_at_home(game_map, unit, "dislodged")
             given = _retreats_given(board, info, key)
             by_convoy = bool(info.get("by_convoy", False))
             attacker = place_code(game_map, str(info.get("attacker", "")))
