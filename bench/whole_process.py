@@ -205,10 +205,15 @@ def run(contender: Contender, phases: Path, lines: int, expected: Sequence[list[
         raise BenchFailure(f"{contender.label}: exit status {done.returncode}, {len(out)} lines "
                            f"for {lines} phases; stderr: {done.stderr.decode()[-800:]}")
     for number, (line, units) in enumerate(zip(out, expected, strict=True), 1):
-        answer = json.loads(line)
-        if isinstance(answer, dict) and "error" in answer:
-            raise BenchFailure(f"{contender.label}: phase {number}: {answer['error']}")
-        if contender.board(answer) != units:
+        try:
+            answer = json.loads(line)
+            if isinstance(answer, dict) and "error" in answer:
+                raise BenchFailure(f"{contender.label}: phase {number}: {answer['error']}")
+            board = contender.board(answer)
+        except (ValueError, LookupError, TypeError, AttributeError) as exc:
+            raise BenchFailure(f"{contender.label}: phase {number}: an answer that does not "
+                               f"read ({type(exc).__name__}: {exc}): {line[:200]}") from None
+        if board != units:
             raise BenchFailure(f"{contender.label}: phase {number}: the units after it are "
                                f"not the package's when the phases were made")
     return elapsed
