@@ -346,8 +346,8 @@ def write_resolution(
     extra = dict(unreadable or {})
     results = list(extra.pop(ORDERS.reported_in, []))
     for result in resolution.results:
-        row = {"power": result.power, "order": str(result.order),
-               "outcome": result.outcome.value, "reason": None}
+        row: dict[str, Any] = {"power": result.power, "order": str(result.order),
+                               "outcome": result.outcome.value, "reason": None}
         if result.reason:
             why = row["why"] = result.reason.to_json()
             row["reason"] = why["text"]  # the reason's words, made once
