@@ -73,10 +73,12 @@ def candidates(session: Session, game: Game,
     return seat or who, [(m.password_hash, m) for m in found]
 
 
-def verify(engine: Engine, config: Config, sender: Sender, lines: Sequence[Line],
-           now: datetime | None = None) -> list[Verdict]:
-    """A verdict for each SIGNON of a mail, in order. Wrong passwords are
-    recorded (committed) before this returns, with the mails they call for."""
+def verify(engine: Engine, session: Session, config: Config, sender: Sender,
+           lines: Sequence[Line], now: datetime | None = None) -> list[Verdict]:
+    """A verdict for each SIGNON of a mail, in order, from what ``session``
+    reads (the reads before the mail's transaction: judge.db.reading).
+    Wrong passwords are recorded (committed) before this returns, with the
+    mails they call for."""
     signons = [line.command for line in lines if isinstance(line.command, Signon)]
     if not signons:
         return []
@@ -86,38 +88,37 @@ def verify(engine: Engine, config: Config, sender: Sender, lines: Sequence[Line]
     tallies: dict[tuple[str, str], Tally] = {}  # each seat tried, with this mail's failures
     failed: list[tuple[str, str, str]] = []  # this mail's wrong passwords: game, seat, source
     spent: dict[tuple[str, str], tuple[str, Refusal]] = {}  # own addresses used up
-    with Session(engine) as session:  # reads only: no write lock is taken
-        for n, command in enumerate(signons):
-            if n >= limits.signons_per_mail:
-                verdicts.append(Verdict(
-                    refusal=f"a mail may try at most {limits.signons_per_mail} SIGNONs; "
-                            "this one was not tried"))
-                continue
-            game = game_by_name(session, command.game)
-            if game is None:
-                verdicts.append(Verdict())  # the handler says there is no such game
-                continue
-            seat, hashes = candidates(session, game, command.power)
-            if not hashes:  # nothing to guess: the handler says the power is wrong
-                verdicts.append(Verdict())
-                continue
-            where = (game.name, _seat_key(seat))
-            if where not in tallies:
-                tallies[where] = _tally(session, *where, now)
-            on_file = sender.address in _addresses(game, hashes)
-            source = (KEYED if signon_notices.carries_key(session, *where, sender.subject, now)
-                      else sender.address)
-            refused = refusal(tallies[where], source, on_file, limits)
-            if refused is not None:
-                verdicts.append(Verdict(refusal=_refusal_text(game.name, seat, source, on_file,
-                                                              refused)))
-                if on_file and source != KEYED:  # a guesser may be forging it
-                    spent[where] = (sender.address, refused)
-                continue
-            verdicts.append(_check(command, [stored for stored, _ in hashes]))
-            if not verdicts[-1].matched:
-                failed.append((*where, source))
-                tallies[where] = tallies[where].with_failure(source, now)
+    for n, command in enumerate(signons):
+        if n >= limits.signons_per_mail:
+            verdicts.append(Verdict(
+                refusal=f"a mail may try at most {limits.signons_per_mail} SIGNONs; "
+                        "this one was not tried"))
+            continue
+        game = game_by_name(session, command.game)
+        if game is None:
+            verdicts.append(Verdict())  # the handler says there is no such game
+            continue
+        seat, hashes = candidates(session, game, command.power)
+        if not hashes:  # nothing to guess: the handler says the power is wrong
+            verdicts.append(Verdict())
+            continue
+        where = (game.name, _seat_key(seat))
+        if where not in tallies:
+            tallies[where] = _tally(session, *where, now)
+        on_file = sender.address in _addresses(game, hashes)
+        source = (KEYED if signon_notices.carries_key(session, *where, sender.subject, now)
+                  else sender.address)
+        refused = refusal(tallies[where], source, on_file, limits)
+        if refused is not None:
+            verdicts.append(Verdict(refusal=_refusal_text(game.name, seat, source, on_file,
+                                                          refused)))
+            if on_file and source != KEYED:  # a guesser may be forging it
+                spent[where] = (sender.address, refused)
+            continue
+        verdicts.append(_check(command, [stored for stored, _ in hashes]))
+        if not verdicts[-1].matched:
+            failed.append((*where, source))
+            tallies[where] = tallies[where].with_failure(source, now)
     if failed or spent:
         _record(engine, config, failed, spent, now)
     return verdicts
