@@ -13,6 +13,7 @@ import random
 import re
 from dataclasses import replace
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, cast
 
 from sqlalchemy import Select, bindparam
@@ -43,16 +44,33 @@ class GameError(Exception):
 # -- reading -------------------------------------------------------------------
 
 
+# A game's settings, map and opening follow from its row's text (variant,
+# settings, seed), and an order mail asks for them several times over: each
+# is worked out once per process for each text (the values are frozen, so
+# every caller may share them).
+_KEPT = 256
+
+
 def settings_of(game: Game) -> GameSettings:
-    return GameSettings.from_json(game.settings)
+    return _settings(game.settings)
+
+
+@lru_cache(maxsize=_KEPT)
+def _settings(text: str) -> GameSettings:
+    return GameSettings.from_json(text)
 
 
 def map_of(game: Game) -> GameMap:
     """The game's map: its variant's, with the game's own settings (a
     variant's CREATE lines such as Intercontinental's Suez year, Diplomap)
     in force. The board of a phase is :func:`board_of`."""
-    game_map = load_variant(game.variant)
-    settings = settings_of(game)
+    return _map(game.variant, game.settings)
+
+
+@lru_cache(maxsize=_KEPT)
+def _map(variant: str, settings_text: str) -> GameMap:
+    game_map = load_variant(variant)
+    settings = _settings(settings_text)
     if settings.options:
         game_map = rules_for(game_map).with_options(game_map, settings.options)
     return with_layers(game_map, settings.layers)
@@ -217,11 +235,16 @@ def seat_names(game: Game) -> list[str]:
 
 def opening(game: Game) -> GameState:
     """The game's opening position for its number of players."""
-    game_map = map_of(game)
-    settings = settings_of(game)
+    return _opening(game.variant, game.settings, game.seed)
+
+
+@lru_cache(maxsize=_KEPT)
+def _opening(variant: str, settings_text: str, seed: int) -> GameState:
+    game_map = _map(variant, settings_text)
+    settings = _settings(settings_text)
     counts = player_counts(game_map)
     players = settings.players if settings.players in counts else max(counts)
-    state = setup(game_map, players, game.seed)
+    state = setup(game_map, players, seed)
     if settings.setup:  # the GM's own setup of the variant's other board (§11.2)
         state = rules_for(game_map).with_setup(game_map, state, dict(settings.setup))
     return state

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import insert, select, text
+from sqlalchemy import bindparam, insert, select, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -164,12 +164,16 @@ def _check(command: Signon, hashes: list[str]) -> Verdict:
     return Verdict(checked=frozenset(checked))
 
 
+# built once: every SIGNON reads its seat's wrong passwords
+_SEAT_FAILURES = select(_FAILURES.c.address, _FAILURES.c.at).where(
+    _FAILURES.c.game == bindparam("game"), _FAILURES.c.power == bindparam("seat"),
+    # a failure a window old no longer counts: heard_again's moment
+    _FAILURES.c.at > bindparam("since")).order_by(_FAILURES.c.at)
+
+
 def _tally(session: Session, game: str, seat: str, now: datetime) -> Tally:
-    rows = session.execute(
-        select(_FAILURES.c.address, _FAILURES.c.at).where(
-            _FAILURES.c.game == game, _FAILURES.c.power == seat,
-            # a failure a window old no longer counts: heard_again's moment
-            _FAILURES.c.at > now - WINDOW).order_by(_FAILURES.c.at)).all()
+    rows = run(session, _SEAT_FAILURES, {"game": game, "seat": seat,
+                                         "since": now - WINDOW}).all()
     return Tally(tuple((address, as_utc(at)) for address, at in rows))
 
 
