@@ -329,7 +329,7 @@ def reading(engine: Engine) -> Iterator[Session]:
     if engine.dialect.name == "postgresql":
         options["isolation_level"] = "AUTOCOMMIT"
     with engine.connect().execution_options(**options) as conn, \
-            Session(bind=conn) as session:
+            Session(bind=conn, info={LOOSE: True}) as session:
         yield session
 
 
@@ -391,15 +391,11 @@ def run(session: Session, statement: Executable,
     return session.connection().execute(statement, params)
 
 
-def game_by_name(session: Session, name: str, *, lock: bool = False) -> models.Game | None:
-    """The game called ``name``. With ``lock``, its row stays locked until
-    the transaction ends (PostgreSQL; SQLite's transaction() holds the
-    whole database already), so a mail's commands and a deadline, or two
-    mails in two worker processes, never change one game at the same time."""
-    query = _GAME_LOCKED if lock else _GAME
-    return session.execute(query, {"name": name.lower()}).scalars().first()
+def game_by_name(session: Session, name: str) -> models.Game | None:
+    """The game called ``name`` (to lock it with its members:
+    judge.games.game_with_members)."""
+    return session.execute(_GAME, {"name": name.lower()}).scalars().first()
 
 
-# built once: every mail looks up its game
+# built once: the game of a name
 _GAME = sa_select(models.Game).where(col(models.Game.name) == bindparam("name"))
-_GAME_LOCKED = _GAME.with_for_update()

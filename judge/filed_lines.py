@@ -27,9 +27,11 @@ from judge.models import FiledLines, Game, utcnow
 _TABLE = FiledLines.__table__  # type: ignore[attr-defined]
 _READ = "lines on file"  # session.info key prefix: (_READ, game, phase, kind)
 
+# by power: what is on file reaches the rules (and the results' order) in
+# one order, however it was filed
 _ON_FILE = sa_select(col(FiledLines.power), col(FiledLines.lines)).where(
     col(FiledLines.game_id) == bindparam("game"), col(FiledLines.phase) == bindparam("phase"),
-    col(FiledLines.kind) == bindparam("kind"))
+    col(FiledLines.kind) == bindparam("kind")).order_by(col(FiledLines.power))
 _DROP_ROW = delete(_TABLE).where(
     _TABLE.c.game_id == bindparam("game"), _TABLE.c.phase == bindparam("phase"),
     _TABLE.c.power == bindparam("power"), _TABLE.c.kind == bindparam("kind"))
@@ -83,12 +85,13 @@ def put(session: Session, game: Game, kind: LineKind[Any], power: str,
     # what the transaction read of the phase's lines holds with these in
     # place (read again, they would cost a statement: an order mail's
     # summary follows its orders)
-    read = session.info.get((_READ, game.id, game.phase, kind.name))
+    key = (_READ, game.id, game.phase, kind.name)
+    read = session.info.get(key)
     if read is not None:
+        read = {p: held for p, held in read.items() if p != power}
         if lines:
             read[power] = lines
-        else:
-            read.pop(power, None)
+        session.info[key] = dict(sorted(read.items()))
 
 
 def drop(session: Session, game: Game, phase: str) -> None:

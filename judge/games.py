@@ -16,7 +16,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, cast
 
-from sqlalchemy import Select, bindparam
+from sqlalchemy import Select, bindparam, event
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -30,7 +30,7 @@ from engine.variant_file import load_variant, unfinished_reason
 from engine.variants import rules_for
 from engine.ways_to_play import player_counts, setup
 from judge import filed_lines, snapshots
-from judge.db import run
+from judge.db import LOOSE, run
 from judge.models import Game, Member, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
 
@@ -135,13 +135,73 @@ _MEMBERS = {(role, active): _members_query(role, active)
 
 def members(session: Session, game: Game, role: str | None = None,
             active_only: bool = True) -> list[Member]:
+    known = _known_members(session, game)
+    if known is not None:
+        return [m for m in known
+                if (not role or m.role == role) and (not active_only or m.status == "active")]
     query = _MEMBERS[bool(role), active_only]
     return list(session.execute(query, {"game": game.id, "role": role}).scalars())
 
 
 def someone_waits(session: Session, game: Game) -> bool:
     """Has an active player of the game said SET WAIT?"""
+    known = _known_members(session, game)
+    if known is not None:
+        return any(m.role == "player" and m.status == "active" and m.wait for m in known)
     return run(session, _SOMEONE_WAITS, {"game": game.id}).first() is not None
+
+
+# -- a game and its members in one statement --------------------------------------
+
+_MEMBERS_READ = "members"  # session.info key: (_MEMBERS_READ, game id) -> every member
+_GAME_AND_MEMBERS = sa_select(Game, Member).outerjoin(
+    Member, col(Member.game_id) == col(Game.id)).where(
+    col(Game.name) == bindparam("name")).order_by(col(Member.id))
+_GAME_AND_MEMBERS_LOCKED = _GAME_AND_MEMBERS.with_for_update(of=Game)
+
+
+def game_with_members(session: Session, name: str, *, lock: bool = False) -> Game | None:
+    """The game called ``name``, read with its members in one statement;
+    the session then knows the members (members(), someone_waits()) until
+    they change in it. With ``lock``, the game's row stays locked until the
+    transaction ends (PostgreSQL; SQLite's transaction() holds the whole
+    database already), so a mail's commands and a deadline, or two mails in
+    two worker processes, never change one game at the same time, and
+    nobody else changes its members meanwhile. Without, the members are
+    kept only by the reads before a mail's transaction (judge.db.reading),
+    which that transaction checks again."""
+    query = _GAME_AND_MEMBERS_LOCKED if lock else _GAME_AND_MEMBERS
+    rows = session.execute(query, {"name": name.lower()}).all()
+    if not rows:
+        return None
+    game: Game = rows[0][0]
+    if lock or session.info.get(LOOSE):
+        session.info[(_MEMBERS_READ, game.id)] = [m for _, m in rows if m is not None]
+    return game
+
+
+def _known_members(session: Session, game: Game) -> list[Member] | None:
+    """Every member of the game, if the session knows them (with any it
+    has added or deleted since written first, which forgets them)."""
+    key = (_MEMBERS_READ, game.id)
+    if key in session.info and _members_changed(session):
+        session.flush()
+    return cast("list[Member] | None", session.info.get(key))
+
+
+def _members_changed(session: Session) -> bool:
+    """Has the session members added or deleted and not yet written (or,
+    during a flush, being written)? A change to a member it holds shows in
+    the object itself."""
+    return any(isinstance(o, Member) for o in (*session.new, *session.deleted))
+
+
+@event.listens_for(Session, "after_flush")
+def _forget_members(session: Session, _context: object) -> None:
+    if _members_changed(session):
+        for key in [k for k in session.info
+                    if isinstance(k, tuple) and k[:1] == (_MEMBERS_READ,)]:
+            del session.info[key]
 
 
 def powers_of(member: Member) -> tuple[str, ...]:

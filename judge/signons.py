@@ -26,7 +26,7 @@ from sqlmodel import Session
 
 from judge import games, signon_notices
 from judge.config import Config
-from judge.db import game_by_name, run, transaction
+from judge.db import run, transaction
 from judge.games import MASTER
 from judge.guessing import KEYED, POWER_SPENT, WINDOW, Refusal, Tally, refusal
 from judge.models import Game, Member, SignonFailure, as_utc, utcnow
@@ -94,7 +94,7 @@ def verify(engine: Engine, session: Session, config: Config, sender: Sender,
                 refusal=f"a mail may try at most {limits.signons_per_mail} SIGNONs; "
                         "this one was not tried"))
             continue
-        game = game_by_name(session, command.game)
+        game = games.game_with_members(session, command.game)
         if game is None:
             verdicts.append(Verdict())  # the handler says there is no such game
             continue
@@ -174,7 +174,7 @@ _SEAT_FAILURES = select(_FAILURES.c.address, _FAILURES.c.at).where(
 def _tally(session: Session, game: str, seat: str, now: datetime) -> Tally:
     rows = run(session, _SEAT_FAILURES, {"game": game, "seat": seat,
                                          "since": now - WINDOW}).all()
-    return Tally(tuple((address, as_utc(at)) for address, at in rows))
+    return Tally(tuple((row.address, as_utc(row.at)) for row in rows))
 
 
 def _record(engine: Engine, config: Config, failed: list[tuple[str, str, str]],
