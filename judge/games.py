@@ -180,6 +180,22 @@ def game_with_members(session: Session, name: str, *, lock: bool = False) -> Gam
     return game
 
 
+_LOCK_GAMES = sa_select(col(Game.id)).where(
+    col(Game.name).in_(bindparam("names", expanding=True))).order_by(
+    col(Game.name)).with_for_update()
+
+
+def lock_games(session: Session, names: set[str]) -> None:
+    """Lock the named games' rows now, in the order of their names, when a
+    transaction is to lock more than one (a batch of mails, a mail to two
+    games). Two transactions that take their games in one order never wait
+    for each other in a circle: PostgreSQL breaks such a deadlock only after
+    a second, by undoing one of them (SQLite's transaction() holds the whole
+    database already)."""
+    if len(names) > 1 and session.get_bind().dialect.name == "postgresql":
+        run(session, _LOCK_GAMES, {"names": sorted(name.lower() for name in names)})
+
+
 def _known_members(session: Session, game: Game) -> list[Member] | None:
     """Every member of the game, if the session knows them (with any it
     has added or deleted since written first, which forgets them)."""

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session
 
-from judge import signons
+from judge import games, signons
 from judge.config import Config
 from judge.db import reading, run, transaction
 from judge.games import GameError, settings_of
@@ -103,6 +103,7 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
             if isinstance(found, str):
                 return found
             with transaction(engine) as session:
+                games.lock_games(session, _games_named([found]))
                 return _process_locked(session, config, inbound_id, found, now)
         except Exception as exc:
             if _transient(exc) and attempt < ATTEMPTS:
@@ -129,6 +130,8 @@ def process_mails(engine: Engine, config: Config, inbound_ids: Sequence[int],
         read = _read(engine, config, inbound_ids, now)
         statuses = {i: r for i, r in read.items() if isinstance(r, str)}
         with transaction(engine) as session:
+            games.lock_games(session, _games_named(
+                [r for r in read.values() if not isinstance(r, str)]))
             for inbound_id in inbound_ids:
                 found = read[inbound_id]
                 if not isinstance(found, str):
@@ -177,6 +180,13 @@ def _read(engine: Engine, config: Config, inbound_ids: Sequence[int],
                                                     secrets),
                                       tuple(verdicts), masker(secrets))
     return found
+
+
+def _games_named(reads: Sequence[_Read]) -> set[str]:
+    """The games the mails' commands name (SIGNON, JOIN...), which their
+    transaction will lock."""
+    return {name.lower() for read in reads for line in read.lines
+            if isinstance(name := getattr(line.command, "game", None), str) and name}
 
 
 # what a mail program's List-Unsubscribe sends when it fills in only the subject
