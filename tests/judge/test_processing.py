@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -233,3 +234,28 @@ def test_two_batches_naming_two_games_in_opposite_orders_never_deadlock(
         thread.join(120)
     assert done == {i: "done" for batch in batches for i in batch}
     assert not [r for r in caplog.records if "failed" in r.getMessage()]
+
+
+@pytest.mark.postgres
+def test_a_connection_the_server_closed_costs_a_retry_not_the_mail(db: Engine) -> None:
+    """A pooled connection is pinged only after lying unused a while
+    (judge.db): one the server closed a moment ago fails at the mail's
+    first statement, and the mail is tried again on a new one."""
+    inbound_id = store_inbound(db, _from("p@players.test", "LIST", 1), "smtp")[0]
+    db.dispose()  # so that the pool holds only the one closed below
+    with db.connect() as conn:
+        dbapi = conn.connection.dbapi_connection
+        assert dbapi is not None
+        if db.dialect.name == "postgresql":
+            with psycopg.connect(conninfo(db), autocommit=True) as other:
+                other.execute("SELECT pg_terminate_backend(%s)", [dbapi.info.backend_pid])
+        else:
+            dbapi.close()
+    assert process_mail(db, CONFIG, inbound_id) == "done"
+    assert len(_replies(db)) == 1
+
+
+def conninfo(engine: Engine) -> str:
+    """A libpq connection string for the engine's database and schema."""
+    url = engine.url.set(drivername="postgresql")
+    return url.render_as_string(hide_password=False)
