@@ -50,6 +50,7 @@ import email.parser
 import email.policy
 import io
 import json
+import os
 import pstats
 import random
 import sys
@@ -114,6 +115,12 @@ def reply_count(engine: Any) -> int:
     with Session(engine) as session:
         return int(session.exec(select(func.count()).select_from(Outbox).where(
             Outbox.kind == "reply")).one())
+
+
+def cpu_seconds(pid: int) -> float:
+    """Processor time (user and system) a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def slowest_by_second(points: list[tuple[float, float]]) -> list[int]:
@@ -247,13 +254,17 @@ def run(args: argparse.Namespace, judges: int) -> dict[str, Any]:
             others = [JudgeProcess(config) for config in configs[1:]]
             judge = Judge(configs[0], engine)
             judge.start()
-            warm = 0 if args.cold else warm_up(ports, args.workers, names[0],
+            warm = 0 if args.cold else warm_up(ports, configs[0].mail_workers, names[0],
                                                lambda: reply_count(engine), 120.0)
+            pids = [os.getpid(), *(w.process.pid for w in judge.workers._workers)]
+            cpu_before = [cpu_seconds(pid) for pid in pids]
             clients.go()
             sent = clients.results()
             accepted = [s for s in sent if not s.error]
             wait_until(lambda: reply_count(engine) >= warm + len(accepted), args.timeout, 0.2)
             all_acked = time.time()
+            cpu = [cpu_seconds(pid) - before for pid, before in zip(pids, cpu_before,
+                                                                     strict=True)]
             wait_until(lambda: relay.count("Re: orders") >= len(accepted), args.timeout, 0.2)
         finally:
             clients.stop()
@@ -288,7 +299,7 @@ def run(args: argparse.Namespace, judges: int) -> dict[str, Any]:
             "database": "postgresql" if url.startswith("postgresql") else "sqlite",
             "machine": machine(url),
             "mails": args.mails, "clients": args.clients, "rate": args.rate,
-            "judges": judges, "workers": args.workers, "games": len(names),
+            "judges": judges, "workers": configs[0].mail_workers, "games": len(names),
             "players": players, "most_mails_a_player": -(-args.mails // players),
             "replies_per_hour": Limits().replies_per_hour,
             "warmed_up": not args.cold, "other_games": args.other_games,
@@ -308,6 +319,10 @@ def run(args: argparse.Namespace, judges: int) -> dict[str, Any]:
                 [(s.accepted - first_start, queued[s.message_id][0] - s.accepted)
                  for s in accepted]),
             "seconds_waiting_for_acks": all_acked - last_250,
+            # processor seconds from the first mail to the last reply queued:
+            # the first judge's own process (listener, sender, scheduler, and
+            # this benchmark's polling) and each of its workers
+            "cpu_seconds_judge": cpu[0], "cpu_seconds_workers": cpu[1:],
         }
         if args.profile:
             names = [f"profile{n}" for n in range(games_needed(args.profile,
@@ -347,6 +362,11 @@ def report(result: dict[str, Any]) -> None:
         s = result[key]
         print(f"{label:28} p50 {s['p50']:9.1f} ms  p95 {s['p95']:9.1f} ms  "
               f"p99 {s['p99']:9.1f} ms  max {s['max']:9.1f} ms")
+    print(f"processor seconds, first mail to last reply queued: the first judge's process "
+          f"{result['cpu_seconds_judge']:.1f}, its workers "
+          + " ".join(f"{s:.1f}" for s in result["cpu_seconds_workers"])
+          + f" (of {result['all_replies_queued_after_last_250_s'] + result['accept_seconds']:.1f}"
+          " s)")
     print("slowest 250 -> reply queued, ms, by second: "
           + " ".join(map(str, result["slowest_ms_by_second"])))
     if "profile" in result:
@@ -370,7 +390,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--other-games", type=int, default=0, metavar="N",
                         help="N more running games in the database (deadlines days away)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=1, help="each judge's mail workers")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="each judge's mail workers (default: the judge's own, "
+                             "1 on SQLite, 2 on PostgreSQL)")
     parser.add_argument("--judges", type=int, default=1, choices=(1, 2),
                         help="2: run with one judge, then with two on one database "
                              "(PostgreSQL only), and compare")

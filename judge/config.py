@@ -51,7 +51,7 @@ class Config:
     address: str = "judge@localhost"
     data_dir: Path = Path("data")
     time_zone: str = "UTC"
-    workers: int = 1  # mail worker processes
+    workers: int | None = None  # mail worker processes; None: mail_workers decides
     # the judge keeper's address: told (with the GM) when a deadline fails; '' none
     keeper: str = ""
     smtp_host: str = "127.0.0.1"
@@ -76,6 +76,17 @@ class Config:
         if self.database_url_setting:
             return self.database_url_setting
         return f"sqlite:///{self.data_dir / 'judge.db'}"
+
+    @property
+    def mail_workers(self) -> int:
+        """The mail worker processes to run: as configured, or by the
+        database. SQLite writes one transaction at a time, and a second
+        worker only waits for the first; on PostgreSQL a worker that waits
+        for the server leaves the processor to another, which processes
+        mail to another game meanwhile."""
+        if self.workers is not None:
+            return self.workers
+        return 2 if self.database_url.startswith(("postgresql:", "postgres:")) else 1
 
     @property
     def maildir(self) -> Path:
@@ -143,8 +154,8 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
     database = data.get("database", {})
     limits = data.get("limits", {})
     try:
-        workers = int(judge.get("workers", 1))
-        if not 1 <= workers <= 64:
+        workers = int(judge["workers"]) if "workers" in judge else None
+        if workers is not None and not 1 <= workers <= 64:
             raise ValueError(f"judge.workers must be 1 to 64, not {workers}")
         max_mails_at_once = int(smtp.get("max_mails_at_once", Config.max_mails_at_once))
         if max_mails_at_once < 1:

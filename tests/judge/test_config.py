@@ -17,7 +17,7 @@ def test_embedded_defaults() -> None:
     assert config.relay_host == "" and config.imap is None
     assert config.database_url == f"sqlite:///{Path('data') / 'judge.db'}"
     assert config.maildir == Path("data") / "outgoing"
-    assert config.workers == 1
+    assert config.workers is None and config.mail_workers == 1  # one writer at a time
     assert config.keeper == ""  # nobody but the GM is told of a failing deadline
     assert (config.max_mails_at_once, config.busy_wait_seconds) == (4, 30.0)
 
@@ -37,7 +37,10 @@ def test_file_then_environment(tmp_path: Path) -> None:
     assert config.imap is not None and config.imap.host == "imap.eggs.test"
     assert config.database_url == "postgresql://x@db/judge"
     assert config.data_dir == tmp_path
-    assert config.workers == 3
+    assert config.workers == 3 and config.mail_workers == 3
+    # unset, the count follows the database
+    assert load_config(environ={"JUDGE_DATABASE_URL": "postgresql://x@db/judge"}
+                       ).mail_workers == 2
 
 
 @pytest.mark.parametrize("text, environ, message", [
