@@ -56,7 +56,6 @@ class Mail:
     sender: str
     raw: bytes
     message_id: str
-    game: str
 
 
 @dataclass(frozen=True)
@@ -112,11 +111,11 @@ def order_mails(count: int, games: Sequence[str], order_sets: dict[str, list[lis
         body = "\n".join([f"SIGNON {power.lower()}@{game} {password_of(power)}", "SET WAIT",
                           *rng.choice(order_sets[power]), "SIGNOFF", ""])
         sender = player_address(game, power)
-        mails.append(_mail(sender, f"orders {i}", body, f"{tag}{i}", game))
+        mails.append(_mail(sender, f"orders {i}", body, f"{tag}{i}"))
     return mails
 
 
-def _mail(sender: str, subject: str, body: str, tag: str, game: str) -> Mail:
+def _mail(sender: str, subject: str, body: str, tag: str) -> Mail:
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = JUDGE_ADDRESS
@@ -124,7 +123,7 @@ def _mail(sender: str, subject: str, body: str, tag: str, game: str) -> Mail:
     msg["Date"] = email.utils.formatdate()
     msg["Message-ID"] = email.utils.make_msgid(idstring=tag, domain="players.test")
     msg.set_content(body)
-    return Mail(sender, msg.as_bytes(), str(msg["Message-ID"]), game)
+    return Mail(sender, msg.as_bytes(), str(msg["Message-ID"]))
 
 
 def warm_up_mails(game: str, count: int, judge: int) -> list[Mail]:
@@ -134,7 +133,7 @@ def warm_up_mails(game: str, count: int, judge: int) -> list[Mail]:
     body = "\n".join([*(f"SIGNON {power.lower()}@{game} {password_of(power)}"
                         for power in POWERS), "SIGNOFF", ""])
     return [_mail(f"warm{judge}-{n}@{WARM_DOMAIN}", f"warm-up {judge} {n}", body,
-                  f"w{judge}-{n}", game) for n in range(count)]
+                  f"w{judge}-{n}") for n in range(count)]
 
 
 def warm_up(ports: Sequence[int], workers: int, game: str, replies: Any,
