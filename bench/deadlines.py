@@ -11,7 +11,13 @@ clock runs from T to the last result mail at the relay.
 
 Figures: T to the last game adjudicated (its results queued, from
 ``Outbox.created_at``), T to the last result mail at the relay, games a
-second. Unless ``--no-breakdown``, a second set of games is then set up
+second; the cores the judge used from T to the last mail (the CPU time of
+its process and its worker processes, over the wall time; the relay's own
+not counted) and its peak memory, the resident memory of its processes
+summed (sampled every 0.2 s; the proportional figure, PSS, once a second).
+A run that did not measure what it says (a result mail missing, a game
+that did not move on, a map missing) prints what went wrong instead, and
+exits with status 1. Unless ``--no-breakdown``, a second set of games is then set up
 the same way and its work is timed in two separate steps, in one thread:
 ``scheduler.attend`` for each game (adjudication, storing the next phase,
 building and queuing the result mails), then a ``Sender`` alone delivering
@@ -29,6 +35,7 @@ Usage (see bench/README.md)::
     .venv/bin/python bench/deadlines.py --games 500
     .venv/bin/python bench/deadlines.py --variant dissolution --games 100
     .venv/bin/python bench/deadlines.py --database-url postgresql://root@127.0.0.1:5432/test
+    .venv/bin/python bench/deadlines.py --deadline-workers 1   # one worker process
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from process_watch import ProcessWatch
 from service_common import (
     GM_ADDRESS,
     POWERS,
@@ -145,6 +153,18 @@ def outcomes(engine: Engine, ids: list[int]) -> dict[str, int]:
             for _ in stored.get("violations", []):
                 counts["violation"] += 1
     return dict(sorted(counts.items()))
+
+
+def phase_by_game(engine: Engine, ids: list[int]) -> dict[int, str]:
+    with Session(engine) as session:
+        return {game_id: phase for game_id, phase in session.exec(
+            select(Game.id, Game.phase).where(col(Game.id).in_(ids))).all()}
+
+
+def unmoved(engine: Engine, before: dict[int, str]) -> int:
+    """Games still in the phase they were in before."""
+    after = phase_by_game(engine, list(before))
+    return sum(after.get(game_id) == phase for game_id, phase in before.items())
 
 
 def phases_after(engine: Engine, ids: list[int]) -> dict[str, int]:
@@ -324,15 +344,21 @@ def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
         started = time.perf_counter()
         ids = games_of(args, engine, "g")
         setup_seconds = time.perf_counter() - started
-        config = judge_config(directory, url, relay.port)
+        config = judge_config(directory, url, relay.port).with_(
+            deadline_workers=args.deadline_workers)
         judge = Judge(config, engine)
         due = set_deadlines(engine, ids, args.lead)
+        before = phase_by_game(engine, ids)
+        # the judge's process (this one) and its workers; not the relay
+        watch = ProcessWatch(leave_out={relay.pid})
+        watch.start()
         judge.start()
         try:
             expected = len(ids) * (players_of(args) + 1)  # the players and the GM
             done = wait_until(lambda: relay.count(RESULTS) >= expected,
                               max(due - time.time(), 0) + args.timeout, 0.1)
         finally:
+            watch.stop()
             judge.stop()
         arrivals = [a.at for a in relay.arrivals() if a.subject.startswith(RESULTS)]
         queued = results_queued(engine)
@@ -344,6 +370,7 @@ def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
             "completed": done,
             "games_adjudicated": adjudicated(engine, ids),
             "phases_after": phases_after(engine, ids),
+            "games_not_moved_on": unmoved(engine, before),
             "outcomes": outcomes(engine, ids),
             "result_mails_expected": expected,
             "result_mails_queued": len(queued),
@@ -352,6 +379,13 @@ def whole_judge(args: argparse.Namespace) -> dict[str, Any]:
             "deadline_to_last_queued_s": max(queued) - due if queued else None,
             "deadline_to_first_at_relay_s": min(arrivals) - due if arrivals else None,
             "deadline_to_last_at_relay_s": max(arrivals) - due if arrivals else None,
+            "deadline_workers": judge.deadline_workers.count,
+            "peak_memory_mb": watch.peak_bytes / 2**20,
+            "peak_proportional_memory_mb": watch.peak_proportional_bytes / 2**20,
+            "peak_processes": watch.peak_processes,
+            "peak_mb_by_process": watch.peaks_mb(),
+            "cpu_seconds_by_process": watch.cpu_seconds(),
+            "cores_used": watch.cores_between(due, max(arrivals)) if arrivals else None,
         }
         if queued and arrivals:
             result["games_per_second_adjudicated"] = len(ids) / max(max(queued) - due, 1e-9)
@@ -372,6 +406,7 @@ def breakdown(args: argparse.Namespace) -> dict[str, Any]:
         engine = open_database(url)
         ids = games_of(args, engine, "b")
         due = set_deadlines(engine, ids, 0)
+        before = phase_by_game(engine, ids)
         config: Config = judge_config(directory, url, relay.port)
         now = datetime.fromtimestamp(due, UTC)
         profiler = cProfile.Profile() if args.profile else None
@@ -411,6 +446,7 @@ def breakdown(args: argparse.Namespace) -> dict[str, Any]:
             "send_seconds": send_seconds,
             "send_ms_per_mail": send_seconds / max(sent, 1) * 1000,
             "phases_after": phases_after(engine, ids),
+            "games_not_moved_on": unmoved(engine, before),
         }
         if profiler is not None and send_profiler is not None:
             result["profile"] = (f"attend(), {len(ids)} games:\n"
@@ -419,6 +455,38 @@ def breakdown(args: argparse.Namespace) -> dict[str, Any]:
                                  + _profile_text(send_profiler, args.top))
         engine.dispose()
     return result
+
+
+def shortfalls(result: dict[str, Any], args: argparse.Namespace) -> list[str]:
+    """Whatever makes the run's figures meaningless: a result mail missing,
+    a game that did not move on, an attachment missing or not a picture.
+    Empty when the run measured what it says."""
+    found = []
+    games_count = result["games"]
+    if not result["completed"]:
+        found.append(f"the last result mail did not reach the relay within {args.timeout:g} s "
+                     "of the deadline")
+    if result["games_adjudicated"] != games_count or result["games_not_moved_on"]:
+        found.append(f"{games_count} games: {result['games_adjudicated']} adjudicated, "
+                     f"phases after {result['phases_after']}")
+    if result["result_mails_at_relay"] != result["result_mails_expected"]:
+        found.append(f"result mails at the relay: {result['result_mails_at_relay']} of "
+                     f"{result['result_mails_expected']}")
+    if "attachments_per_result_mail" in result:
+        if set(result["attachments_per_result_mail"]) != {"4"}:
+            found.append("attachments a result mail, not four each: "
+                         f"{result['attachments_per_result_mail']}")
+        bad = [a["file"] for mail in result["sample"] for a in mail["attachments"]
+               if not a["looks_right"]]
+        if bad or not result["sample"]:
+            found.append(f"attachments that are not the pictures they say: {bad or 'no sample'}")
+    if "breakdown" in result:
+        b = result["breakdown"]
+        if b["mails_sent"] != b["mails_queued"] or b["mails_queued"] < b["games"] or \
+                b["games_not_moved_on"]:
+            found.append(f"breakdown: {b['mails_queued']} mails queued for {b['games']} games, "
+                         f"{b['mails_sent']} sent, phases after {b['phases_after']}")
+    return found
 
 
 def _profile_text(profiler: cProfile.Profile, top: int) -> str:
@@ -451,6 +519,14 @@ def report(result: dict[str, Any]) -> None:
     print(f"deadline -> first result mail at the relay "
           f"{seconds('deadline_to_first_at_relay_s')}, last "
           f"{seconds('deadline_to_last_at_relay_s')}")
+    if result.get("cores_used") is not None:
+        print(f"judge and its {result['deadline_workers']} deadline worker(s): "
+              f"{result['cores_used']:.2f} cores used from the deadline to the last mail; "
+              f"peak memory {result['peak_memory_mb']:.0f} MB "
+              f"({result['peak_processes']} processes, resident memory summed; "
+              f"proportional {result['peak_proportional_memory_mb']:.0f} MB); each "
+              f"process's own peak (the judge's first): {result['peak_mb_by_process']} MB; "
+              f"CPU seconds: {result['cpu_seconds_by_process']}")
     if "games_per_second_mailed" in result:
         print(f"games a second: {result['games_per_second_adjudicated']:.1f} adjudicated, "
               f"{result['games_per_second_mailed']:.1f} adjudicated and mailed; "
@@ -494,6 +570,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default="",
                         help="a PostgreSQL server to use (a fresh schema, dropped after); "
                              "default: SQLite in a temporary directory")
+    parser.add_argument("--deadline-workers", type=int, default=0,
+                        help="the judge's deadline worker processes (0: one per core)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=600.0,
                         help="seconds after the deadline to wait for the last result mail")
@@ -514,6 +592,12 @@ def main(argv: list[str] | None = None) -> int:
     result["problems"] = dict(problems.messages)
     if not args.no_breakdown:
         result["breakdown"] = breakdown(args)
+    failures = shortfalls(result, args)
+    if failures:
+        print("THE RUN DID NOT MEASURE WHAT IT SAYS; no figures:", file=sys.stderr)
+        for failure in failures:
+            print(f"  {failure}", file=sys.stderr)
+        return 1
     report(result)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

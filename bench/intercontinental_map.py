@@ -4,7 +4,10 @@ pixels wide): the PNG, and what a results mail needs (the PNG and the SVG).
 The positions are the opening and Spring 1870 (Suez a canal), seated by a
 §3 draw. The board is built and its layer drawn before timing, as the
 judge does once per process (that first map's time is reported apart);
-each map is then timed with the garbage collector off.
+each map is then timed with the garbage collector off. Every picture drawn
+is checked (the PNG as wide as the variant's key says, the mail's overview
+and views each a picture as wide as a mail shows, none blank): the script
+stops with an error, printing no figure, if one is not.
 
 Usage::
 
@@ -15,10 +18,13 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import statistics
 import time
 
 from cpu import cpu_model
+from map_render import checked
+from PIL import Image
 
 from engine.phase import Phase
 from engine.state import GameState, Seat
@@ -26,6 +32,8 @@ from engine.variant_file import load_variant
 from engine.variants import rules_for
 from engine.variants.intercontinental import assignment
 from judge.maps import attachments
+from judge.maps.key import map_key
+from judge.maps.png import COMPRESSOR
 from judge.maps.render import render_png
 from judge.maps.scene import Scene
 
@@ -43,8 +51,17 @@ def main(argv: list[str] | None = None) -> int:
               Scene("bench", opening.evolve(phase=Phase.parse("S1870M")))]
     start = time.perf_counter()
     first = render_png(game_map, scenes[0])
+    first_ms = (time.perf_counter() - start) * 1e3
+    key = map_key(game_map, opening)
+    for scene in scenes:  # the pictures timed below, checked once
+        png = Image.open(io.BytesIO(render_png(game_map, scene)))
+        colours = png.convert("RGB").getcolors(64)
+        if key is None or png.width != key.pixels or (colours is not None and len(colours) < 8):
+            raise SystemExit(f"intercontinental_map: a wrong PNG, {png.width} x {png.height}")
+        checked(attachments(game_map, scene), 1 + len(game_map.drawing.views), svg=False)
     print(f"cpu: {cpu_model()}")
-    print(f"first map (board built, layer drawn): {(time.perf_counter() - start) * 1e3:.0f} ms,"
+    print(f"png compression: {COMPRESSOR}")  # isal or zlib: the figures differ by about half
+    print(f"first map (board built, layer drawn): {first_ms:.0f} ms,"
           f" PNG {len(first) // 1024} KiB")
     for label, draw in (("PNG", render_png), ("mail pair", attachments)):
         times = []

@@ -254,7 +254,7 @@ def run(args: argparse.Namespace, judges: int) -> dict[str, Any]:
             others = [JudgeProcess(config) for config in configs[1:]]
             judge = Judge(configs[0], engine)
             judge.start()
-            warm = 0 if args.cold else warm_up(ports, configs[0].mail_workers, names[0],
+            warm = 0 if args.cold else warm_up(ports, configs[0].mail_worker_count, names[0],
                                                lambda: reply_count(engine), 120.0)
             pids = [os.getpid(), *(w.process.pid for w in judge.workers._workers)]
             cpu_before = [cpu_seconds(pid) for pid in pids]
@@ -299,7 +299,7 @@ def run(args: argparse.Namespace, judges: int) -> dict[str, Any]:
             "database": "postgresql" if url.startswith("postgresql") else "sqlite",
             "machine": machine(url),
             "mails": args.mails, "clients": args.clients, "rate": args.rate,
-            "judges": judges, "workers": configs[0].mail_workers, "games": len(names),
+            "judges": judges, "workers": configs[0].mail_worker_count, "games": len(names),
             "players": players, "most_mails_a_player": -(-args.mails // players),
             "replies_per_hour": Limits().replies_per_hour,
             "warmed_up": not args.cold, "other_games": args.other_games,
@@ -390,9 +390,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--other-games", type=int, default=0, metavar="N",
                         help="N more running games in the database (deadlines days away)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=None,
-                        help="each judge's mail workers (default: the judge's own, "
-                             "1 on SQLite, 2 on PostgreSQL)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="each judge's mail workers (default 0: the judge's own "
+                             "choice, 1 on SQLite, 2 on PostgreSQL)")
     parser.add_argument("--judges", type=int, default=1, choices=(1, 2),
                         help="2: run with one judge, then with two on one database "
                              "(PostgreSQL only), and compare")

@@ -1,22 +1,34 @@
-"""How long one standard phase takes to draw: SVG, PNG, and what a results
-mail needs (the PNG and the SVG).
+"""How long one phase's maps take to draw: for the standard game, SVG, PNG,
+and what a results mail needs (the PNG and the SVG); then, per variant,
+each map a results mail carries.
 
 The positions are those of random games played with the engine (every
 power gives random legal orders each phase), so the maps carry the usual
 mix of moves, supports, convoys, retreats and builds. The board is built
 and its unchanging layer drawn before timing (the judge does that once per
-process); each map is then timed once, with the garbage collector off.
-Target: PNG under 300 ms median (issue 4).
+process); each standard map is then timed once, with the garbage collector
+off. Target: PNG under 300 ms median (issue 4).
+
+Per variant (``--variants``; each map timed ``--rounds`` times in a warm
+process, the median of them all): the standard map; Dissolution's
+geographic map and its Favor map (ten players' games); Intercontinental's
+pictures (the overview and a picture per view); the standard map on a
+Diplomap board changed 20 times. Issue 26's goals: standard PNG and SVG
+20 ms, Dissolution's two maps 60 ms, Intercontinental's pictures 100 ms.
+Every picture is checked (a PNG of the width a mail shows, more than a few
+colours): the script stops with an error, printing no figure, if one is not.
 
 Usage::
 
     .venv/bin/python bench/map_render.py --phases 200
+    .venv/bin/python bench/map_render.py --phases 20 --variants dissolution intercontinental
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import io
 import json
 import random
 import statistics
@@ -25,27 +37,38 @@ from collections.abc import Callable
 from typing import Any
 
 from cpu import cpu_model
+from diplomap import changed_board
+from PIL import Image
 from service_common import random_orders
 
+from engine import ways_to_play
 from engine.adjustments import centre_counts
+from engine.diplomap.in_force import apply_changes, with_diplomap
+from engine.diplomap.state import DiplomapState
 from engine.game import adjudicate
 from engine.map import GameMap, UnitKind
 from engine.orders import Build, Order, Retreat, UnitRef
-from engine.phase import PhaseKind
-from engine.state import GameState
+from engine.phase import Phase, PhaseKind
+from engine.state import GameState, Seat
 from engine.variant_file import load_variant
-from judge.maps import attachments
+from engine.variants import rules_for
+from engine.variants.intercontinental import assignment
+from judge.maps import Attachment, attachments, other_board_attachments
+from judge.maps.board import PIXELS_WIDE
+from judge.maps.png import COMPRESSOR
 from judge.maps.render import render_png, render_svg, svg_to_png
 from judge.maps.scene import Scene, scene_after
 from parser.orders import OrderError, parse_order
 
 
-def scenes(game_map: GameMap, count: int, seed: int) -> list[Scene]:
-    """``count`` maps from random games of up to ten years."""
+def scenes(game_map: GameMap, count: int, seed: int,
+           opening: GameState | None = None) -> list[Scene]:
+    """``count`` maps from random games of up to ten years, from the
+    variant's first position or ``opening``."""
     rng = random.Random(seed)
     found: list[Scene] = []
     while len(found) < count:
-        state = GameState.initial(game_map)
+        state = opening or GameState.initial(game_map)
         for _ in range(30):
             orders = phase_orders(game_map, state, rng)
             resolution = adjudicate(game_map, state, orders)
@@ -105,10 +128,93 @@ def summary(times: list[float]) -> dict[str, float]:
             "max_ms": round(ordered[-1], 1)}
 
 
+Draw = Callable[[Scene], tuple[Attachment, ...]]
+
+
+def variant_maps(variant: str, phases: int, seed: int
+                 ) -> tuple[GameMap, list[Scene], dict[str, Draw]]:
+    """A variant's board, its scenes, and each of its mail's maps by name."""
+    if variant == "dissolution":
+        game_map = load_variant("dissolution")
+        maps = scenes(game_map, phases, seed, ways_to_play.setup(game_map, 10))
+        return game_map, maps, {
+            "geographic map (png + svg)": lambda s: attachments(game_map, s),
+            "Favor map (png + svg)": lambda s: other_board_attachments(game_map, s)}
+    if variant == "intercontinental":
+        game_map = load_variant("intercontinental")
+        seats = assignment.seats(game_map, assignment.draw(seed))
+        opening = rules_for(game_map).opening(game_map, GameState.initial(game_map).evolve(
+            seats=tuple(Seat(group, powers) for group, powers in seats)))
+        maps = [Scene("bench", opening), Scene("bench", opening.evolve(
+            phase=Phase.parse("S1870M")))]  # Suez a canal
+        return game_map, maps, {
+            "pictures (overview and views)": lambda s: attachments(game_map, s)}
+    if variant == "diplomap":
+        game_map = with_diplomap(load_variant("standard"))
+        changes = changed_board(game_map, 20, random.Random(seed))
+        board = apply_changes(game_map, changes)
+        opening = GameState.initial(game_map)
+        state = opening.evolve(
+            units=tuple(u for u in opening.units if u.province in board.provinces),
+            owners=tuple((c, p) for c, p in opening.owners if c in board.provinces),
+        ).with_part(DiplomapState(changes))
+        maps = [Scene("bench", state.evolve(phase=Phase.parse(f"S{1901 + n}M")))
+                for n in range(max(2, phases // 10))]
+        return game_map, maps, {
+            "changed board (png + svg)": lambda s: attachments(game_map, s)}
+    game_map = load_variant(variant)
+    return game_map, scenes(game_map, phases, seed), {
+        "png + svg": lambda s: attachments(game_map, s)}
+
+
+def checked(files: tuple[Attachment, ...], pngs: int = 1, svg: bool = True
+            ) -> tuple[Attachment, ...]:
+    """The mail's files, each PNG a picture PIXELS_WIDE wide with more than
+    a few colours; SystemExit if not (a benchmark that stopped measuring)."""
+    found = [data for _, kind, data in files if kind == "image/png"]
+    if len(found) != pngs or svg != any(kind == "image/svg+xml" for _, kind, _ in files):
+        raise SystemExit(f"map_render: {len(found)} PNGs drawn, not {pngs}, or no SVG")
+    for data in found:
+        image = Image.open(io.BytesIO(data))
+        image.load()
+        colours = image.convert("RGB").getcolors(64)
+        if image.width != PIXELS_WIDE or image.height < 100 or (
+                colours is not None and len(colours) < 8):
+            raise SystemExit(f"map_render: a wrong picture ({image.width} x {image.height} "
+                             f"pixels, {len(colours or ())} colours)")
+    return files
+
+
+def per_variant(variants: list[str], phases: int, rounds: int, seed: int
+                ) -> dict[str, dict[str, Any]]:
+    """Each variant's maps: median, p95 and max ms, every scene drawn
+    ``rounds`` times after one warm round (boards and layers built)."""
+    out: dict[str, dict[str, Any]] = {}
+    for variant in variants:
+        game_map, maps, kinds = variant_maps(variant, phases, seed)
+        # Intercontinental's mail: an overview and a picture per view, no whole SVG
+        pngs, svg = 1 + len(game_map.drawing.views), not game_map.drawing.views
+        figures: dict[str, Any] = {"maps": len(maps)}
+        for name, draw in kinds.items():
+            start = time.perf_counter()
+            drawn = [draw(s) for s in maps]  # the warm round, checked after
+            figures[f"{name}: first round, boards built (ms)"] = round(
+                (time.perf_counter() - start) * 1000, 1)
+            sizes = [sum(len(data) for _, kind, data in checked(files, pngs, svg)
+                         if kind == "image/png") for files in drawn]
+            figures[name] = summary([timed(lambda s=s, draw=draw: draw(s))
+                                     for _ in range(rounds) for s in maps])
+            figures[f"{name}: PNG KB (median)"] = round(statistics.median(sizes) / 1024, 1)
+        out[variant] = figures
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--phases", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--variants", nargs="*", default=list(VARIANTS), choices=VARIANTS)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     game_map = load_variant("standard")
@@ -116,8 +222,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     render_png(game_map, maps[0])  # the board, its shapes and its layer, once
     first = (time.perf_counter() - start) * 1000
-    results = {
+    results: dict[str, Any] = {
         "machine": cpu_model(),
+        "png compression": COMPRESSOR,  # isal or zlib: the figures differ by about half
         "phases": len(maps),
         "first_map_ms (board built)": round(first, 1),
         "svg": summary([timed(lambda s=s: render_svg(game_map, s)) for s in maps]),
@@ -127,14 +234,25 @@ def main(argv: list[str] | None = None) -> int:
         "results mail (png + svg)": summary(
             [timed(lambda s=s: attachments(game_map, s)) for s in maps]),
     }
-    sizes = [len(attachments(game_map, s)[0][2]) for s in maps[:20]]
+    sizes = [len(checked(attachments(game_map, s))[0][2]) for s in maps[:20]]
     results["png_kb_median"] = round(statistics.median(sizes) / 1024, 1)
+    results["per variant, each mail's maps"] = per_variant(
+        args.variants, min(args.phases, 20), args.rounds, args.seed)
     if args.json:
         print(json.dumps(results, indent=2))
     else:
         for key, value in results.items():
-            print(f"{key}: {value}")
+            if isinstance(value, dict) and key.startswith("per variant"):
+                for variant, figures in value.items():
+                    print(f"{variant}:")
+                    for name, figure in figures.items():
+                        print(f"  {name}: {figure}")
+            else:
+                print(f"{key}: {value}")
     return 0
+
+
+VARIANTS = ("standard", "dissolution", "intercontinental", "diplomap")
 
 
 if __name__ == "__main__":

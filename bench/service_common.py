@@ -188,6 +188,10 @@ class RelayProcess:
             self._process.kill()
             raise RuntimeError("the sink relay did not start")
 
+    @property
+    def pid(self) -> int:
+        return int(self._process.pid or 0)
+
     def _ask(self, *request: Any) -> Any:
         self._conn.send(request)
         return self._conn.recv()

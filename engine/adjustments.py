@@ -15,6 +15,8 @@ from engine.variants import rules_for
 
 @dataclass(frozen=True, slots=True)
 class AdjustmentResult:
+    """A winter's adjustments resolved: results and the board after them."""
+
     results: tuple[OrderResult, ...]
     units: tuple[Unit, ...]
     built: tuple[Unit, ...] = ()  # the units built this winter, neutral ones included
@@ -27,14 +29,18 @@ def centre_counts(game_map: GameMap, state: GameState) -> dict[str, int]:
 
 
 def adjustment_due(game_map: GameMap, state: GameState, power: str,
-                   scores: Mapping[str, int] | None = None) -> int:
-    """Builds (positive) or removals (negative) a power must make this winter."""
+                   scores: Mapping[str, int] | None = None,
+                   units: Mapping[str, int] | None = None) -> int:
+    """Builds (positive) or removals (negative) a power must make this winter;
+    ``scores`` and ``units`` (state.unit_counts()), when the caller has them."""
     rules = rules_for(game_map)
     if not rules.builds(game_map.powers[power], state):
         return 0
     if scores is None:
         scores = rules.scores(game_map, state)
-    return rules.allowance(game_map, state, power, scores) - len(state.units_of(power))
+    if units is None:
+        units = state.unit_counts()
+    return rules.allowance(game_map, state, power, scores) - units.get(power, 0)
 
 
 def powers_adjusting(
@@ -43,17 +49,16 @@ def powers_adjusting(
     """The powers that must remove, or may build somewhere, this winter;
     ``counts``: the rules' scores, if known."""
     rules = rules_for(game_map)
-    units = dict.fromkeys(game_map.powers, 0)
-    for unit in state.units:
-        units[unit.power] = units.get(unit.power, 0) + 1
+    units = state.unit_counts()
     if counts is None:
         counts = rules.scores(game_map, state)
     adjusting = []
+    occupied = {u.province for u in state.units}
     for power in game_map.powers:
         if not rules.builds(game_map.powers[power], state):
             continue
         due = rules.allowance(game_map, state, power, counts) - units.get(power, 0)
-        if due < 0 or (due > 0 and free_sites(game_map, state, power)):
+        if due < 0 or (due > 0 and free_sites(game_map, state, power, occupied)):
             adjusting.append(power)
     return adjusting
 
@@ -65,9 +70,13 @@ def needs_adjustments(
     return bool(powers_adjusting(game_map, state, counts))
 
 
-def free_sites(game_map: GameMap, state: GameState, power: str) -> list[str]:
+def free_sites(game_map: GameMap, state: GameState, power: str,
+               occupied: set[str] | None = None) -> list[str]:
+    """The centres the power may build in now: its own, empty build sites;
+    ``occupied``: the provinces with a unit, when the caller has them."""
     owned = set(state.centres_of(power))
-    occupied = {u.province for u in state.units}
+    if occupied is None:
+        occupied = {u.province for u in state.units}
     sites = rules_for(game_map).build_sites(game_map, state, power)
     return [c for c in sites if c in owned and c not in occupied]
 
@@ -104,8 +113,10 @@ def resolve_adjustments(
     results: list[OrderResult] = []
     board = list(state.units)
     powers = list(game_map.powers)
+    units = state.unit_counts()
+    occupied = {u.province for u in state.units}
     for power in powers:
-        due = adjustment_due(game_map, state, power, scores)
+        due = adjustment_due(game_map, state, power, scores, units)
         # njudge players write "disband" for a winter removal
         given: list[Order] = [
             Remove(o.unit) if isinstance(o, Disband) else o for o in orders.get(power, ())
@@ -119,7 +130,7 @@ def resolve_adjustments(
                 f"{power} never builds or removes")) for o in given)
             given = []
         if due > 0:
-            results.extend(_builds(game_map, state, power, due, given, board, scores))
+            results.extend(_builds(game_map, state, power, due, given, board, scores, occupied))
         elif due < 0:
             results.extend(_removals(game_map, state, power, -due, given, board))
         else:
@@ -143,12 +154,12 @@ def resolve_adjustments(
 
 def _builds(
     game_map: GameMap, state: GameState, power: str, due: int, given: list[Order],
-    board: list[Unit], scores: Mapping[str, int],
+    board: list[Unit], scores: Mapping[str, int], occupied: set[str],
 ) -> list[OrderResult]:
     rules = rules_for(game_map)
     results: list[OrderResult] = []
     eligible = rules.build_sites(game_map, state, power)
-    sites = set(free_sites(game_map, state, power))
+    sites = set(free_sites(game_map, state, power, occupied))
     allowed = min(due, len(sites)) if power not in state.unplayed else 0
     used = 0
     for order in given:

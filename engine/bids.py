@@ -24,6 +24,8 @@ from engine.units import Unit
 
 @dataclass(frozen=True, slots=True)
 class Bid:
+    """Diplomacy Points offered for a neutral unit's order."""
+
     points: int
     order: MovementOrder
 

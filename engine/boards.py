@@ -23,6 +23,8 @@ KICK = "kick"  # the rules moved it as a penalty, for a reason told in the legen
 
 @dataclass(frozen=True, slots=True)
 class HexCell:
+    """One hex of a variant's other board."""
+
     label: str
     q: int
     r: int
@@ -56,6 +58,8 @@ class Happened:
 
 @dataclass(frozen=True, slots=True)
 class HexBoard:
+    """A variant's other board of hexes, as drawn."""
+
     title: str
     cells: tuple[HexCell, ...]
     groups: Mapping[str, str] = field(default_factory=dict)  # group -> its power, named

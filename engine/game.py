@@ -35,6 +35,8 @@ from engine.variants import rules_for
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
+    """A phase adjudicated: its results, the next position and what it reports."""
+
     state: GameState  # the phase that was adjudicated
     results: tuple[OrderResult, ...]
     next: GameState

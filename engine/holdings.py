@@ -31,6 +31,8 @@ class OrderForm:
 
 @dataclass(frozen=True, slots=True)
 class Holdings:
+    """What a seat holds besides units, centres and points, and its own orders."""
+
     sections: tuple[ReportSection, ...] = ()  # a titled list of lines each
     orders: tuple[OrderForm, ...] = ()
 

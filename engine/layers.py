@@ -15,6 +15,8 @@ from engine.map import GameMap
 
 @dataclass(frozen=True, slots=True)
 class RulesLayer:
+    """A rules layer a game may switch on over its variant (Diplomap)."""
+
     name: str  # the GM's setting and the JSON switch: "diplomap"
     title: str  # how mails name it: "Diplomap"
     # the map with the layer on; ValueError saying why a map cannot have it

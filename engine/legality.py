@@ -215,9 +215,9 @@ def check_movement(board: Occupancy, power: str, order: Order) -> CheckedMovemen
     if check is None:
         return None, illegal("not a movement-phase order")
     written = order.unit  # type: ignore[union-attr]  # the table holds movement orders only
-    unit = board.units.get(province_of(written.location))
+    unit = board.units.get(written.province)
     if unit is None:
-        return None, illegal(f"no unit in {province_of(written.location)}")
+        return None, illegal(f"no unit in {written.province}")
     if unit.power != power:
         return None, illegal(f"the unit in {unit.province} is not {power}'s")
     me = board.ref(unit, written)
@@ -326,9 +326,9 @@ def _linked(game_map: GameMap, a: Unit, b: Unit) -> bool:
 def _supported(board: Occupancy, unit: Unit, order: SupportHold | SupportMove | Convoy
                ) -> tuple[Unit, UnitRef] | Reason:
     """The unit a support or convoy names, and its canonical reference."""
-    target_unit = board.units.get(province_of(order.target.location))
+    target_unit = board.units.get(order.target.province)
     if target_unit is None:
-        return illegal(f"no unit in {province_of(order.target.location)}")
+        return illegal(f"no unit in {order.target.province}")
     if target_unit is unit:
         verb = "convoy" if isinstance(order, Convoy) else "support"
         return illegal(f"a unit cannot {verb} itself")

@@ -40,6 +40,8 @@ def _unreadable_line(power: str, text: str, why: str) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class LineKind(Generic[T]):
+    """A kind of line the rules read besides orders (bids, map orders)."""
+
     name: str  # "bids": the JSON key and the kind of the lines on file
     noun: str  # "bids": what players call them, in the judge's replies
     value: type[Any] | types.UnionType  # what one line reads as (Bid, Draw | Erase)

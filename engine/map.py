@@ -68,6 +68,9 @@ class KindTraits:
     convoy_relay: bool = False  # reaches every other unit of its kind for convoys
 
 
+_NOWHERE: frozenset[str] = frozenset()
+
+
 def province_of(location: str) -> str:
     """The province part of a location: ``STP/SC`` -> ``STP``."""
     return location.partition("/")[0]
@@ -80,12 +83,16 @@ def coast_of(location: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class SupplyCentre:
+    """What a supply centre is worth, and the variant's marks on it."""
+
     value: int = 1
     flags: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
 class Province:
+    """A province of the board: its code, name, terrain and coasts."""
+
     code: str
     name: str
     terrain: Terrain
@@ -116,6 +123,8 @@ COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 
 @dataclass(frozen=True, slots=True)
 class Power:
+    """A power as the variant file describes it: its names, homes and units."""
+
     name: str
     adjective: str
     letter: str
@@ -294,6 +303,17 @@ class GameMap:
 
     def province_neighbours(self, kind: UnitKind, src: str) -> frozenset[str]:
         """The provinces a unit of this kind at src can reach, coasts ignored."""
+        return self._reach[kind].get(src, _NOWHERE)
+
+    @cached_property
+    def _reach(self) -> Mapping[UnitKind, Mapping[str, frozenset[str]]]:
+        """Kind -> location -> the provinces a unit of that kind there can
+        reach, coasts ignored: asked for every support and convoy."""
+        locations = [loc for code in self.provinces for loc in self.locations_of(code)]
+        return {kind: {loc: self._neighbours_of(kind, loc) for loc in locations}
+                for kind in self.kind_traits}
+
+    def _neighbours_of(self, kind: UnitKind, src: str) -> frozenset[str]:
         reach = self.traits(kind).follows
         if reach is Reach.ARMY:
             return self.army_moves.get(province_of(src), frozenset())

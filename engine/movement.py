@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 
 from engine.bids import Bid, bid_section
 from engine.legality import CheckedMovement, check_movement
@@ -35,7 +36,9 @@ def resolve_movement(
             return None, illegal(f"{power} is neutral: its orders come from bids")
         return check_movement(board, power, order)
 
-    order_set: OrderSet[MovementOrder] = OrderSet(orders, check)
+    # every power orders its own units (the standard game): no power to turn away
+    checker = check if state.unplayed or by_bids else partial(check_movement, board)
+    order_set: OrderSet[MovementOrder] = OrderSet(orders, checker)
     chosen = order_set.chosen
     neutral = rules.neutral_orders(game_map, state, board, dict(chosen), bids or {}) \
         if by_bids else _NO_NEUTRALS

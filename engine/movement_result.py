@@ -14,6 +14,8 @@ from engine.units import Unit
 
 @dataclass(frozen=True, slots=True)
 class MovementResult:
+    """A movement phase resolved: results, board, dislodged units, standoffs."""
+
     results: tuple[OrderResult, ...]
     units: tuple[Unit, ...]  # the units still on the board
     dislodged: tuple[Dislodged, ...]

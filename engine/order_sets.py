@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Generic, TypeVar
 
-from engine.map import province_of
 from engine.orders import Convoy, Disband, Hold, Move, Order, Retreat, SupportHold, SupportMove
 from engine.outcomes import OrderResult, Outcome, Reason, Why
 
@@ -38,7 +37,7 @@ class OrderSet(Generic[UnitOrder]):
                 if checked is None:
                     self.given.append((power, order, None, reason, ""))
                     continue
-                prov = key(power, checked) if key else province_of(checked.unit.location)
+                prov = key(power, checked) if key else checked.unit.province
                 self.given.append((power, order, checked, reason, prov))
                 self.chosen[prov] = checked  # last wins
 

@@ -7,9 +7,9 @@ the board. ``str(order)`` is the canonical DPJudge-style text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from engine.map import UnitKind
+from engine.map import UnitKind, province_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,14 +21,22 @@ class UnitRef:
     # the unit's power, where the place alone does not say whose unit it is
     # (one of several Embassies in a Perimeter of the Favor map)
     power: str | None = None
+    # Derived from location; stored because legality and the resolver ask
+    # for it of every order (the parser and the board share their refs).
+    province: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "province", province_of(self.location))
 
     def __str__(self) -> str:
-        unit = self.location if self.kind is None else f"{self.kind.value} {self.location}"
+        unit = self.location if self.kind is None else f"{self.kind} {self.location}"
         return unit if self.power is None else f"{self.power} {unit}"
 
 
 @dataclass(frozen=True, slots=True)
 class Hold:
+    """Stand still, and defend."""
+
     unit: UnitRef
 
     def __str__(self) -> str:
@@ -37,6 +45,8 @@ class Hold:
 
 @dataclass(frozen=True, slots=True)
 class Move:
+    """Move, or attack, to a neighbour or by convoy (``path``: the seas named)."""
+
     unit: UnitRef
     dest: str
     via_convoy: bool = False
@@ -50,6 +60,8 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class SupportHold:
+    """Support a unit that is not moving."""
+
     unit: UnitRef
     target: UnitRef
 
@@ -59,6 +71,8 @@ class SupportHold:
 
 @dataclass(frozen=True, slots=True)
 class SupportMove:
+    """Support a unit's move to ``dest``."""
+
     unit: UnitRef
     target: UnitRef
     dest: str
@@ -69,6 +83,8 @@ class SupportMove:
 
 @dataclass(frozen=True, slots=True)
 class Convoy:
+    """Carry an army from its province to ``dest`` across this fleet's sea."""
+
     unit: UnitRef
     target: UnitRef
     dest: str
@@ -79,6 +95,8 @@ class Convoy:
 
 @dataclass(frozen=True, slots=True)
 class Retreat:
+    """A dislodged unit's move to ``dest``."""
+
     unit: UnitRef
     dest: str
 
@@ -88,6 +106,8 @@ class Retreat:
 
 @dataclass(frozen=True, slots=True)
 class Disband:
+    """A dislodged unit taken off the board."""
+
     unit: UnitRef
 
     def __str__(self) -> str:
@@ -96,6 +116,8 @@ class Disband:
 
 @dataclass(frozen=True, slots=True)
 class Build:
+    """A new unit in a home centre, in winter."""
+
     location: str
     kind: UnitKind | None = None  # DATC 4.C.3: an army inland if omitted
 
@@ -106,6 +128,8 @@ class Build:
 
 @dataclass(frozen=True, slots=True)
 class Remove:
+    """A unit taken off the board in winter."""
+
     unit: UnitRef
 
     def __str__(self) -> str:
@@ -114,6 +138,8 @@ class Remove:
 
 @dataclass(frozen=True, slots=True)
 class Waive:
+    """A build not taken."""
+
     def __str__(self) -> str:
         return "WAIVE"
 

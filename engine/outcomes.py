@@ -46,6 +46,8 @@ class Why(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Reason:
+    """Why an order had its outcome, as the results tell it."""
+
     why: Why
     units: tuple[str, ...] = ()  # the other units involved, by location
     strength: int | None = None  # this order's strength
@@ -121,6 +123,8 @@ def illegal(detail: str) -> Reason:
 
 @dataclass(frozen=True, slots=True)
 class OrderResult:
+    """One order given, what became of it and why."""
+
     power: str
     order: Order
     outcome: Outcome

@@ -15,6 +15,8 @@ from engine.variants import rules_for
 
 @dataclass(frozen=True, slots=True)
 class PhaseContext:
+    """The map, rules and boards of one phase, worked out once."""
+
     game_map: GameMap  # the variant's map with the game's layers and settings
     rules: Rules
     board: GameMap  # the board in force in the phase (Diplomap's changes, canals)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.map import GameMap, normalise_name, power_named, province_of
+from engine.map_cache import per_map
 
 
 class PhaseInputError(ValueError):
@@ -38,11 +39,23 @@ def place_code(game_map: GameMap, text: str) -> str:
     return code if code is not None else text.upper().replace("(", "/").replace(")", "")
 
 
+@per_map
+def _codes_read(game_map: GameMap) -> set[str]:
+    """The places read on a map that were written as their codes: a phase's
+    JSON names the same places again and again (a set no bigger than the map)."""
+    return set()
+
+
 def place_in(game_map: GameMap, text: str, key: str) -> str:
     """The place ``text`` names on the map (a province or a coast)."""
+    known = _codes_read(game_map)
+    if text in known:
+        return text
     code = place_code(game_map, text)
     if not game_map.is_location(code):
         raise PhaseInputError(f"{key}: unknown place {text!r}")
+    if code == text:
+        known.add(code)
     return code
 
 

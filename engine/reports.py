@@ -45,6 +45,8 @@ class ReportLine:
 
 @dataclass(frozen=True, slots=True)
 class ReportSection:
+    """A titled part of a phase's results besides the orders."""
+
     key: str  # its name in JSON (`judge adjudicate`, the stored results)
     title: str  # its heading in mails
     lines: tuple[ReportLine, ...]

@@ -121,7 +121,7 @@ class MovementResolver:
                 supports.append((prov, order))
         binding = self.combat.binding_paths
         for prov, convoy in convoys:
-            army = province_of(convoy.target.location)
+            army = convoy.target.province
             if self.moves.get(army) != province_of(convoy.dest):
                 continue
             move = self.orders[army]
@@ -158,7 +158,7 @@ class MovementResolver:
             else:
                 del self.convoyers[army]
         for prov, support in supports:
-            target = province_of(support.target.location)
+            target = support.target.province
             if isinstance(support, SupportHold):
                 if target not in self.moves:
                     self.hold_support.setdefault(target, []).append(prov)

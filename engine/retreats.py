@@ -16,6 +16,8 @@ from engine.units import Unit
 
 @dataclass(frozen=True, slots=True)
 class RetreatResult:
+    """A retreat phase resolved: results and the board after it."""
+
     results: tuple[OrderResult, ...]
     units: tuple[Unit, ...]  # the whole board after the retreats
 

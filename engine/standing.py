@@ -46,6 +46,8 @@ class Budget:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
+    """Where the powers stand after a phase: scores, adjustments, budgets."""
+
     scores: Mapping[str, int]  # every power's score
     adjustments: tuple[AdjustmentDue, ...] = ()  # when a Winter follows
     budgets: tuple[Budget, ...] = ()  # when an orders phase with bids follows
@@ -67,13 +69,15 @@ def standing(game_map: GameMap, board: GameMap, rules: Rules, state: GameState) 
 def _adjustments(board: GameMap, rules: Rules, state: GameState,
                  scores: Mapping[str, int]) -> tuple[AdjustmentDue, ...]:
     out = []
+    counts = state.unit_counts()
+    occupied = {u.province for u in state.units}
     for name, power in board.powers.items():
         if name in state.unplayed or not rules.builds(power, state):
             continue
-        units = len(state.units_of(name))
+        units = counts.get(name, 0)
         due = rules.allowance(board, state, name, scores) - units
         if due:
-            sites = tuple(sorted(free_sites(board, state, name))) if due > 0 else ()
+            sites = tuple(sorted(free_sites(board, state, name, occupied))) if due > 0 else ()
             out.append(AdjustmentDue(name, scores.get(name, 0), units, due, sites))
     return tuple(out)
 

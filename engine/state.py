@@ -111,6 +111,8 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
+    """The position between two phases: units, centres and the game's settings."""
+
     variant: str
     phase: Phase
     units: tuple[Unit, ...]
@@ -169,8 +171,17 @@ class GameState:
         )
 
     def evolve(self, **changes: object) -> GameState:
-        """A copy with some fields changed."""
-        return replace(self, **changes)  # type: ignore[arg-type]
+        """A copy with some fields changed: what ``dataclasses.replace`` gives,
+        made without its checks of each field's kind (a GameState has no
+        init-only or derived fields), as every phase copies its position
+        several times."""
+        if not changes.keys() <= _FIELD_NAMES:
+            raise TypeError(f"GameState has no field {sorted(changes.keys() - _FIELD_NAMES)}")
+        copy = object.__new__(GameState)
+        for name in _FIELDS:
+            object.__setattr__(copy, name, changes[name] if name in changes
+                               else getattr(self, name))
+        return copy
 
     # -- what variants add ---------------------------------------------------
 
@@ -200,6 +211,13 @@ class GameState:
     def centres_of(self, power: str) -> list[str]:
         return [c for c, p in self.owners if p == power]
 
+    def unit_counts(self) -> dict[str, int]:
+        """How many units each power has (powers with none left out)."""
+        counts: dict[str, int] = {}
+        for unit in self.units:
+            counts[unit.power] = counts.get(unit.power, 0) + 1
+        return counts
+
     def units_of(self, power: str) -> list[Unit]:
         return [u for u in self.units if u.power == power]
 
@@ -216,6 +234,8 @@ class GameState:
         return None
 
 
+_FIELDS = tuple(f.name for f in dataclasses.fields(GameState))
+_FIELD_NAMES = frozenset(_FIELDS)
 _DEFAULTS: dict[type[StatePart], StatePart] = {}
 
 

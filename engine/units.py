@@ -9,6 +9,8 @@ from engine.map import UnitKind, province_of
 
 @dataclass(frozen=True, slots=True)
 class Unit:
+    """A unit on the board: its power, kind and location."""
+
     power: str
     kind: UnitKind
     location: str  # PAR, or STP/SC for a fleet on a coast
@@ -19,7 +21,7 @@ class Unit:
         object.__setattr__(self, "province", province_of(self.location))
 
     def __str__(self) -> str:
-        return f"{self.kind.value} {self.location}"
+        return f"{self.kind} {self.location}"  # a StrEnum formats as its value
 
     @classmethod
     def parse(cls, power: str, text: str) -> Unit:

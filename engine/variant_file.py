@@ -46,6 +46,8 @@ _VIEW_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
 @dataclass(frozen=True, slots=True)
 class VariantProblem:
+    """One thing wrong in a variant file, where it is."""
+
     line: int | None
     where: str
     message: str

@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.map import GameMap
 from engine.phase import Phase
 from engine.state import GameState, Seat
-from engine.variants import rules_for
+from engine.variants import opening_position, rules_for
 
 
 def seat_name(powers: tuple[str, ...]) -> str:
@@ -28,7 +28,7 @@ def player_counts(game_map: GameMap) -> list[int]:
 
 def full_count(game_map: GameMap) -> int:
     """The number of players of a full game: one per seat of the opening."""
-    return len(rules_for(game_map).opening(game_map, GameState.initial(game_map)).seats)
+    return len(opening_position(game_map).seats)
 
 
 def counts_text(counts: list[int]) -> str:

@@ -213,9 +213,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    # the tools' commands read no configuration: they load no storage either
+    # (judge.config pulls in the outbox, so SQLAlchemy: a third of a second)
+    if args.command == "adjudicate":
+        return cmd_adjudicate(args, sys.stdin, sys.stdout)
+    if args.command == "variant":
+        return cmd_variant_check(args, sys.stdout)
     from judge.config import ConfigError
 
-    args = build_parser().parse_args(argv)
     try:
         return _run(args)
     except ConfigError as exc:
@@ -224,10 +230,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    if args.command == "adjudicate":
-        return cmd_adjudicate(args, sys.stdin, sys.stdout)
-    if args.command == "variant":
-        return cmd_variant_check(args, sys.stdout)
     if args.command == "serve":
         return cmd_serve(args)
     if args.command == "deliver":

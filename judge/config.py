@@ -51,7 +51,8 @@ class Config:
     address: str = "judge@localhost"
     data_dir: Path = Path("data")
     time_zone: str = "UTC"
-    workers: int | None = None  # mail worker processes; None: mail_workers decides
+    workers: int = 0  # mail worker processes; 0: by the database (mail_worker_count)
+    deadline_workers: int = 0  # processes that do deadlines' work; 0: one per core
     # the judge keeper's address: told (with the GM) when a deadline fails; '' none
     keeper: str = ""
     smtp_host: str = "127.0.0.1"
@@ -78,13 +79,13 @@ class Config:
         return f"sqlite:///{self.data_dir / 'judge.db'}"
 
     @property
-    def mail_workers(self) -> int:
-        """The mail worker processes to run: as configured, or by the
+    def mail_worker_count(self) -> int:
+        """The mail worker processes to start: as configured, or by the
         database. SQLite writes one transaction at a time, and a second
         worker only waits for the first; on PostgreSQL a worker that waits
         for the server leaves the processor to another, which processes
         mail to another game meanwhile."""
-        if self.workers is not None:
+        if self.workers:
             return self.workers
         return 2 if self.database_url.startswith(("postgresql:", "postgres:")) else 1
 
@@ -92,6 +93,15 @@ class Config:
     def maildir(self) -> Path:
         """Where outgoing mail goes when no relay is configured."""
         return self.data_dir / "outgoing"
+
+    @property
+    def deadline_worker_count(self) -> int:
+        """The deadline worker processes to start: as configured, or one
+        per core this judge may use."""
+        if self.deadline_workers:
+            return self.deadline_workers
+        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                   else os.cpu_count() or 1)
 
     def with_(self, **changes: Any) -> Config:
         return replace(self, **changes)
@@ -127,6 +137,7 @@ _ENV = {
     "JUDGE_RELAY_PORT": ("relay", "port", int),
     "JUDGE_DATABASE_URL": ("database", "url", str),
     "JUDGE_WORKERS": ("judge", "workers", int),
+    "JUDGE_DEADLINE_WORKERS": ("judge", "deadline_workers", int),
     "JUDGE_KEEPER": ("judge", "keeper", str),
 }
 
@@ -154,9 +165,13 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
     database = data.get("database", {})
     limits = data.get("limits", {})
     try:
-        workers = int(judge["workers"]) if "workers" in judge else None
-        if workers is not None and not 1 <= workers <= 64:
-            raise ValueError(f"judge.workers must be 1 to 64, not {workers}")
+        workers = int(judge.get("workers", 0))
+        if not 0 <= workers <= 64:
+            raise ValueError(f"judge.workers must be 0 (by the database) to 64, not {workers}")
+        deadline_workers = int(judge.get("deadline_workers", 0))
+        if not 0 <= deadline_workers <= 64:
+            raise ValueError(f"judge.deadline_workers must be 0 (one per core) to 64, "
+                             f"not {deadline_workers}")
         max_mails_at_once = int(smtp.get("max_mails_at_once", Config.max_mails_at_once))
         if max_mails_at_once < 1:
             raise ValueError(f"smtp.max_mails_at_once must be at least 1, not {max_mails_at_once}")
@@ -171,6 +186,7 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
             # read as a game's zone is ('CET', 'UTC+2'): a bad one would fail every CREATE
             time_zone=zone_name(str(judge.get("time_zone", "UTC"))),
             workers=workers,
+            deadline_workers=deadline_workers,
             keeper=_keeper(str(judge.get("keeper", ""))),
             smtp_host=str(smtp.get("host", "127.0.0.1")),
             smtp_port=int(smtp.get("port", 2525)),

@@ -493,6 +493,8 @@ def enter_phase(session: Session, game: Game, state: GameState, now: datetime,
     session.add(game)
     session.add(PhaseRecord(game_id=game.id or 0, seq=seq, phase=game.phase,
                             state=snapshots.dumps(state), deadline=game.deadline))
+    # the position just written is the one current_state would read back
+    session.info[(_POSITION, game.id, game.phase)] = state
     for member in members(session, game, "player"):
         if member.wait:
             member.wait = False  # SET WAIT lasts one phase

@@ -12,7 +12,7 @@ flattened to one line and addresses are checked before anything is built.
 
 from __future__ import annotations
 
-import base64
+import binascii
 import json
 import logging
 import re
@@ -177,12 +177,11 @@ def build_message(mail: OutgoingMail, config: JudgeIdentity) -> tuple[str, bytes
     group = one_line(mail.group, 100)
     if group and not _PLAIN_NAME.fullmatch(group):
         group = "Players"  # a name that would need quoting is not worth losing the mail over
-    if encoding == "7bit":
-        plain = (_mixed_message(name, sender, to, subject, fields, mail.body, group,
-                                mail.attachments) if mail.attachments
-                 else _plain_message(name, sender, to, subject, fields, mail.body, group))
-        if plain is not None:
-            return message_id, plain
+    plain = (_mixed_message(name, sender, to, subject, fields, mail.body, group,
+                            mail.attachments, encoding) if mail.attachments
+             else _plain_message(name, sender, to, subject, fields, mail.body, group, encoding))
+    if plain is not None:
+        return message_id, plain
     msg = EmailMessage(policy=policy.SMTP)
     msg["From"] = Address(display_name=name, addr_spec=sender)
     msg["To"] = (Group(display_name=group) if group
@@ -202,12 +201,49 @@ def build_message(mail: OutgoingMail, config: JudgeIdentity) -> tuple[str, bytes
 # A display name of these characters needs no quoting in a From line.
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~ -]+")
 _LINE = 78  # RFC 5322's recommended longest line
+_LONGEST_LINE = 998  # and its limit
+# a header line may be folded before any run of spaces (RFC 5322 section 2.2.3)
+_FOLD_POINTS = re.compile(r"(?<=[^ \t])(?=[ \t])")
+
+
+def _folded(field: str) -> str:
+    """A header field as lines of at most 78 characters where it has
+    spaces to fold at: a line break goes before a space, which stays, so
+    a reader that unfolds it reads the value as it was. A word longer than
+    a line stays whole on a line of its own (a URL in List-Unsubscribe
+    must stay readable to the reader's program; the email package would
+    have made it an encoded word)."""
+    if len(field) <= _LINE:
+        return field
+    lines: list[str] = []
+    # the value's first word stays on the name's line: a reader drops the
+    # spaces that begin a value, and these would begin it
+    name, *pieces = _FOLD_POINTS.split(field)
+    line = name + (pieces.pop(0) if pieces else "")
+    for piece in pieces:
+        if len(line) + len(piece) > _LINE:
+            lines.append(line)
+            line = piece
+        else:
+            line += piece
+    lines.append(line)
+    return "\r\n".join(lines)
+
+
+def _encoded(field_name: str, value: str) -> str:
+    """A field whose value is not plain ASCII, in encoded words (RFC 2047),
+    folded: the email package's own header folding, which costs little next
+    to its building the whole message."""
+    header = policy.SMTP.header_store_parse(field_name, value)[1]
+    return str(policy.SMTP.fold(field_name, header)).removesuffix("\r\n")
 
 
 def _head(name: str, sender: str, to: tuple[str, ...], subject: str,
           fields: list[tuple[str, str]], group: str, content: list[str]) -> bytes | None:
-    """The header written out directly, when every line of it is short
-    plain ASCII; None otherwise (the email package then builds the mail)."""
+    """The header written out directly, folded as RFC 5322 says; None when
+    it needs what only the email package does (a display name that must be
+    quoted, a line that cannot be cut to 998 characters), which then builds
+    the mail."""
     if not _PLAIN_NAME.fullmatch(name):
         return None
     lines = [f"From: {name} <{sender}>"]
@@ -215,27 +251,41 @@ def _head(name: str, sender: str, to: tuple[str, ...], subject: str,
     if len(recipients) > _LINE and not group:  # folded after each comma, as the email package does
         recipients = "To: " + ",\r\n ".join(to)
     lines.append(recipients)
-    lines.append(f"Subject: {subject}")
-    lines += [f"{field_name}: {value}" for field_name, value in fields]
+    for field_name, value in [("Subject", subject), *fields]:
+        lines.append(f"{field_name}: {value}" if value.isascii()
+                     else _encoded(field_name, value))
     lines += [*content, "MIME-Version: 1.0"]
-    head = "\r\n".join(lines)
-    if not head.isascii() or any(len(line) > _LINE for line in head.split("\r\n")):
+    # the To line and encoded words come folded already
+    head = "\r\n".join(line if "\r\n" in line else _folded(line) for line in lines)
+    if not head.isascii() or any(len(line) > _LONGEST_LINE for line in head.split("\r\n")):
         return None
     return head.encode("ascii")
 
 
 def _plain_message(name: str, sender: str, to: tuple[str, ...], subject: str,
-                   fields: list[tuple[str, str]], body: str, group: str = "") -> bytes | None:
-    """The message written out directly, for the common case where every
-    header is a short line of plain ASCII, there is no attachment and the
-    body is 7bit; None otherwise (the email package then builds it). The
-    result is what the email package would write, at a twentieth of the
-    cost, which matters when a burst of order mails each needs a reply."""
+                   fields: list[tuple[str, str]], body: str, group: str = "",
+                   encoding: str = "7bit") -> bytes | None:
+    """The message written out directly, for the common case where there
+    is no attachment; None when its header needs the email package, which
+    then builds it. The result reads as what the email package would
+    write, at a twentieth of the cost, which matters when a burst of order
+    mails each needs a reply."""
     head = _head(name, sender, to, subject, fields, group,
-                 ['Content-Type: text/plain; charset="utf-8"', "Content-Transfer-Encoding: 7bit"])
+                 ['Content-Type: text/plain; charset="utf-8"',
+                  f"Content-Transfer-Encoding: {encoding}"])
     if head is None:
         return None
-    return head + b"\r\n\r\n" + b"\r\n".join(body.encode("ascii").splitlines()) + b"\r\n"
+    return head + b"\r\n\r\n" + b"\r\n".join(_body_lines(body, encoding)) + b"\r\n"
+
+
+def _body_lines(body: str, encoding: str) -> list[bytes]:
+    """The text's lines as the message carries them, each to be ended (the
+    last too, as the email package ends it): as they are (7bit), or
+    quoted-printable from UTF-8 (Dissolution's results have their § and →)."""
+    if encoding == "7bit":
+        return body.encode("ascii").splitlines() or [b""]
+    text = b"\n".join(body.encode("utf-8").splitlines()) + b"\n"
+    return binascii.b2a_qp(text, istext=True).splitlines()
 
 
 _PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,100}")
@@ -245,14 +295,16 @@ _PLAIN_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,100}")
 def _base64_lines(data: bytes) -> bytes:
     """An attachment in base64, 76 characters a line. Kept for a while: a
     phase's map goes to the players and to the list in two messages."""
-    encoded = base64.b64encode(data)
-    return b"\r\n".join(encoded[n:n + 76] for n in range(0, len(encoded), 76))
+    # 57 bytes make 76 characters; encoded line by line, no slicing of the encoded whole
+    return b"\r\n".join([binascii.b2a_base64(data[n:n + 57], newline=False)
+                         for n in range(0, len(data), 57)])
 
 
 def _mixed_message(name: str, sender: str, to: tuple[str, ...], subject: str,
                    fields: list[tuple[str, str]], body: str, group: str,
-                   attachments: tuple[tuple[str, str, bytes], ...]) -> bytes | None:
-    """A 7bit text and its attachments written out directly (what the email
+                   attachments: tuple[tuple[str, str, bytes], ...],
+                   encoding: str = "7bit") -> bytes | None:
+    """A text and its attachments written out directly (what the email
     package would write for them, without its cost for each of the map's
     several hundred kilobytes, twice a phase); None when anything in it is
     not plain (the email package then builds it)."""
@@ -262,17 +314,17 @@ def _mixed_message(name: str, sender: str, to: tuple[str, ...], subject: str,
         if found is None or not _PLAIN_FILE_NAME.fullmatch(file_name):
             return None
         parts.append((file_name, mime_type.strip().lower()))
-    boundary = "=_judge_" + secrets.token_hex(12)  # "=_" is never in base64 or a 7bit line start
+    # "=_" is never in base64, nor in quoted-printable, nor at a 7bit line's start
+    boundary = "=_judge_" + secrets.token_hex(12)
     head = _head(name, sender, to, subject, fields, group,
                  [f'Content-Type: multipart/mixed; boundary="{boundary}"'])
     if head is None or boundary in body:
         return None
     mark = f"--{boundary}".encode("ascii")
     chunks = [head, b"", mark, b'Content-Type: text/plain; charset="utf-8"',
-              b"Content-Transfer-Encoding: 7bit", b"",
-              *body.encode("ascii").splitlines()]
-    if body.endswith("\n"):
-        chunks.append(b"")  # the line end before a boundary belongs to the boundary
+              f"Content-Transfer-Encoding: {encoding}".encode("ascii"), b"",
+              *_body_lines(body, encoding)]
+    chunks.append(b"")  # the line end before a boundary belongs to the boundary
     for (file_name, mime_type), (_, _, data) in zip(parts, attachments, strict=True):
         chunks += [mark, f"Content-Type: {mime_type}".encode("ascii"),
                    f'Content-Disposition: attachment; filename="{file_name}"'.encode("ascii"),

@@ -14,6 +14,7 @@ from engine.game import Resolution, adjudicate
 from engine.layers import LAYERS
 from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, Power, province_of
+from engine.map_cache import per_map
 from engine.movement import retreat_options
 from engine.phase import Phase
 from engine.phase_context import phase_context
@@ -21,14 +22,32 @@ from engine.phase_input import PhaseInputError, listed, place_code, place_in, po
 from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variant_file import load_variant
-from engine.variants import rules_for
+from engine.variants import opening_position, rules_for
 from judge import reported
 from judge.phase_standing import destroyed_dislodged, disabled_json, standing_json
 from parser.line_kinds import READERS, reader
 from parser.line_kinds import read_lines as read_lines_of
 
 
+@per_map
+def _units_read(board: GameMap) -> dict[tuple[str, str], Unit]:
+    """The units read on a board, by power and text, where the text is the
+    unit as the judge writes it: a phase's JSON names the same units again
+    and again, and these (one per power, kind and place at most) are kept."""
+    return {}
+
+
 def _unit(game_map: GameMap, power: str, text: Any, key: str) -> Unit:
+    known = _units_read(game_map)
+    unit = known.get((power, text)) if isinstance(text, str) else None
+    if unit is None:
+        unit = _read_unit(game_map, power, text, key)
+        if str(unit) == text:
+            known[(power, text)] = unit
+    return unit
+
+
+def _read_unit(game_map: GameMap, power: str, text: Any, key: str) -> Unit:
     parts = str(text).split(None, 1)
     letters = [k.value for k in game_map.kinds]
     if len(parts) != 2 or parts[0].upper() not in letters:
@@ -89,7 +108,7 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     except ValueError as exc:
         raise PhaseInputError(str(exc)) from None
     rules = rules_for(game_map)
-    opening = rules.opening(game_map, GameState.initial(game_map))
+    opening = opening_position(game_map)  # made once per map
     # what the variant keeps beside the standard game's fields: each part reads its own keys
     state = opening.evolve(phase=phase, units=(), owners=())
     for kind in rules.state_parts:
@@ -98,13 +117,14 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     units: list[Unit] = []
     for name, texts in table(data, "units").items():
         power = power_in(game_map, name, "units")
-        units.extend(_unit(board, power, t, f"units.{power}") for t in texts)
+        key = f"units.{power}"
+        units.extend(_unit(board, power, t, key) for t in texts)
     seen: set[str] = set()
     for unit in units:
         if unit.province in seen:
             raise PhaseInputError(f"units: two units in {unit.province}")
         seen.add(unit.province)
-        _stands_at_home(game_map, unit, f"units.{unit.power}")
+        _stands_at_home(game_map, unit, "units")
     centres = _centres(board, data, opening)
     contested = frozenset(place_in(board, str(p), "contested")
                           for p in data.get("contested", []))
@@ -114,7 +134,8 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
                          seats=_seats(game_map, data) or opening.seats,
                          unplayed=frozenset(power_in(game_map, p, "unplayed")
                                             for p in listed(data, "unplayed")))
-    return game_map, state.evolve(dislodged=_dislodged(game_map, board, state, data))
+    dislodged = _dislodged(game_map, board, state, data)
+    return game_map, state.evolve(dislodged=dislodged) if dislodged else state
 
 
 def _centres(board: GameMap, data: Mapping[str, Any],
@@ -132,13 +153,14 @@ def _centres(board: GameMap, data: Mapping[str, Any],
         return centres
     for name, provs in table(data, "centers").items():
         power = power_in(board, name, "centers")
-        centres[power] = [place_in(board, str(p), f"centers.{power}") for p in provs]
+        key = f"centers.{power}"
+        centres[power] = [place_in(board, str(p), key) for p in provs]
         if off := [c for c in centres[power] if c not in board.supply_centres]:
             raise PhaseInputError(f"centers.{power}: {off[0]} is not a supply centre")
     return centres
 
 
-def _stands_at_home(game_map: GameMap, unit: Unit, key: str) -> None:
+def _stands_at_home(game_map: GameMap, unit: Unit, table_key: str) -> None:
     """A neutral power steered by bids whose units never move (Dissolution's
     and Intercontinental's minors, Dissolution's nuclear wings) has its
     units only where the variant puts them, or rebuilds them: a unit
@@ -148,13 +170,16 @@ def _stands_at_home(game_map: GameMap, unit: Unit, key: str) -> None:
             return set()
         return {province_of(loc) for _, loc in power.units} | set(power.home)
 
-    own = places(game_map.powers[unit.power])
+    power = game_map.powers[unit.power]
+    if not (power.ordered_by_bids and power.stationary):
+        return  # a mobile unit: it may stand anywhere
+    own = places(power)
     if not own or unit.province in own or unit.province not in game_map.provinces:
-        return  # a mobile unit, or one on a province the board's changes made
+        return  # at home, or on a province the board's changes made
     owner = next((p.name for p in game_map.powers.values() if unit.province in places(p)), "")
     raise PhaseInputError(
-        f"{key}: {unit}: {unit.power}'s units never move (stationary, steered by bids) "
-        f"and stand only in {', '.join(sorted(own))}"
+        f"{table_key}.{unit.power}: {unit}: {unit.power}'s units never move "
+        f"(stationary, steered by bids) and stand only in {', '.join(sorted(own))}"
         + (f"; the unit in {unit.province} is {owner}'s: give it under {owner}" if owner
            else ""))
 
@@ -181,7 +206,7 @@ def _dislodged(game_map: GameMap, board: GameMap, state: GameState,
                 dislodged.append(_displaced(game_map, board, state, power, text, info, key))
                 continue
             unit = _unit(board, power, text, f"dislodged.{power}")
-            _stands_at_home(game_map, unit, f"dislodged.{power}")
+            _stands_at_home(game_map, unit, "dislodged")
             given = _retreats_given(board, info, key)
             by_convoy = bool(info.get("by_convoy", False))
             attacker = place_code(game_map, str(info.get("attacker", "")))
@@ -321,13 +346,12 @@ def write_resolution(
     extra = dict(unreadable or {})
     results = list(extra.pop(ORDERS.reported_in, []))
     for result in resolution.results:
-        results.append({
-            "power": result.power,
-            "order": str(result.order),
-            "outcome": result.outcome.value,
-            "reason": result.reason.describe() if result.reason else None,
-            **({"why": result.reason.to_json()} if result.reason else {}),
-        })
+        row: dict[str, Any] = {"power": result.power, "order": str(result.order),
+                               "outcome": result.outcome.value, "reason": None}
+        if result.reason:
+            why = row["why"] = result.reason.to_json()
+            row["reason"] = why["text"]  # the reason's words, made once
+        results.append(row)
     following = write_state(game_map, resolution.next)
     for power, units in destroyed_dislodged(resolution).items():
         following["dislodged"].setdefault(power, {}).update(units)

@@ -40,19 +40,25 @@ def standing_json(game_map: GameMap, resolution: Resolution) -> dict[str, dict[s
     budgets = {b.power: b for b in resolution.standing.budgets}
     players = {p: seat.player for seat in state.seats if len(seat.powers) > 1
                for p in seat.powers}
+    # each power's centres, their values and its units, counted in one pass
+    centres = dict.fromkeys(board.powers, 0)
+    values = dict.fromkeys(board.powers, 0)
+    for centre, owner in state.owners:
+        centres[owner] = centres.get(owner, 0) + 1
+        info = board.provinces[centre].centre
+        values[owner] = values.get(owner, 0) + (info.value if info is not None else 0)
+    units = state.unit_counts()
     out: dict[str, dict[str, Any]] = {}
     for name, power in board.powers.items():
         if power.ordered_by_bids or name in state.unplayed:
             continue
-        centres = state.centres_of(name)
         entry: dict[str, Any] = {
             **({"player": players[name]} if name in players else {}),
-            "centres": len(centres),
-            "vp": sum(info.value for c in centres
-                      if (info := board.provinces[c].centre) is not None),
+            "centres": centres[name],
+            "vp": values[name],
             "effective_vp": scores.get(name, 0),
-            "units": len(state.units_of(name)),
-            "eliminated": not centres,
+            "units": units.get(name, 0),
+            "eliminated": not centres[name],
         }
         if rules.builds(power, state):
             entry["allowance"] = rules.allowance(board, state, name, scores)

@@ -22,7 +22,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
+from functools import partial
 
 from apscheduler.schedulers.background import BackgroundScheduler
 from sqlalchemy.engine import Engine
@@ -36,6 +37,15 @@ from judge.outbox import queue
 from judge.retention import forget_old_mail
 
 log = logging.getLogger(__name__)
+
+# a game's due work at a moment: the number of mails it queued; None when it
+# failed and the failure could not be noted (or the game is gone)
+Work = Callable[[int, datetime], int | None]
+WARM_AHEAD = timedelta(minutes=1)  # how long before a job the scheduler gets ready for it
+
+
+class StopWork(Exception):
+    """The deadline work was not done because the judge is stopping."""
 
 
 def next_moment(game: Game) -> datetime | None:
@@ -103,6 +113,40 @@ def note_failure(engine: Engine, config: Config, game_id: int, error: BaseExcept
         return game
 
 
+def work_on(engine: Engine, config: Config, game_id: int, now: datetime) -> int | None:
+    """A game's due work (:func:`attend`), or, when it fails, the failure
+    noted; the number of mails queued (None: see :func:`failed`)."""
+    try:
+        return attend(engine, config, game_id, now)
+    except Exception as error:
+        return failed(engine, config, game_id, error, now)
+
+
+def failed(engine: Engine, config: Config, game_id: int, error: BaseException,
+           now: datetime) -> int | None:
+    """Note a failed attempt and log it: the traceback at the first of a
+    run, a line at each later one. The mails queued (the notices of a
+    first failure); None if the game is gone or the failure could not be
+    noted either: then its job is not placed again, and the next sweep
+    tries it (placed now, it would fail again at once, and again)."""
+    try:
+        game = note_failure(engine, config, game_id, error, now)
+    except Exception:
+        log.exception("deadline work for game %d failed (%s), and noting that failed "
+                      "too; tried again at the next sweep", game_id,
+                      deadline_failure.describe(error))
+        return None
+    if game is None:
+        return None
+    first = game.failed_attempts == 1
+    log.error("deadline work for game %s (%s) failed%s: %s; next attempt at %s%s",
+              game.name, game.phase,
+              "" if first else f" again (attempt {game.failed_attempts})",
+              game.failure, game.retry_at and as_utc(game.retry_at).isoformat(),
+              "; the GM is told" if first else "", exc_info=error if first else None)
+    return 1 if first else 0
+
+
 def _claim(session: Session, game_id: int) -> Game | None:
     query = select(Game).where(Game.id == game_id)
     if session.get_bind().dialect.name == "postgresql":
@@ -111,8 +155,9 @@ def _claim(session: Session, game_id: int) -> Game | None:
 
 
 def due_games(engine: Engine) -> list[tuple[int, datetime]]:
-    """Each running game and its next moment."""
-    with transaction(engine) as session:
+    """Each running game and its next moment. A read: no write lock, so
+    that placing jobs never waits for the deadline workers' transactions."""
+    with Session(engine) as session:
         running = session.exec(select(Game).where(Game.status == "active",
                                                   col(Game.deadline).is_not(None))).all()
         out = []
@@ -126,11 +171,16 @@ def due_games(engine: Engine) -> list[tuple[int, datetime]]:
 class DeadlineScheduler:
     def __init__(self, engine: Engine, config: Config,
                  after_work: Callable[[], None] | None = None,
-                 clock: Callable[[], datetime] = utcnow) -> None:
+                 clock: Callable[[], datetime] = utcnow,
+                 work: Work | None = None, warm: Callable[[], None] | None = None) -> None:
         self.engine = engine
         self.config = config
         self.after_work = after_work  # e.g. wake the sender
         self.clock = clock  # the time jobs are placed and run at (a test's own)
+        # a game's due work, with its failure noted: in the job's own thread,
+        # or handed to a worker process (judge.deadline_workers)
+        self.work: Work = work or partial(work_on, engine, config)
+        self.warm = warm  # called when a job is placed less than WARM_AHEAD ahead
         self.scheduler = BackgroundScheduler(timezone="UTC", job_defaults={
             "coalesce": True, "max_instances": 1, "misfire_grace_time": None})
         # APScheduler's shutdown holds its job-store lock while it waits for
@@ -170,7 +220,7 @@ class DeadlineScheduler:
         with self._sync_lock:
             if self._stopping:
                 return
-            with transaction(self.engine) as session:
+            with Session(self.engine) as session:  # a read, as due_games
                 game = session.get(Game, game_id)
                 moment = next_moment(game) if game is not None else None
             if moment is not None:
@@ -181,7 +231,10 @@ class DeadlineScheduler:
     def _place(self, game_id: int, moment: datetime) -> str:
         """The game's one job, at ``moment`` (now if it passed); its id."""
         job_id = f"game-{game_id}"
-        self.scheduler.add_job(self._run, "date", run_date=max(moment, self.clock()),
+        now = self.clock()
+        if self.warm is not None and moment <= now + WARM_AHEAD:
+            self.warm()  # e.g. start the deadline workers, for the work to come
+        self.scheduler.add_job(self._run, "date", run_date=max(moment, now),
                                args=[game_id], id=job_id, replace_existing=True)
         return job_id
 
@@ -194,33 +247,13 @@ class DeadlineScheduler:
     def _run(self, game_id: int) -> None:
         now = self.clock()
         try:
-            queued = attend(self.engine, self.config, game_id, now)
-        except Exception as error:
-            game = self._failed(game_id, error, now)
-            if game is None:
-                return  # gone, or the failure not even noted: the next sweep tries again
-            queued = 1 if game.failed_attempts == 1 else 0  # the notices of a first failure
+            queued = self.work(game_id, now)
+        except StopWork:
+            return  # the judge is stopping: the game waits for its next start
+        except Exception as error:  # the work itself failed where work_on could not note it
+            queued = failed(self.engine, self.config, game_id, error, now)
+        if queued is None:
+            return  # gone, or the failure not even noted: the next sweep tries again
         if queued and self.after_work:
             self.after_work()
         self.schedule(game_id)  # only this game moved on (or waits)
-
-    def _failed(self, game_id: int, error: Exception, now: datetime) -> Game | None:
-        """Note a failed attempt and log it: the traceback at the first of a
-        run, a line at each later one. The game's row as noted; None if it
-        is gone or the failure could not be noted either."""
-        try:
-            game = note_failure(self.engine, self.config, game_id, error, now)
-        except Exception:
-            log.exception("deadline work for game %d failed (%s), and noting that failed "
-                          "too; tried again at the next sweep", game_id,
-                          deadline_failure.describe(error))
-            return None
-        if game is None:
-            return None
-        first = game.failed_attempts == 1
-        log.error("deadline work for game %s (%s) failed%s: %s; next attempt at %s%s",
-                  game.name, game.phase,
-                  "" if first else f" again (attempt {game.failed_attempts})",
-                  game.failure, game.retry_at and as_utc(game.retry_at).isoformat(),
-                  "; the GM is told" if first else "", exc_info=error if first else None)
-        return game

@@ -1,6 +1,6 @@
 """The running judge: SMTP listener, IMAP poller (if configured), worker
 processes that process stored mail (judge.workers), the deadline scheduler
-and the sender.
+with its worker processes (judge.deadline_workers) and the sender.
 
 Intake only stores; the workers process. At start the workers take every
 mail left 'new' by an earlier run, the sender takes back the mail this
@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 
 from judge.config import Config
 from judge.db import open_database
+from judge.deadline_workers import DeadlineWorkers
 from judge.instance import InstanceLock
 from judge.intake.imap import ImapPoller
 from judge.intake.smtp import start_listener
@@ -39,11 +40,14 @@ class Judge:
         self.config = config
         self.engine = engine or open_database(config.database_url)
         self.sender = Sender(config, self.engine)
-        self.scheduler = DeadlineScheduler(self.engine, config, after_work=self.sender.wake)
+        self.deadline_workers = DeadlineWorkers(config, config.deadline_worker_count)
+        self.scheduler = DeadlineScheduler(self.engine, config, after_work=self.sender.wake,
+                                           work=self.deadline_workers.work,
+                                           warm=self.deadline_workers.prepare)
         self.poller = ImapPoller(config.imap, self.engine,
                                  max_message_bytes=config.max_message_bytes) \
             if config.imap else None
-        self.workers = MailWorkers(config, self.engine, config.mail_workers, self._processed)
+        self.workers = MailWorkers(config, self.engine, config.mail_worker_count, self._processed)
         self.listener: Any = None
         self.instance_lock = InstanceLock(config)
         self._sync_lock = threading.Lock()
@@ -66,15 +70,17 @@ class Judge:
         sys.setswitchinterval(SWITCH_SECONDS)
         self.sender.recover()
         self.sender.start()
+        self.deadline_workers.start()
         self.scheduler.start()
         self.workers.start()
         self.listener = start_listener(self.config, self.engine, self._stored)
         if self.poller is not None:
             self.poller.start(self._stored)
-        log.info("judge %s <%s> listening on %s:%d, database %s, %d mail worker(s)",
-                 self.config.name, self.config.address, self.config.smtp_host,
-                 self.config.smtp_port, self.engine.url.render_as_string(hide_password=True),
-                 self.workers.count)
+        log.info("judge %s <%s> listening on %s:%d, database %s, %d mail worker(s), "
+                 "%d deadline worker(s)", self.config.name, self.config.address,
+                 self.config.smtp_host, self.config.smtp_port,
+                 self.engine.url.render_as_string(hide_password=True), self.workers.count,
+                 self.deadline_workers.count)
 
     def stop(self) -> None:
         if self.listener is not None:
@@ -82,7 +88,8 @@ class Judge:
         if self.poller is not None:
             self.poller.stop()
         self.workers.stop()
-        self.scheduler.stop()
+        self.scheduler.stop()  # waits for the deadline work under way
+        self.deadline_workers.stop()
         self.sender.stop()
         self.instance_lock.release()
 

@@ -137,20 +137,14 @@ def all_orders_in(session: Session, game: Game) -> bool:
 def due(session: Session, game: Game, config: Config, now: datetime) -> list[OutgoingMail]:
     """What happens at (or after) a game's deadline: process, or start the
     grace period for late powers under the 'wait' NMR policy."""
-    if game.status != "active" or game.deadline is None:
+    if not _past_deadline(game, now):
         return []
-    settings = games.settings_of(game)
-    deadline = as_utc(game.deadline)
-    if now < deadline:
-        return []
-    if game.grace_until is not None:
-        if now < as_utc(game.grace_until):
-            return []
-        return process(session, game, config, now)
-    state = games.current_state(session, game)
-    late = games.missing_powers(session, game, games.map_of(game), state)
-    if late and settings.nmr == "wait" and settings.grace > timedelta(0):
-        game.grace_until = deadline + settings.grace
+    if _grace_starts(session, game):
+        settings = games.settings_of(game)
+        late = games.missing_powers(session, game, games.map_of(game),
+                                    games.current_state(session, game))
+        assert game.deadline is not None
+        game.grace_until = as_utc(game.deadline) + settings.grace
         session.add(game)
         body = render("late.txt.j2", **header(config, game, settings), powers=late,
                       phase=game.phase, phase_name=phase_name(game.phase),
@@ -159,6 +153,31 @@ def due(session: Session, game: Game, config: Config, now: datetime) -> list[Out
         return to_game(game, settings, config, everyone(session, game),
                        f"Diplomacy late notice {game.name} {game.phase}", body, "notice")
     return process(session, game, config, now)
+
+
+def processes_now(session: Session, game: Game, now: datetime) -> bool:
+    """Whether :func:`due` would process the phase at ``now`` (rather than
+    wait, or start a grace period), for a look ahead of the transaction."""
+    return _past_deadline(game, now) and not _grace_starts(session, game)
+
+
+def _past_deadline(game: Game, now: datetime) -> bool:
+    """The deadline has passed, and the grace period if one runs."""
+    if game.status != "active" or game.deadline is None or now < as_utc(game.deadline):
+        return False
+    return game.grace_until is None or now >= as_utc(game.grace_until)
+
+
+def _grace_starts(session: Session, game: Game) -> bool:
+    """Powers are late and the 'wait' policy gives them a grace period,
+    not begun yet."""
+    if game.grace_until is not None:
+        return False
+    settings = games.settings_of(game)
+    if settings.nmr != "wait" or settings.grace <= timedelta(0):
+        return False
+    state = games.current_state(session, game)
+    return bool(games.missing_powers(session, game, games.map_of(game), state))
 
 
 def reminders(session: Session, game: Game, config: Config) -> list[OutgoingMail]:

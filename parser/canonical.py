@@ -53,6 +53,9 @@ class CanonicalReader:
                 places[f"{code}/{coast}"] = f"{code}/{coast}"
         self.places: Mapping[str, str] = places
         self.kinds: Mapping[str, UnitKind] = {k.value: k for k in game_map.kinds}
+        # one reference per place and kind written, made at its first use
+        # (orders are values: a phase's orders may share them)
+        self._refs: dict[tuple[str, UnitKind | None], UnitRef] = {}
 
     def read(self, text: str) -> Order | None:
         words = text.upper().split()
@@ -93,9 +96,15 @@ class CanonicalReader:
         place = self._place(words[at]) if at < len(words) else None
         if place is None:
             return None, at
-        return UnitRef(place, kind), at + 1
+        ref = self._refs.get((place, kind))
+        if ref is None:
+            ref = self._refs[(place, kind)] = UnitRef(place, kind)
+        return ref, at + 1
 
     def _move(self, unit: UnitRef, tail: list[str]) -> Move | None:
+        if len(tail) == 1:  # most moves: one destination
+            dest = self._place(tail[0])
+            return Move(unit, dest) if dest is not None else None
         via = tail[-2:] == ["VIA", "CONVOY"]
         if via:
             tail = tail[:-2]

@@ -21,9 +21,9 @@ import re
 from collections.abc import Sequence
 
 from engine.map import GameMap
-from parser.grammar import HOLD_WORDS, MOVE_WORDS, SUPPORT_WORDS
 from parser.line_kinds import ORDERS, READERS
 from parser.orders import OrderError, parse_orders
+from parser.words import HOLD_WORDS, MOVE_WORDS, SUPPORT_WORDS
 
 Line = tuple[int, str]
 

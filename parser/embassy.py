@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from engine.map import UnitKind, normalise_name
 from engine.orders import Hold, Move, Order, SupportHold, SupportMove, UnitRef
-from parser.grammar import HOLD_WORDS, MOVE_WORDS, SUPPORT_WORDS
+from parser.words import HOLD_WORDS, MOVE_WORDS, SUPPORT_WORDS
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+|->|-|\u2013|\u2014|\u2192")
 _EMBASSY = {"e", "embassy"}

@@ -59,39 +59,23 @@ from engine.orders import (
     Waive,
 )
 from parser.actions import on_tokens
-from parser.names import COAST_WORDS, NameMatch, Places, Powers
-
-# the words for every kind of unit on the geographic board; a map reads those
-# of its kinds. An Embassy's orders have a reader of their own (parser/embassy.py).
-_ALL_KIND_WORDS = {
-    word: kind for kind in UnitKind if kind is not UnitKind.EMBASSY
-    for word in (kind.value.lower(), kind.noun)
-}
-_KIND_WORDS = {w: k for w, k in _ALL_KIND_WORDS.items() if k in (UnitKind.ARMY, UnitKind.FLEET)}
-
-
-def kind_words(game_map: GameMap) -> dict[str, UnitKind]:
-    """The words naming the map's kinds of unit: 'a', 'army', 'w', 'wing'..."""
-    return {w: k for w, k in _ALL_KIND_WORDS.items() if k in game_map.kinds}
-HOLD_WORDS = ("h", "hold", "holds", "stand", "stands")
-SUPPORT_WORDS = ("s", "sup", "supp", "support", "supports")
-_CONVOY = ("c", "convoy", "convoys", "transport", "transports")
-MOVE_WORDS = ("m", "move", "moves", "to")
-_RETREAT = ("r", "retreat", "retreats")
-_DISBAND = ("d", "disband", "disbands")
-_REMOVE = ("remove", "removes")
-_BUILD = ("b", "build", "builds")
-_WAIVE = ("waive", "waives")
-_VIA = ("via", "by")
-_OPERATORS = ("-->", "->", "--", "=>", "-", "\u2013", "\u2014", "\u2192", ">", "=")
-
-KEYWORDS: frozenset[str] = frozenset(
-    {
-        *_ALL_KIND_WORDS, *HOLD_WORDS, *SUPPORT_WORDS, *_CONVOY, *MOVE_WORDS, *_RETREAT, *_DISBAND,
-        *_REMOVE, *_BUILD, *_WAIVE, *_VIA, "w",
-    }
+from parser.names import Places, Powers
+from parser.words import (
+    BUILD_WORDS,
+    CONVOY_WORDS,
+    DISBAND_WORDS,
+    HOLD_WORDS,
+    KEYWORDS,
+    OPERATORS,
+    REMOVE_WORDS,
+    RETREAT_WORDS,
+    STANDARD_KIND_WORDS,
+    SUPPORT_WORDS,
+    WAIVE_WORDS,
+    PowerPrefix,
+    kind_words,
+    power_letters,
 )
-KNOWN_WORDS: frozenset[str] = KEYWORDS | COAST_WORDS
 
 _SPACE = re.compile(r"\s+")
 
@@ -111,7 +95,7 @@ _VIA_CONVOY = r"\(?\s*(?<![^\W_])(?:via|by)\s*(?:convoy|c)(?![^\W_])\s*\)?"
 
 
 def _operators() -> str:
-    symbols = "|".join(re.escape(o) for o in sorted(_OPERATORS, key=len, reverse=True))
+    symbols = "|".join(re.escape(o) for o in sorted(OPERATORS, key=len, reverse=True))
     return rf"(?:{symbols}|{_words('moves', 'move', 'm')}(?:\s+to(?![^\W_]))?|{_words('to')})"
 
 
@@ -207,7 +191,7 @@ class _Unit(pp.Token):
     """[nationality] [kind] place, as a UnitRef. Nationality only if ``powers``."""
 
     def __init__(self, places: Places, powers: Powers | None,
-                 kinds: Mapping[str, UnitKind] = _KIND_WORDS) -> None:
+                 kinds: Mapping[str, UnitKind] = STANDARD_KIND_WORDS) -> None:
         super().__init__()
         self._places = places
         self._powers = powers
@@ -236,50 +220,20 @@ class _Unit(pp.Token):
         raise pp.ParseException(instring, loc, self.errmsg, self)
 
 
-class PowerPrefix(pp.Token):
-    """'France:', '[ENGLAND]', '(FRANCE)', 'E)', 'R:' or just 'England' before an order."""
+class _Prefix(pp.Token):
+    """The power a line may begin with (parser.words.PowerPrefix), as a token."""
 
-    _OPEN = re.compile(r"[\[(][ \t]*")
-    _CLOSE = re.compile(r"[ \t]*(?:[\])][ \t]*:?|:)")
-
-    def __init__(self, powers: Powers, letters: Mapping[str, str], places: Places) -> None:
+    def __init__(self, prefix: PowerPrefix) -> None:
         super().__init__()
-        self._powers = powers
-        self._places = places
-        self._letters = dict(letters)
+        self._prefix = prefix
         self.mayIndexError = False
         self.set_name("power")
 
     def parseImpl(self, instring: str, loc: int, do_actions: bool = True) -> tuple[int, Any]:
-        found = self.power_at(instring, loc)
+        found = self._prefix.power_at(instring, loc)
         if found is None:
             raise pp.ParseException(instring, loc, self.errmsg, self)
         return found[0], []
-
-    def power_at(self, instring: str, loc: int) -> tuple[int, str] | None:
-        """Where the prefix at ``loc`` ends and the power it names, if one is there
-        (the grammar drops it; the judge compares it with the unit's power)."""
-        at = loc
-        opened = self._OPEN.match(instring, at)
-        if opened is not None:
-            at = opened.end()
-        found: NameMatch | None = self._powers.match(instring, at)
-        if found is not None:
-            close = self._CLOSE.match(instring, found.end)
-            if close is not None:
-                return close.end(), found.value
-            place = self._places.match(instring, at)
-            if opened is None and (place is None or place.end <= found.end):
-                return found.end, found.value
-        elif (
-            at < len(instring)
-            and instring[at].lower() in self._letters
-            and not (at + 1 < len(instring) and instring[at + 1].isalnum())
-        ):
-            close = self._CLOSE.match(instring, at + 1)
-            if close is not None:
-                return close.end(), self._letters[instring[at].lower()]
-        return None
 
 
 Tail = Callable[[UnitRef], Order]
@@ -345,10 +299,6 @@ def _retreat(tokens: pp.ParseResults) -> Order:
     return Retreat(_target(tokens), _places(tokens)[-1])
 
 
-def power_letters(game_map: GameMap) -> dict[str, str]:
-    return {p.letter.lower(): p.name for p in game_map.powers.values() if len(p.letter) == 1}
-
-
 def build_grammar(game_map: GameMap) -> pp.ParserElement:
     """The grammar of one order on this map; its parse result is the Order."""
     places = Places(game_map.provinces, game_map.aliases, KEYWORDS)
@@ -359,40 +309,46 @@ def build_grammar(game_map: GameMap) -> pp.ParserElement:
     route = _Route(places)
     unit = _Unit(places, None, kinds)
     other_unit = _Unit(places, powers, kinds)
-    prefix = PowerPrefix(powers, power_letters(game_map), places)
+    prefix = _Prefix(PowerPrefix(powers, power_letters(game_map), places))
     move = _Pattern(_operators(), "move")
     kind = _Pattern(_words(*kinds), "unit type", convert=lambda w: kinds[w.lower()])
 
     # Every tail but a bare route starts with a keyword: one look tells which.
     keyword_tail = pp.FollowedBy(
-        _skip(*HOLD_WORDS, *SUPPORT_WORDS, *_CONVOY, *_RETREAT, *_DISBAND, *_REMOVE, *_BUILD)
+        _skip(*HOLD_WORDS, *SUPPORT_WORDS, *CONVOY_WORDS, *RETREAT_WORDS, *DISBAND_WORDS,
+              *REMOVE_WORDS, *BUILD_WORDS)
     ) + (
         _mark(Hold, *HOLD_WORDS)
         | (_skip(*SUPPORT_WORDS) + other_unit
            + (route | pp.Opt(_skip(*HOLD_WORDS)))).add_parse_action(on_tokens(_support_tail))
-        | (_skip(*_CONVOY) + other_unit + route).add_parse_action(on_tokens(_convoy_tail))
-        | (_skip(*_RETREAT) + pp.Opt(move) + place).add_parse_action(on_tokens(_retreat_tail))
-        | _mark(Disband, *_DISBAND)
-        | _mark(Remove, *_REMOVE)
-        | _mark(_build_tail, *_BUILD)
+        | (_skip(*CONVOY_WORDS) + other_unit + route).add_parse_action(on_tokens(_convoy_tail))
+        | (_skip(*RETREAT_WORDS) + pp.Opt(move) + place).add_parse_action(
+            on_tokens(_retreat_tail))
+        | _mark(Disband, *DISBAND_WORDS)
+        | _mark(Remove, *REMOVE_WORDS)
+        | _mark(_build_tail, *BUILD_WORDS)
     )
     tail = keyword_tail | route.copy().add_parse_action(on_tokens(_move_tail))
     unit_order = (unit + tail).add_parse_action(on_tokens(_unit_order))
 
     waive = (
-        _skip(*_WAIVE) + pp.Opt(_Pattern(r"\d+", "number")) + pp.Opt(_skip("builds", "build"))
+        _skip(*WAIVE_WORDS) + pp.Opt(_Pattern(r"\d+", "number"))
+        + pp.Opt(_skip("builds", "build"))
         | _skip("w") + pp.FollowedBy(pp.StringEnd())
     ).add_parse_action(on_tokens(lambda _t: Waive()))
-    build = ((_skip(*_BUILD) | _Pattern(r"\+", "+")) + pp.Opt(kind) + place).add_parse_action(
+    build = ((_skip(*BUILD_WORDS) | _Pattern(r"\+", "+")) + pp.Opt(kind) + place).add_parse_action(
         on_tokens(_build)
     )
-    remove = (_skip("r", *_REMOVE) + unit).add_parse_action(on_tokens(lambda t: Remove(t[0])))
-    disband = (_skip(*_DISBAND) + unit).add_parse_action(on_tokens(lambda t: Disband(t[0])))
+    remove = (_skip("r", *REMOVE_WORDS) + unit).add_parse_action(
+        on_tokens(lambda t: Remove(t[0])))
+    disband = (_skip(*DISBAND_WORDS) + unit).add_parse_action(
+        on_tokens(lambda t: Disband(t[0])))
     retreat = (_skip("retreat", "retreats") + unit + move + place).add_parse_action(
         on_tokens(_retreat))
-    keyword_order = pp.FollowedBy(
-        _Pattern(rf"\+|{_words(*_WAIVE, 'w', *_BUILD, 'r', *_REMOVE, *_DISBAND, *_RETREAT)}", "")
-    ) + (waive | build | remove | disband | retreat)
+    starts = _words(*WAIVE_WORDS, "w", *BUILD_WORDS, "r", *REMOVE_WORDS, *DISBAND_WORDS,
+                    *RETREAT_WORDS)
+    keyword_order = pp.FollowedBy(_Pattern(rf"\+|{starts}", "")) + (
+        waive | build | remove | disband | retreat)
 
     order = keyword_order | unit_order
     end = pp.Opt(_Pattern(r"[.!]+", "full stop"))
@@ -404,6 +360,6 @@ def build_heading(game_map: GameMap) -> pp.ParserElement:
     """A line that is only a power name ('FRANCE', '[England]'): a heading."""
     places = Places(game_map.provinces, game_map.aliases, KEYWORDS)
     powers = Powers(game_map.power_aliases)
-    return PowerPrefix(powers, power_letters(game_map), places) + pp.Opt(
+    return _Prefix(PowerPrefix(powers, power_letters(game_map), places)) + pp.Opt(
         _Pattern(r"[.!]+", "full stop")
     )

@@ -34,6 +34,8 @@ Line = tuple[int, str]  # (line number in the mail, text)
 
 @dataclass(frozen=True, slots=True)
 class LineReader:
+    """How the parser reads one kind of line."""
+
     kind: LineKind[Any]  # the kind it reads, as the engine declares it
     # one line on the board the phase is read on (its line number for errors)
     parse: Callable[[str, GameMap, int], Any]

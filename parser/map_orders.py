@@ -114,6 +114,8 @@ _EXAMPLE_DRAW = "'Draw Gal/War - Gal/Bud'"
 
 @dataclass(frozen=True, slots=True)
 class _Place:
+    """A place named in a map order, and where it was written."""
+
     code: str  # a province code of the map, or EDGE
     start: int
     end: int
@@ -121,6 +123,8 @@ class _Place:
 
 @dataclass(frozen=True, slots=True)
 class _Border:
+    """A border named in a map order, and where it was written."""
+
     places: tuple[str, str]  # codes, as written
     start: int  # where it was written
     end: int

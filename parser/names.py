@@ -53,6 +53,8 @@ COAST_WORDS = frozenset({*_DIRECTIONS, *_BARE_COAST_CODES, "coast", "c", "sea", 
 
 @dataclass(frozen=True, slots=True)
 class NameMatch:
+    """A name found in a text: where it ends and what it names."""
+
     end: int  # index just past the name (and its coast, if any)
     value: str  # location code or power name
     key: str  # the normalised spelling that matched
@@ -189,6 +191,8 @@ class Powers:
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
+    """The name a misspelled word most likely meant."""
+
     kind: str  # 'province', 'power' or 'word'
     text: str
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import islice
-
-import pyparsing as pp
+from typing import TYPE_CHECKING
 
 from engine.map import GameMap
 from engine.map_cache import per_map
@@ -42,15 +42,11 @@ from engine.orders import (
 from engine.variants import rules_for
 from parser.canonical import CanonicalReader
 from parser.embassy import EmbassyReader
-from parser.grammar import (
-    KEYWORDS,
-    KNOWN_WORDS,
-    PowerPrefix,
-    build_grammar,
-    build_heading,
-    power_letters,
-)
 from parser.names import WORD, Places, Powers, Suggester
+from parser.words import KEYWORDS, KNOWN_WORDS, PowerPrefix, power_letters
+
+if TYPE_CHECKING:
+    import pyparsing as pp
 
 MAX_LINE = 500  # characters; longer lines are refused unread
 
@@ -70,6 +66,8 @@ MAP_ORDER_START = re.compile(r"\s*(?P<k>draw|erase)(?![^\W_])", re.IGNORECASE)
 
 @dataclass(frozen=True, slots=True)
 class ParsedOrder:
+    """An order read from a line of text."""
+
     line: int  # 1-based line of the text the order was on
     source: str  # the order as written
     order: Order
@@ -77,6 +75,8 @@ class ParsedOrder:
 
 @dataclass(frozen=True, slots=True)
 class OrderError:
+    """A line that could not be read as an order, and where it went wrong."""
+
     line: int
     column: int  # 1-based column of ``word`` in its line
     source: str  # the order as written
@@ -91,6 +91,8 @@ class OrderError:
 
 @dataclass(frozen=True, slots=True)
 class OrdersParse:
+    """What a text of orders reads as: its orders and its errors."""
+
     orders: tuple[ParsedOrder, ...]
     errors: tuple[OrderError, ...]
 
@@ -103,8 +105,7 @@ class _MapParser:
     """Everything built from one map: the grammar and the name tables."""
 
     def __init__(self, game_map: GameMap) -> None:
-        self.grammar = build_grammar(game_map)
-        self.heading = build_heading(game_map)
+        self.game_map = game_map
         self.places = Places(game_map.provinces, game_map.aliases, KEYWORDS)
         self.powers = Powers(game_map.power_aliases)
         self.suggester = Suggester(
@@ -115,6 +116,19 @@ class _MapParser:
         # orders for another board's units (Dissolution's Embassies), if the map has one
         spaces = rules_for(game_map).board_spaces(game_map)
         self.embassies = EmbassyReader(spaces, _power_names(game_map)) if spaces else None
+
+    # The grammar (pyparsing) is built, and pyparsing loaded, for the first
+    # line the canonical reader does not take: a tool giving orders in the
+    # judge's own form (`judge adjudicate`) never pays for either.
+    @cached_property
+    def grammar(self) -> pp.ParserElement:
+        from parser.grammar import build_grammar
+        return build_grammar(self.game_map)
+
+    @cached_property
+    def heading(self) -> pp.ParserElement:
+        from parser.grammar import build_heading
+        return build_heading(self.game_map)
 
     # -- one order ----------------------------------------------------------
 
@@ -134,11 +148,13 @@ class _MapParser:
                 return OrderError(line, offset + 1, text.strip(), "", embassy)
             if embassy is not None:
                 return embassy
+        from pyparsing import ParseBaseException  # loaded with the grammar
+
         source = text.strip()
         text = _ODD_SPACE.sub(" ", text)
         try:
             result = self.grammar.parse_string(text, parse_all=True)
-        except pp.ParseBaseException as exc:
+        except ParseBaseException as exc:
             fail = exc.loc
         except Exception:  # never let a grammar fault escape to the caller
             return OrderError(line, offset + 1, source, "", "this order could not be read")
@@ -240,8 +256,9 @@ def parse_order(text: str, game_map: GameMap, line: int = 1) -> Order | OrderErr
         return OrderError(line, 1, "", "", "an order must be text")
     if len(text) > MAX_LINE:
         return _too_long(text, line)
-    text = _LINE_BREAK.sub(" ", text)
-    if not text.strip():
+    if "\n" in text or "\r" in text:
+        text = _LINE_BREAK.sub(" ", text)
+    if not text or text.isspace():
         return OrderError(line, 1, "", "", "no order given")
     if MAP_ORDER_START.match(text):
         return _map_order(text, line)

@@ -12,8 +12,9 @@ import importlib.util
 import pkgutil
 
 from engine.map import GameMap
+from engine.map_cache import per_map
 from engine.rules import STANDARD, Rules
-from engine.state import StatePart, part_named
+from engine.state import GameState, StatePart, part_named
 
 _LOADED: dict[str, Rules] = {"standard": STANDARD}
 
@@ -30,6 +31,14 @@ def rules_for(game_map: GameMap) -> Rules:
         from engine.diplomap.rules import diplomap_rules
         return diplomap_rules(rules)
     return rules
+
+
+@per_map
+def opening_position(game_map: GameMap) -> GameState:
+    """The position a game on this map starts from, by its rules (its
+    seats, its variant's parts): made once per map, as every phase read
+    from JSON takes its defaults from it."""
+    return rules_for(game_map).opening(game_map, GameState.initial(game_map))
 
 
 def _variant_rules(game_map: GameMap) -> Rules:

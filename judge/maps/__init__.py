@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import logging
+from collections import deque
 from functools import partial
 
 from engine.diplomap.state import map_changes
@@ -88,11 +89,34 @@ def _other_board_png(svg: str) -> bytes:
     return layered_png(svg, PIXELS_WIDE)
 
 
+# Maps drawn ahead of the transaction that mails them (judge.deadline_workers),
+# the last few of this process: a map is a pure function of its board and
+# scene, so a scene equal to one drawn ahead has its maps already.
+_DRAWN_AHEAD: deque[tuple[GameMap, Scene, tuple[Attachment, ...]]] = deque(maxlen=2)
+
+
+def draw_ahead(game_map: GameMap, scene: Scene) -> None:
+    """Draw a results mail's maps now, for :func:`attachments_or_none` to
+    take if it is asked for the same scene soon (before a transaction that
+    would otherwise draw them while holding SQLite's one write lock)."""
+    _DRAWN_AHEAD.append((game_map, scene, attachments_or_none(game_map, scene)))
+
+
+def _drawn_already(game_map: GameMap, scene: Scene) -> tuple[Attachment, ...] | None:
+    for drawn_map, drawn_scene, files in reversed(_DRAWN_AHEAD):
+        # the scene first: another game's differs in its name at once
+        if drawn_scene == scene and (drawn_map is game_map or drawn_map == game_map):
+            return files
+    return None
+
+
 def attachments_or_none(game_map: GameMap, scene: Scene, *, full: bool = False
                         ) -> tuple[Attachment, ...]:
     """As :func:`attachments` (and the other board's, if any), but a map
     that cannot be drawn is logged and left out: results must reach the
     players with or without their maps."""
+    if not full and (drawn := _drawn_already(game_map, scene)) is not None:
+        return drawn
     out: tuple[Attachment, ...] = ()
     for draw in (partial(attachments, full=full), other_board_attachments):
         try:
@@ -110,5 +134,5 @@ def render(game_map: GameMap, scene: Scene, kind: str) -> bytes:
     return svg_to_pdf(svg) if kind == "pdf" else svg.encode("utf-8")
 
 
-__all__ = ["Attachment", "Scene", "attachments", "attachments_or_none", "file_stem",
-           "other_board_attachments", "render", "render_other_board"]
+__all__ = ["Attachment", "Scene", "attachments", "attachments_or_none", "draw_ahead",
+           "file_stem", "other_board_attachments", "render", "render_other_board"]

@@ -12,7 +12,8 @@ import threading
 
 import cairocffi
 
-from judge.maps.render import _draw, on_white, rgb_png
+from judge.maps import paint
+from judge.maps.render import _draw, opaque, picture, rgb_png
 
 UNDER, OVER = "unchanging-under", "unchanging-over"
 _GROUP = {name: re.compile(rf'<g class="{name}">.*?</g>', re.S) for name in (UNDER, OVER)}
@@ -23,14 +24,17 @@ _LOCK = threading.Lock()
 _LAYERS: dict[str, cairocffi.ImageSurface] = {}
 
 
-def _layer(root: str, part: str, width: int) -> cairocffi.ImageSurface:
-    """``part`` alone in the document ``root`` opens, drawn once per process."""
+def _layer(root: str, part: str, width: int, bottom: bool = False) -> cairocffi.ImageSurface:
+    """``part`` alone in the document ``root`` opens, drawn once per process
+    (the ``bottom`` one on white)."""
     key = f"{width}\n{root}\n{part}"
     with _LOCK:
         found = _LAYERS.get(key)
     if found is not None:
         return found
     layer = _draw(f"{root}{part}</svg>", width)
+    if bottom:
+        layer = opaque(layer)
     with _LOCK:
         if len(_LAYERS) >= _KEPT:
             _LAYERS.pop(next(iter(_LAYERS)))
@@ -42,13 +46,12 @@ def layered_png(svg: str, width: int) -> bytes:
     """The document drawn ``width`` pixels wide on white; the same picture
     as drawing it whole, its marked groups drawn once per process."""
     root = _ROOT.search(svg)
-    parts = {name: pattern.search(svg) for name, pattern in _GROUP.items()}
-    if root is None or any(found is None for found in parts.values()):
-        layers = []
-        phase = svg
-    else:
-        layers = [_layer(root.group(0), found.group(0), width)
-                  for found in parts.values() if found is not None]
-        phase = _GROUP[OVER].sub("", _GROUP[UNDER].sub("", svg, count=1), count=1)
-    drawn = _draw(phase, width)
-    return rgb_png(on_white([*layers[:1], drawn, *layers[1:]], drawn))
+    under, over = _GROUP[UNDER].search(svg), _GROUP[OVER].search(svg)
+    if root is None or under is None or over is None:
+        whole = paint.prepare(svg, width)
+        return rgb_png(picture(whole.width, whole.height, [whole]))
+    phase = _GROUP[OVER].sub("", _GROUP[UNDER].sub("", svg, count=1), count=1)
+    drawing = paint.prepare(phase, width)
+    return rgb_png(picture(drawing.width, drawing.height, [
+        paint.Layer(_layer(root.group(0), under.group(0), width, bottom=True)), drawing,
+        paint.Layer(_layer(root.group(0), over.group(0), width))]))

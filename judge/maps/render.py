@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-import struct
-import sys
 import threading
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
@@ -23,9 +20,6 @@ from functools import cache, cached_property
 import cairocffi
 import cairosvg
 import jinja2
-import numpy as np
-from cairosvg.parser import Tree
-from cairosvg.surface import PNGSurface
 from markupsafe import Markup
 
 from engine.adjustments import centre_counts
@@ -37,6 +31,7 @@ from engine.state import GameState
 from engine.variant_file import variant_notice
 from engine.variants import rules_for
 from judge.mail import TEMPLATES
+from judge.maps import paint
 from judge.maps.bare_names import bare_names
 from judge.maps.board import FONTS as FONTS  # the maps' fonts, for the pictures drawn from them
 from judge.maps.board import OWNER_OPACITY as OWNER_OPACITY  # the default, for readers of maps
@@ -56,6 +51,7 @@ from judge.maps.pieces import (
     power_colours,
     unit_pieces,
 )
+from judge.maps.png import rgb_png as rgb_png  # for the pictures drawn from them
 from judge.maps.redrawn import Redrawn, redraw
 from judge.maps.scene import Scene
 from judge.maps.schematic import schematic_board
@@ -341,10 +337,9 @@ def _markup(piece: Piece) -> Piece:
 
 
 def _draw(svg: str, width: int | None = None) -> cairocffi.ImageSurface:
-    """An SVG drawn in memory (cairosvg's documented output=None), at its
-    own size or ``width`` pixels wide."""
-    surface = PNGSurface(Tree(bytestring=svg.encode("utf-8")), None, 96, output_width=width)
-    return surface.cairo
+    """An SVG drawn in memory, at its own size or ``width`` pixels wide
+    (judge/maps/paint.py, or cairosvg for what it does not draw)."""
+    return paint.draw(svg, width)
 
 
 def render_png(game_map: GameMap, scene: Scene) -> bytes:
@@ -361,51 +356,36 @@ def phase_png(game_map: GameMap, phase_svg: str,
     """A phase's drawing (``render_svg(..., static=False)``) as PNG, laid
     over the board's picture; with Diplomap's ``changes``, the changed
     board's (its patch drawn once per board, like the board itself)."""
-    drawn = _draw(phase_svg)
-    layers = [_prepared(game_map).layer(drawn.get_width())]
+    drawing = paint.prepare(phase_svg)
+    layers = [paint.Layer(_prepared(game_map).layer(drawing.width))]
     if changes:
-        layers.append(_patch_layer(game_map, changes, drawn.get_width()))
-    return rgb_png(on_white([*layers, drawn], drawn))
+        layers.append(paint.Layer(_patch_layer(game_map, changes, drawing.width)))
+    return rgb_png(picture(drawing.width, drawing.height, [*layers, drawing]))
 
 
-def on_white(layers: Sequence[cairocffi.ImageSurface],
-             size: cairocffi.ImageSurface) -> cairocffi.ImageSurface:
-    """The ``layers`` painted in order over white (opaque everywhere, so the
-    PNG needs no alpha), on a picture as large as ``size``."""
-    picture = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, size.get_width(),
-                                     size.get_height())
-    context = cairocffi.Context(picture)
+def picture(width: int, height: int,
+            drawings: Sequence[paint.Drawing]) -> cairocffi.ImageSurface:
+    """The ``drawings`` one over another, in order, on white: opaque
+    everywhere (the PNG needs no alpha), each drawn straight onto it."""
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, width, height)
+    context = cairocffi.Context(surface)
     context.set_source_rgb(1, 1, 1)
     context.paint()
-    for layer in layers:
-        context.set_source_surface(layer)
-        context.paint()
-    return picture
+    for drawing in drawings:
+        drawing.draw_on(context)
+    return surface
 
 
-PNG_LEVEL = 3  # zlib: a smaller file than cairo's own writer makes, in a third of its time
-
-
-def rgb_png(surface: cairocffi.ImageSurface) -> bytes:
-    """An opaque cairo picture as an RGB PNG. Cairo's own writer spends
-    about 50 ms on a map; the picture's flat colours compress as well
-    unfiltered at a low zlib level, in about 15 ms."""
-    surface.flush()
-    width, height, stride = surface.get_width(), surface.get_height(), surface.get_stride()
-    # cairo keeps a pixel as one native-endian 32-bit word, ARGB: B, G, R, A in memory here
-    pixels = np.frombuffer(surface.get_data(), np.uint8).reshape(height, stride // 4, 4)
-    order = [2, 1, 0] if sys.byteorder == "little" else [1, 2, 3]
-    rows = np.zeros((height, width * 3 + 1), np.uint8)  # each row: filter 0, then RGB
-    rows[:, 1:] = pixels[:, :width, order].reshape(height, width * 3)
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
-    return b"".join([b"\x89PNG\r\n\x1a\n", _chunk(b"IHDR", header),
-                     _chunk(b"IDAT", zlib.compress(rows.tobytes(), PNG_LEVEL)),
-                     _chunk(b"IEND", b"")])
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+def opaque(layer: cairocffi.ImageSurface) -> cairocffi.ImageSurface:
+    """A bottom layer on white, once: laying it under a phase is then a copy."""
+    surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, layer.get_width(),
+                                     layer.get_height())
+    context = cairocffi.Context(surface)
+    context.set_source_rgb(1, 1, 1)
+    context.paint()
+    context.set_source_surface(layer)
+    context.paint()
+    return surface
 
 
 def svg_to_png(svg: str) -> bytes:
@@ -464,7 +444,7 @@ class _Prepared:
         return bare_names(board.areas, self.labels, board.label_size, bold)
 
     def layer(self, pixels: int) -> cairocffi.ImageSurface:
-        """The same, drawn at the PNG's scale (``pixels`` wide); kept per width."""
+        """The same, drawn on white at the PNG's scale (``pixels`` wide); kept per width."""
         found = self.layers.get(pixels)
         if found is None:
             found = self.layers[pixels] = self._layer(pixels)
@@ -473,9 +453,9 @@ class _Prepared:
     def _layer(self, pixels: int) -> cairocffi.ImageSurface:
         board = self.board
         height = round(pixels * board.height / board.width)
-        return _draw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{pixels}" '
+        return opaque(_draw(f'<svg xmlns="http://www.w3.org/2000/svg" width="{pixels}" '
                      f'height="{height}" viewBox="0 0 {_n(board.width)} {_n(board.height)}" '
-                     f'font-family="{FONTS}">{self.svg}</svg>')
+                     f'font-family="{FONTS}">{self.svg}</svg>'))
 
 
 _PREPARED: dict[int, tuple[object, _Prepared]] = {}

@@ -20,15 +20,16 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from io import BytesIO
 
 import cairocffi
 from PIL import Image
 
 from engine.diplomap.state import map_changes
 from engine.map import GameMap, View
+from judge.maps import paint
 from judge.maps.board import PIXELS_WIDE
 from judge.maps.board import number as _n
+from judge.maps.png import palette_png
 from judge.maps.render import (
     FONTS,
     STATIC_AT,
@@ -36,8 +37,9 @@ from judge.maps.render import (
     _prepared,
     board_notice,
     changed_board,
-    on_white,
+    opaque,
     phase_title,
+    picture,
     render_svg,
     with_board,
 )
@@ -50,7 +52,7 @@ FRAME = "#3b3224"
 # a palette this size keeps every colour the board draws (about sixty, and
 # their anti-aliased edges) and makes the PNG a quarter of its RGB size
 PALETTE = 64
-PNG_LEVEL = 6
+SAMPLED = 4  # one pixel in SAMPLED of each row and column chooses the palette
 
 # the first element's size and viewBox, as templates/map.svg.j2 writes them
 _ROOT = re.compile(r'width="[^"]*" height="[^"]*" viewBox="[^"]*"')
@@ -75,27 +77,46 @@ def view_svg_of(drawn: str, view: View, title: str, notice: str) -> str:
     """A phase's drawing (with or without its board) seen through ``view``'s
     box, PIXELS_WIDE wide, with a caption strip under the map: the title,
     and the notice on a line of its own (beside it, a long title ran into it)."""
+    document = _ROOT.sub(_view_root(view, notice), drawn, count=1)
+    at = document.rindex("</svg>")
+    return document[:at] + _caption(view, title, notice) + document[at:]
+
+
+def _view_root(view: View, notice: str) -> str:
+    """The size and viewBox of a view's picture: its box, and the caption
+    strip under it."""
+    width, height, (left, top, right, bottom) = _view_frame(view, notice)
+    return (f'width="{width}" height="{height}" '
+            f'viewBox="{_n(left)} {_n(top)} {_n(right - left)} {_n(bottom - top)}"')
+
+
+def _view_frame(view: View, notice: str) -> tuple[int, int, Box4]:
+    """A view's picture's size in pixels and its box in map units, caption
+    included, as its document's root writes them (to a tenth of a unit)."""
     left, top, right, bottom = view.box
-    scale = _scale(view)
     strip_pixels = CAPTION + (NOTICE_LINE if notice else 0)
-    caption = strip_pixels / scale  # in map units
-    height = bottom - top + caption
-    root = (f'width="{PIXELS_WIDE}" height="{_map_pixels(view) + strip_pixels}" '
-            f'viewBox="{_n(left)} {_n(top)} {_n(right - left)} {_n(height)}"')
+    left, top = float(_n(left)), float(_n(top))
+    width = float(_n(right - left))
+    height = float(_n(bottom - top + strip_pixels / _scale(view)))
+    return PIXELS_WIDE, _map_pixels(view) + strip_pixels, (left, top, left + width, top + height)
+
+
+def _caption(view: View, title: str, notice: str) -> str:
+    """The caption strip under a view's map, in its map units."""
+    left, _, right, bottom = view.box
+    scale = _scale(view)
+    caption = (CAPTION + (NOTICE_LINE if notice else 0)) / scale
     size, pad = TEXT / scale, 12 / scale
     baseline = bottom + CAPTION / scale / 2 + size * 0.35
     notice_text = (f'<text x="{_n(left + pad)}" y="{_n(baseline + NOTICE_LINE / scale)}" '
                    f'font-style="italic" class="notice">{html.escape(notice)}</text>'
                    if notice else "")
-    strip = (f'<g class="caption" font-size="{_n(size)}" font-family="{FONTS}">'
-             f'<rect x="{_n(left)}" y="{_n(bottom)}" width="{_n(right - left)}" '
-             f'height="{_n(caption)}" fill="#fbfaf6" stroke="{FRAME}" '
-             f'stroke-width="{_n(1 / scale)}"/>'
-             f'<text x="{_n(left + pad)}" y="{_n(baseline)}" font-weight="bold" '
-             f'class="title">{html.escape(title)}</text>{notice_text}</g>')
-    document = _ROOT.sub(root, drawn, count=1)
-    at = document.rindex("</svg>")
-    return document[:at] + strip + document[at:]
+    return (f'<g class="caption" font-size="{_n(size)}" font-family="{FONTS}">'
+            f'<rect x="{_n(left)}" y="{_n(bottom)}" width="{_n(right - left)}" '
+            f'height="{_n(caption)}" fill="#fbfaf6" stroke="{FRAME}" '
+            f'stroke-width="{_n(1 / scale)}"/>'
+            f'<text x="{_n(left + pad)}" y="{_n(baseline)}" font-weight="bold" '
+            f'class="title">{html.escape(title)}</text>{notice_text}</g>')
 
 
 def _caption_title(scene: Scene, view: View) -> str:
@@ -127,13 +148,28 @@ def pictures(game_map: GameMap, scene: Scene) -> list[tuple[str, bytes]]:
     patch = changed_board(game_map, changes).patch if changes else ""
     notice = board_notice(game_map)
     out = [("", _overview_png(game_map, drawn, patch))]
-    for view in game_map.drawing.views:
-        # drawing each piece costs, seen or not: each view draws its own
-        shown = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE,
-                           within=view.box)
-        document = view_svg_of(shown, view, _caption_title(scene, view), notice)
-        out.append((f"-{view.name}", _view_png(game_map, view, document, patch)))
+    views = game_map.drawing.views
+    # the pieces of every view drawn once, each view drawing those in its box
+    shown = render_svg(game_map, scene, static=False, pixels=PIXELS_WIDE,
+                       within=_around(views))
+    plan = paint.prepare(shown)
+    for view in views:
+        title = _caption_title(scene, view)
+        seen: list[paint.Drawing]
+        if isinstance(plan, paint.Plan):
+            width, height, box = _view_frame(view, notice)
+            seen = [plan.through(box, width, height), paint.prepare(
+                f'<svg xmlns="http://www.w3.org/2000/svg" {_view_root(view, notice)}>'
+                f'{_caption(view, title, notice)}</svg>')]
+        else:  # drawn by cairosvg (judge/maps/paint.py): each view whole
+            seen = [paint.prepare(view_svg_of(shown, view, title, notice))]
+        out.append((f"-{view.name}", _view_png(game_map, view, seen, patch)))
     return out
+
+
+def _around(views: Sequence[View]) -> Box4:
+    return (min(v.box[0] for v in views), min(v.box[1] for v in views),
+            max(v.box[2] for v in views), max(v.box[3] for v in views))
 
 
 # -- the pictures ----------------------------------------------------------------
@@ -227,50 +263,52 @@ def _overview_png(game_map: GameMap, drawn: str, patch: str) -> bytes:
     board = _prepared(game_map).board
     height = round(PIXELS_WIDE * board.height / board.width)
     box = f'viewBox="0 0 {_n(board.width)} {_n(board.height)}"'
-    layer = _layer(game_map, "", lambda: _draw(
+    layer = _layer(game_map, "", lambda: opaque(_draw(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
-        f'{box} font-family="{FONTS}">{_bare_board(game_map)}</svg>'))
+        f'{box} font-family="{FONTS}">{_bare_board(game_map)}</svg>')))
     titles = _layer(game_map, "-titles", lambda: _draw(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
         f'{box} font-family="{FONTS}">{_view_titles(game_map)}</svg>'))
-    return _composed(layer, drawn, patch, box, height, titles)
+    return _composed(layer, [paint.prepare(drawn), paint.Layer(titles)], patch, box, height)
 
 
-def _view_png(game_map: GameMap, view: View, document: str, patch: str) -> bytes:
+def _view_png(game_map: GameMap, view: View, seen: Sequence[paint.Drawing],
+              patch: str) -> bytes:
     left, top, right, bottom = view.box
     height = _map_pixels(view)
     box = f'viewBox="{_n(left)} {_n(top)} {_n(right - left)} {_n(bottom - top)}"'
-    layer = _layer(game_map, view.name, lambda: _draw(
+    layer = _layer(game_map, view.name, lambda: opaque(_draw(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" height="{height}" '
-        f'{box} font-family="{FONTS}">{_prepared(game_map).svg}</svg>'))
-    return _composed(layer, document, patch, box, height)
+        f'{box} font-family="{FONTS}">{_prepared(game_map).svg}</svg>')))
+    return _composed(layer, seen, patch, box, height)
 
 
-def _composed(layer: cairocffi.ImageSurface, drawn: str, patch: str, box: str,
-              height: int, top: cairocffi.ImageSurface | None = None) -> bytes:
-    """The board's picture, a Diplomap patch if any, the phase's drawing,
-    then what goes over everything (the overview's titles)."""
-    phase = _draw(drawn)
-    layers = [layer]
+def _composed(layer: cairocffi.ImageSurface, drawn: Sequence[paint.Drawing], patch: str,
+              box: str, height: int) -> bytes:
+    """The board's picture, a Diplomap patch if any, then the phase's
+    drawing and what goes over it (a view's caption, the overview's titles)."""
+    layers: list[paint.Drawing] = [paint.Layer(layer)]
     if patch:
-        layers.append(_draw(
+        layers.append(paint.Layer(_draw(
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{PIXELS_WIDE}" '
-            f'height="{height}" {box} font-family="{FONTS}">{patch}</svg>'))
-    layers.append(phase)
-    if top is not None:
-        layers.append(top)
-    picture = on_white(layers, phase)
-    return _palette_png(picture)
+            f'height="{height}" {box} font-family="{FONTS}">{patch}</svg>')))
+    size = drawn[0]
+    return _palette_png(picture(size.width, size.height, [*layers, *drawn]))
 
 
 def _palette_png(surface: cairocffi.ImageSurface) -> bytes:
+    """A picture as a PNG of PALETTE colours: the palette from a sixteenth
+    of its pixels (every fourth one of every fourth row: the same colours,
+    a board's flat colours being larger than four pixels, for a sixteenth
+    of the work), each pixel then given the nearest of them."""
     surface.flush()
     width, height = surface.get_width(), surface.get_height()
     # cairo keeps a pixel as one native-endian 32-bit word, xRGB
     order = "BGRX" if sys.byteorder == "little" else "XRGB"
-    image = Image.frombuffer("RGBX", (width, height), bytes(surface.get_data()), "raw",
-                             order, surface.get_stride(), 1).convert("RGB")
-    quantized = image.quantize(PALETTE, method=Image.Quantize.FASTOCTREE)
-    out = BytesIO()
-    quantized.save(out, "PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+    image = Image.frombuffer("RGB", (width, height), surface.get_data(), "raw", order,
+                             surface.get_stride(), 1)
+    sample = image.resize((max(1, width // SAMPLED), max(1, height // SAMPLED)),
+                          Image.Resampling.NEAREST)
+    palette = sample.quantize(PALETTE, method=Image.Quantize.FASTOCTREE)
+    quantized = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    return palette_png(quantized)

@@ -75,3 +75,49 @@ def test_next_is_read_back_as_the_next_phase() -> None:
         phase = out["next"]
     assert seen == ["F1992M", "W1992A", "S1993M"]
     assert out["next"]["favor"]["UKRAINE"]["RUSSIA"] == 2  # kicked once from 3 (§11.7.1)
+
+
+# what a tool's `judge adjudicate` never needs: the storage, the mail service,
+# its scheduler and its templates (each import costs start-up on every run)
+SERVICE_PACKAGES = ("sqlmodel", "sqlalchemy", "psycopg", "aiosmtpd", "apscheduler", "jinja2")
+LOADED = """\
+import io, json, sys
+from judge.cli import main
+sys.stdin = io.StringIO(sys.argv[1])
+status = main(sys.argv[2].split())
+top = set(sys.argv[3].split(","))
+sys.stderr.write(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in top)))
+sys.exit(status)
+"""
+
+
+def _loaded(phase: dict[str, Any], args: str, packages: tuple[str, ...]) -> list[str]:
+    """The modules of ``packages`` a `judge ARGS` run on ``phase`` imported."""
+    done = subprocess.run([sys.executable, "-c", LOADED, json.dumps(phase), args,
+                           ",".join(packages)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout.splitlines()[0] if args.endswith("--jsonl")
+                      else done.stdout)["results"]
+    loaded: list[str] = json.loads(done.stderr)
+    return loaded
+
+
+PHASE = {"variant": "standard", "phase": "F1901M",
+         "units": {"FRANCE": ["A PAR", "A MAR"], "GERMANY": ["A MUN"]},
+         "orders": {"FRANCE": ["A Paris - Burgundy", "A Mar S A Par - Bur"],
+                    "GERMANY": ["A Mun - Bur"]}}
+
+
+@pytest.mark.parametrize("args", ["adjudicate", "adjudicate --jsonl"])
+def test_adjudicate_loads_no_storage(args: str) -> None:
+    assert _loaded(PHASE, args, SERVICE_PACKAGES) == []
+
+
+def test_orders_in_the_judges_form_load_no_grammar() -> None:
+    """Orders as the judge writes them are read without pyparsing (a tenth
+    of a second at start-up); any other spelling loads it."""
+    canonical = {**PHASE, "orders": {"FRANCE": ["A PAR - BUR", "A MAR S A PAR - BUR"],
+                                     "GERMANY": ["A MUN - BUR"]}}
+    assert _loaded(canonical, "adjudicate", ("pyparsing",)) == []
+    assert "pyparsing" in _loaded(PHASE, "adjudicate", ("pyparsing",))

@@ -26,11 +26,11 @@ POWERS = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"
 _HASH = hash_password("pw")  # one slow hash for every player
 
 
-def running_game(engine: Engine, nmr: str = "wait") -> int:
+def running_game(engine: Engine, nmr: str = "wait", name: str = "clock") -> int:
     settings, problems = parse_settings([("nmr", nmr), ("grace", "1h"), ("reminder", "6h")])
     assert not problems
     with transaction(engine) as session:
-        game = games.create_game(session, "clock", _HASH, "gm@players.test", settings)
+        game = games.create_game(session, name, _HASH, "gm@players.test", settings)
         for power in POWERS:
             games.join(session, game, f"{power.lower()}@players.test", _HASH, power)
         games.start(session, game, START)

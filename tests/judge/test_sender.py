@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import email
 import logging
+import re
 import threading
 import time
 import tomllib
@@ -25,13 +26,16 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP as SMTPServer
 from aiosmtpd.smtp import Envelope
 from aiosmtpd.smtp import Session as SMTPSession
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 
 from judge import models
 from judge.config import Config
 from judge.db import transaction
 from judge.outbox import OutgoingMail, queue
-from judge.sender import MAX_BACKOFF, Sender, retry_delay
+from judge.sender import CONNECTIONS, MAX_BACKOFF, Sender, _dot_stuffed, retry_delay
+from tests.examples import examples
 from tests.loopback import free_port
 
 pytestmark = pytest.mark.postgres
@@ -67,6 +71,7 @@ class Sink:
         self.hold: threading.Event | None = None
         self.data_seen = 0  # DATA commands whose message came in, taken or not
         self.sessions: set[int] = set()  # the SMTP connections that sent MAIL
+        self.delivered: list[tuple[int, str]] = []  # each mail taken: its connection, subject
         self.hang_up_after_data = False  # close the connection after each 250
         self._lock = threading.Lock()
         self._controller: Controller | None = None
@@ -113,6 +118,7 @@ class Sink:
         assert isinstance(content, bytes) and envelope.mail_from is not None
         with self._lock:
             self.received.append(Received(envelope.mail_from, tuple(envelope.rcpt_tos), content))
+            self.delivered.append((id(session), str(self.received[-1].message()["Subject"])))
         if self.hang_up_after_data:
             transport = server.transport
             assert transport is not None
@@ -206,14 +212,31 @@ def test_one_mail_arrives_with_its_headers(db: Engine, sink: Sink, tmp_path: Pat
     assert len(sink.received) == 1
 
 
-def test_a_batch_goes_over_one_connection(db: Engine, sink: Sink, tmp_path: Path) -> None:
+def test_a_batch_goes_over_a_few_connections_a_games_mails_in_order_over_one(
+        db: Engine, sink: Sink, tmp_path: Path) -> None:
     config = relay_config(tmp_path, sink.port)
     for n in range(5):
         put(db, config, f"player{n}@example.com")
     assert Sender(config, db).send_due() == 5
     assert sorted(r.rcpt_tos[0] for r in sink.received) == \
         [f"player{n}@example.com" for n in range(5)]
-    assert len(sink.sessions) == 1
+    assert len(sink.sessions) == CONNECTIONS
+
+    sink.received.clear()
+    sink.sessions.clear()
+    sink.delivered.clear()
+    for phase in ("S1901M", "F1901M", "W1901A"):
+        for game in ("one", "two"):
+            with transaction(db) as session:
+                queue(session, OutgoingMail(to=(f"{game}@example.com",), body="results\n",
+                                            subject=f"results {game} {phase}", kind="results",
+                                            game=game), config)
+    assert Sender(config, db).send_due() == 6
+    for game in ("one", "two"):
+        subjects = [subject for _, subject in sink.delivered if f" {game} " in subject]
+        assert subjects == [f"results {game} {p}" for p in ("S1901M", "F1901M", "W1901A")]
+        assert len({session for session, subject in sink.delivered
+                    if f" {game} " in subject}) == 1
 
 
 def test_a_relay_that_hangs_up_between_mails_is_called_again(
@@ -592,3 +615,20 @@ def test_maildir_unwritable_is_retried(db: Engine, tmp_path: Path) -> None:
     config.maildir.unlink()
     assert sender.send_due(row.next_attempt_at) == 1
     assert len(maildir_files(config)) == 1
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.sampled_from([b".", b"..", b"\r", b"\n", b"\r\n", b"a", b" "]),
+                max_size=40).map(b"".join))
+def test_data_is_sent_in_crlf_lines_with_leading_dots_doubled(raw: bytes) -> None:
+    """What goes after DATA: the message's lines (any line end read as one),
+    each ending in CRLF, a dot at a line's start doubled, and the final dot."""
+    data = _dot_stuffed(raw)
+    assert data.endswith(b"\r\n.\r\n")
+    sent = data[:-len(b".\r\n")].split(b"\r\n")[:-1]
+    assert all(b"\r" not in line and b"\n" not in line for line in sent)
+    assert all(line[:1] != b"." or line[:2] == b".." for line in sent)
+    lines = re.split(rb"\r\n|\r|\n", raw)
+    if lines[-1] == b"" and len(lines) > 1:
+        lines.pop()  # the message ended in a line end (an empty one is one empty line)
+    assert [line[1:] if line[:1] == b"." else line for line in sent] == lines
