@@ -51,7 +51,7 @@ class Config:
     address: str = "judge@localhost"
     data_dir: Path = Path("data")
     time_zone: str = "UTC"
-    workers: int = 1  # mail worker processes
+    workers: int = 0  # mail worker processes; 0: by the database (mail_worker_count)
     deadline_workers: int = 0  # processes that do deadlines' work; 0: one per core
     # the judge keeper's address: told (with the GM) when a deadline fails; '' none
     keeper: str = ""
@@ -77,6 +77,17 @@ class Config:
         if self.database_url_setting:
             return self.database_url_setting
         return f"sqlite:///{self.data_dir / 'judge.db'}"
+
+    @property
+    def mail_worker_count(self) -> int:
+        """The mail worker processes to start: as configured, or by the
+        database. SQLite writes one transaction at a time, and a second
+        worker only waits for the first; on PostgreSQL a worker that waits
+        for the server leaves the processor to another, which processes
+        mail to another game meanwhile."""
+        if self.workers:
+            return self.workers
+        return 2 if self.database_url.startswith(("postgresql:", "postgres:")) else 1
 
     @property
     def maildir(self) -> Path:
@@ -154,9 +165,9 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
     database = data.get("database", {})
     limits = data.get("limits", {})
     try:
-        workers = int(judge.get("workers", 1))
-        if not 1 <= workers <= 64:
-            raise ValueError(f"judge.workers must be 1 to 64, not {workers}")
+        workers = int(judge.get("workers", 0))
+        if not 0 <= workers <= 64:
+            raise ValueError(f"judge.workers must be 0 (by the database) to 64, not {workers}")
         deadline_workers = int(judge.get("deadline_workers", 0))
         if not 0 <= deadline_workers <= 64:
             raise ValueError(f"judge.deadline_workers must be 0 (one per core) to 64, "

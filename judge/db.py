@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import logging
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Connection, CursorResult, Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.sql.expression import Executable
 from sqlmodel import Session, SQLModel, col, create_engine
 
@@ -222,14 +224,50 @@ def make_engine(url: str) -> Engine:
             # write lock at BEGIN: it reads a game and then changes it, and
             # nobody may change that game in between (a mail's orders against
             # a deadline processing the phase, two worker processes). Reads
-            # begin deferred and never wait for a writer (WAL).
-            if conn.get_execution_options().get(WRITES):
+            # begin deferred and never wait for a writer (WAL); reading()'s
+            # do not begin at all.
+            options = conn.get_execution_options()
+            if options.get(WRITES):
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
-            else:
+            elif not options.get(LOOSE):
                 conn.exec_driver_sql("BEGIN")
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url)
+    _ping_when_idle(engine)
+    return engine
+
+
+# A pooled connection unused for this long is pinged before it is used again.
+IDLE_SECONDS = 5.0
+_RETURNED = "judge returned at"  # ConnectionRecord.info key: time.monotonic()
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """What the pool's pre_ping does, for connections that lay unused a
+    while only: a ping at every checkout costs a round trip to the server,
+    and a busy judge checks a connection out for every mail. A server that
+    went away meanwhile is found at the first statement instead, which
+    fails as a disconnect; the pool then drops every connection it holds,
+    and the work is tried again (judge.processing) or answered 'try again
+    later' (the listener)."""
+
+    @event.listens_for(engine, "connect")
+    def _connected(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_RETURNED] = time.monotonic()
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info[_RETURNED] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _ping_if_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if time.monotonic() - record.info.get(_RETURNED, 0.0) < IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as exc:
+            raise DisconnectionError("the connection was closed while unused") from exc
 
 
 def schema_version(conn: Connection) -> int:
@@ -275,6 +313,24 @@ def open_database(url: str) -> Engine:
 
 
 WRITES = "judge_writes"  # execution option: this connection's transactions write
+LOOSE = "judge_loose"  # execution option: each statement on its own, no transaction
+
+
+@contextmanager
+def reading(engine: Engine) -> Iterator[Session]:
+    """A session for reads that need no consistent view of the database:
+    each statement sees it as it is at that moment, outside any
+    transaction. For the reads before a mail's transaction (the stored
+    mail, which never changes; the SIGNON checks, which the transaction
+    checks again). They cost no BEGIN and no ROLLBACK, each a round trip
+    to a PostgreSQL server, and no DEALLOCATE ALL: psycopg forgets its
+    prepared statements at every ROLLBACK."""
+    options: dict[str, Any] = {LOOSE: True}
+    if engine.dialect.name == "postgresql":
+        options["isolation_level"] = "AUTOCOMMIT"
+    with engine.connect().execution_options(**options) as conn, \
+            Session(bind=conn, info={LOOSE: True}) as session:
+        yield session
 
 
 @contextmanager
@@ -335,15 +391,11 @@ def run(session: Session, statement: Executable,
     return session.connection().execute(statement, params)
 
 
-def game_by_name(session: Session, name: str, *, lock: bool = False) -> models.Game | None:
-    """The game called ``name``. With ``lock``, its row stays locked until
-    the transaction ends (PostgreSQL; SQLite's transaction() holds the
-    whole database already), so a mail's commands and a deadline, or two
-    mails in two worker processes, never change one game at the same time."""
-    query = _GAME_LOCKED if lock else _GAME
-    return session.execute(query, {"name": name.lower()}).scalars().first()
+def game_by_name(session: Session, name: str) -> models.Game | None:
+    """The game called ``name`` (to lock it with its members:
+    judge.games.game_with_members)."""
+    return session.execute(_GAME, {"name": name.lower()}).scalars().first()
 
 
-# built once: every mail looks up its game
+# built once: the game of a name
 _GAME = sa_select(models.Game).where(col(models.Game.name) == bindparam("name"))
-_GAME_LOCKED = _GAME.with_for_update()

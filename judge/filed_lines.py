@@ -15,8 +15,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import bindparam, delete, event, insert, update
+from sqlalchemy import bindparam, delete, event
 from sqlalchemy import select as sa_select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, select
 
 from engine.lines import LineKind
@@ -26,18 +27,28 @@ from judge.models import FiledLines, Game, utcnow
 _TABLE = FiledLines.__table__  # type: ignore[attr-defined]
 _READ = "lines on file"  # session.info key prefix: (_READ, game, phase, kind)
 
+# by power: what is on file reaches the rules (and the results' order) in
+# one order, however it was filed
 _ON_FILE = sa_select(col(FiledLines.power), col(FiledLines.lines)).where(
     col(FiledLines.game_id) == bindparam("game"), col(FiledLines.phase) == bindparam("phase"),
-    col(FiledLines.kind) == bindparam("kind"))
-_ROW = sa_select(_TABLE.c.id).where(
+    col(FiledLines.kind) == bindparam("kind")).order_by(col(FiledLines.power))
+_DROP_ROW = delete(_TABLE).where(
     _TABLE.c.game_id == bindparam("game"), _TABLE.c.phase == bindparam("phase"),
     _TABLE.c.power == bindparam("power"), _TABLE.c.kind == bindparam("kind"))
-_DROP_ROW = delete(_TABLE).where(_TABLE.c.id == bindparam("row"))
-_REPLACE = update(_TABLE).where(_TABLE.c.id == bindparam("row")).values(
-    lines=bindparam("lines"), submitted_at=bindparam("at"))
-_ADD = insert(_TABLE).values(
-    game_id=bindparam("game"), phase=bindparam("phase"), power=bindparam("power"),
-    kind=bindparam("kind"), lines=bindparam("lines"), submitted_at=bindparam("at"))
+
+
+def _replace(dialect_insert: Any) -> Any:
+    """A power's row added, or replaced if it has one: one statement (both
+    databases know ON CONFLICT, each through its own dialect's insert)."""
+    add = dialect_insert(_TABLE).values(
+        game_id=bindparam("game"), phase=bindparam("phase"), power=bindparam("power"),
+        kind=bindparam("kind"), lines=bindparam("lines"), submitted_at=bindparam("at"))
+    return add.on_conflict_do_update(
+        index_elements=["game_id", "phase", "power", "kind"],
+        set_={"lines": add.excluded.lines, "submitted_at": add.excluded.submitted_at})
+
+
+_REPLACE = {"postgresql": _replace(postgresql.insert), "sqlite": _replace(sqlite.insert)}
 _DROP_PHASE = delete(_TABLE).where(_TABLE.c.game_id == bindparam("game"),
                                    _TABLE.c.phase == bindparam("phase"))
 
@@ -65,16 +76,22 @@ def put(session: Session, game: Game, kind: LineKind[Any], power: str,
     replacing what it had; none takes them off file (an empty set of orders
     would count as submitted)."""
     where = {"game": game.id, "phase": game.phase, "power": power, "kind": kind.name}
-    existing = run(session, _ROW, where).scalar()
-    if not texts:
-        if existing is not None:
-            run(session, _DROP_ROW, {"row": existing})
-    elif existing is not None:
-        run(session, _REPLACE, {"row": existing, "lines": json.dumps(list(texts)),
-                                "at": utcnow()})
+    lines = list(texts)
+    if lines:
+        run(session, _REPLACE[session.get_bind().dialect.name],
+            {**where, "lines": json.dumps(lines), "at": utcnow()})
     else:
-        run(session, _ADD, {**where, "lines": json.dumps(list(texts)), "at": utcnow()})
-    forget(session)
+        run(session, _DROP_ROW, where)
+    # what the transaction read of the phase's lines holds with these in
+    # place (read again, they would cost a statement: an order mail's
+    # summary follows its orders)
+    key = (_READ, game.id, game.phase, kind.name)
+    read = session.info.get(key)
+    if read is not None:
+        read = {p: held for p, held in read.items() if p != power}
+        if lines:
+            read[power] = lines
+        session.info[key] = dict(sorted(read.items()))
 
 
 def drop(session: Session, game: Game, phase: str) -> None:

@@ -13,9 +13,10 @@ import random
 import re
 from dataclasses import replace
 from datetime import datetime
+from functools import lru_cache
 from typing import Any, cast
 
-from sqlalchemy import Select, bindparam
+from sqlalchemy import Select, bindparam, event
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -29,7 +30,7 @@ from engine.variant_file import load_variant, unfinished_reason
 from engine.variants import rules_for
 from engine.ways_to_play import player_counts, setup
 from judge import filed_lines, snapshots
-from judge.db import run
+from judge.db import LOOSE, run
 from judge.models import Game, Member, PhaseRecord, utcnow
 from judge.settings import GameSettings, next_deadline
 
@@ -43,16 +44,33 @@ class GameError(Exception):
 # -- reading -------------------------------------------------------------------
 
 
+# A game's settings, map and opening follow from its row's text (variant,
+# settings, seed), and an order mail asks for them several times over: each
+# is worked out once per process for each text (the values are frozen, so
+# every caller may share them).
+_KEPT = 256
+
+
 def settings_of(game: Game) -> GameSettings:
-    return GameSettings.from_json(game.settings)
+    return _settings(game.settings)
+
+
+@lru_cache(maxsize=_KEPT)
+def _settings(text: str) -> GameSettings:
+    return GameSettings.from_json(text)
 
 
 def map_of(game: Game) -> GameMap:
     """The game's map: its variant's, with the game's own settings (a
     variant's CREATE lines such as Intercontinental's Suez year, Diplomap)
     in force. The board of a phase is :func:`board_of`."""
-    game_map = load_variant(game.variant)
-    settings = settings_of(game)
+    return _map(game.variant, game.settings)
+
+
+@lru_cache(maxsize=_KEPT)
+def _map(variant: str, settings_text: str) -> GameMap:
+    game_map = load_variant(variant)
+    settings = _settings(settings_text)
     if settings.options:
         game_map = rules_for(game_map).with_options(game_map, settings.options)
     return with_layers(game_map, settings.layers)
@@ -117,13 +135,89 @@ _MEMBERS = {(role, active): _members_query(role, active)
 
 def members(session: Session, game: Game, role: str | None = None,
             active_only: bool = True) -> list[Member]:
+    known = _known_members(session, game)
+    if known is not None:
+        return [m for m in known
+                if (not role or m.role == role) and (not active_only or m.status == "active")]
     query = _MEMBERS[bool(role), active_only]
     return list(session.execute(query, {"game": game.id, "role": role}).scalars())
 
 
 def someone_waits(session: Session, game: Game) -> bool:
     """Has an active player of the game said SET WAIT?"""
+    known = _known_members(session, game)
+    if known is not None:
+        return any(m.role == "player" and m.status == "active" and m.wait for m in known)
     return run(session, _SOMEONE_WAITS, {"game": game.id}).first() is not None
+
+
+# -- a game and its members in one statement --------------------------------------
+
+_MEMBERS_READ = "members"  # session.info key: (_MEMBERS_READ, game id) -> every member
+_GAME_AND_MEMBERS = sa_select(Game, Member).outerjoin(
+    Member, col(Member.game_id) == col(Game.id)).where(
+    col(Game.name) == bindparam("name")).order_by(col(Member.id))
+_GAME_AND_MEMBERS_LOCKED = _GAME_AND_MEMBERS.with_for_update(of=Game)
+
+
+def game_with_members(session: Session, name: str, *, lock: bool = False) -> Game | None:
+    """The game called ``name``, read with its members in one statement;
+    the session then knows the members (members(), someone_waits()) until
+    they change in it. With ``lock``, the game's row stays locked until the
+    transaction ends (PostgreSQL; SQLite's transaction() holds the whole
+    database already), so a mail's commands and a deadline, or two mails in
+    two worker processes, never change one game at the same time, and
+    nobody else changes its members meanwhile. Without, the members are
+    kept only by the reads before a mail's transaction (judge.db.reading),
+    which that transaction checks again."""
+    query = _GAME_AND_MEMBERS_LOCKED if lock else _GAME_AND_MEMBERS
+    rows = session.execute(query, {"name": name.lower()}).all()
+    if not rows:
+        return None
+    game: Game = rows[0][0]
+    if lock or session.info.get(LOOSE):
+        session.info[(_MEMBERS_READ, game.id)] = [m for _, m in rows if m is not None]
+    return game
+
+
+_LOCK_GAMES = sa_select(col(Game.id)).where(
+    col(Game.name).in_(bindparam("names", expanding=True))).order_by(
+    col(Game.name)).with_for_update()
+
+
+def lock_games(session: Session, names: set[str]) -> None:
+    """Lock the named games' rows now, in the order of their names, when a
+    transaction is to lock more than one (a batch of mails, a mail to two
+    games). Two transactions that take their games in one order never wait
+    for each other in a circle: PostgreSQL breaks such a deadlock only after
+    a second, by undoing one of them (SQLite's transaction() holds the whole
+    database already)."""
+    if len(names) > 1 and session.get_bind().dialect.name == "postgresql":
+        run(session, _LOCK_GAMES, {"names": sorted(name.lower() for name in names)})
+
+
+def _known_members(session: Session, game: Game) -> list[Member] | None:
+    """Every member of the game, if the session knows them (with any it
+    has added or deleted since written first, which forgets them)."""
+    key = (_MEMBERS_READ, game.id)
+    if key in session.info and _members_changed(session):
+        session.flush()
+    return cast("list[Member] | None", session.info.get(key))
+
+
+def _members_changed(session: Session) -> bool:
+    """Has the session members added or deleted and not yet written (or,
+    during a flush, being written)? A change to a member it holds shows in
+    the object itself."""
+    return any(isinstance(o, Member) for o in (*session.new, *session.deleted))
+
+
+@event.listens_for(Session, "after_flush")
+def _forget_members(session: Session, _context: object) -> None:
+    if _members_changed(session):
+        for key in [k for k in session.info
+                    if isinstance(k, tuple) and k[:1] == (_MEMBERS_READ,)]:
+            del session.info[key]
 
 
 def powers_of(member: Member) -> tuple[str, ...]:
@@ -217,11 +311,16 @@ def seat_names(game: Game) -> list[str]:
 
 def opening(game: Game) -> GameState:
     """The game's opening position for its number of players."""
-    game_map = map_of(game)
-    settings = settings_of(game)
+    return _opening(game.variant, game.settings, game.seed)
+
+
+@lru_cache(maxsize=_KEPT)
+def _opening(variant: str, settings_text: str, seed: int) -> GameState:
+    game_map = _map(variant, settings_text)
+    settings = _settings(settings_text)
     counts = player_counts(game_map)
     players = settings.players if settings.players in counts else max(counts)
-    state = setup(game_map, players, game.seed)
+    state = setup(game_map, players, seed)
     if settings.setup:  # the GM's own setup of the variant's other board (§11.2)
         state = rules_for(game_map).with_setup(game_map, state, dict(settings.setup))
     return state

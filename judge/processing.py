@@ -18,12 +18,12 @@ from datetime import datetime
 
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import Session
 
-from judge import signons
+from judge import games, signons
 from judge.config import Config
-from judge.db import run, transaction
+from judge.db import reading, run, transaction
 from judge.games import GameError, settings_of
 from judge.handlers import Context, finish_mail, handle
 from judge.intake.redacted import redacted_copy
@@ -53,12 +53,16 @@ log = logging.getLogger(__name__)
 
 # Errors after which the same work, tried again, will very likely succeed:
 # PostgreSQL's deadlock and serialization failures (two workers locking the
-# same games in a different order) and SQLite's lock wait running out.
+# same games in a different order), SQLite's lock wait running out, and a
+# connection the server closed (a restart: judge.db pings only connections
+# that lay unused a while, and the pool has dropped the others since).
 _TRANSIENT_PGCODES = frozenset({"40P01", "40001"})
 ATTEMPTS = 5
 
 
 def _transient(exc: Exception) -> bool:
+    if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+        return True
     if not isinstance(exc, OperationalError):
         return False
     code = getattr(exc.orig, "sqlstate", None) or getattr(exc.orig, "pgcode", None)
@@ -99,6 +103,7 @@ def process_mail(engine: Engine, config: Config, inbound_id: int,
             if isinstance(found, str):
                 return found
             with transaction(engine) as session:
+                games.lock_games(session, _games_named([found]))
                 return _process_locked(session, config, inbound_id, found, now)
         except Exception as exc:
             if _transient(exc) and attempt < ATTEMPTS:
@@ -125,6 +130,8 @@ def process_mails(engine: Engine, config: Config, inbound_ids: Sequence[int],
         read = _read(engine, config, inbound_ids, now)
         statuses = {i: r for i, r in read.items() if isinstance(r, str)}
         with transaction(engine) as session:
+            games.lock_games(session, _games_named(
+                [r for r in read.values() if not isinstance(r, str)]))
             for inbound_id in inbound_ids:
                 found = read[inbound_id]
                 if not isinstance(found, str):
@@ -155,23 +162,31 @@ def _read(engine: Engine, config: Config, inbound_ids: Sequence[int],
     """Each new mail's text and commands, or the status of one that is not
     new (or 'missing'). SIGNON passwords are checked here, outside the
     transaction: scrypt must never hold the write lock."""
-    with engine.connect() as reader:
-        rows = {row.id: row for row in reader.execute(_READ_MAILS, {"ids": list(inbound_ids)})}
     found: dict[int, _Read | str] = {}
-    for inbound_id in inbound_ids:
-        stored = rows.get(inbound_id)
-        if stored is None or stored.status != "new":
-            found[inbound_id] = stored.status if stored is not None else "missing"
-            continue
-        mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
-        secrets = secret_words(mail.body)
-        lines = _commands(mail) if mail.sender and not mail.automatic else []
-        found[inbound_id] = _Read(mail, lines, secrets,
-                                  redacted_copy(stored.raw, mail.subject, mail.body, secrets),
-                                  tuple(signons.verify(engine, config, signons.Sender(
-                                      mail.sender, mail.subject), lines, now)),
-                                  masker(secrets))
+    with reading(engine) as reader:
+        rows = {row.id: row for row in run(reader, _READ_MAILS, {"ids": list(inbound_ids)})}
+        for inbound_id in inbound_ids:
+            stored = rows.get(inbound_id)
+            if stored is None or stored.status != "new":
+                found[inbound_id] = stored.status if stored is not None else "missing"
+                continue
+            mail = read_mail(stored.raw, envelope_from=stored.envelope_from)
+            secrets = secret_words(mail.body)
+            lines = _commands(mail) if mail.sender and not mail.automatic else []
+            verdicts = signons.verify(engine, reader, config,
+                                      signons.Sender(mail.sender, mail.subject), lines, now)
+            found[inbound_id] = _Read(mail, lines, secrets,
+                                      redacted_copy(stored.raw, mail.subject, mail.body,
+                                                    secrets),
+                                      tuple(verdicts), masker(secrets))
     return found
+
+
+def _games_named(reads: Sequence[_Read]) -> set[str]:
+    """The games the mails' commands name (SIGNON, JOIN...), which their
+    transaction will lock."""
+    return {name.lower() for read in reads for line in read.lines
+            if isinstance(name := getattr(line.command, "game", None), str) and name}
 
 
 # what a mail program's List-Unsubscribe sends when it fills in only the subject

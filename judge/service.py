@@ -47,7 +47,7 @@ class Judge:
         self.poller = ImapPoller(config.imap, self.engine,
                                  max_message_bytes=config.max_message_bytes) \
             if config.imap else None
-        self.workers = MailWorkers(config, self.engine, config.workers, self._processed)
+        self.workers = MailWorkers(config, self.engine, config.mail_worker_count, self._processed)
         self.listener: Any = None
         self.instance_lock = InstanceLock(config)
         self._sync_lock = threading.Lock()

@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import insert, select, text
+from sqlalchemy import bindparam, insert, select, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge import games, signon_notices
 from judge.config import Config
-from judge.db import game_by_name, run, transaction
+from judge.db import run, transaction
 from judge.games import MASTER
 from judge.guessing import KEYED, POWER_SPENT, WINDOW, Refusal, Tally, refusal
 from judge.models import Game, Member, SignonFailure, as_utc, utcnow
@@ -73,10 +73,12 @@ def candidates(session: Session, game: Game,
     return seat or who, [(m.password_hash, m) for m in found]
 
 
-def verify(engine: Engine, config: Config, sender: Sender, lines: Sequence[Line],
-           now: datetime | None = None) -> list[Verdict]:
-    """A verdict for each SIGNON of a mail, in order. Wrong passwords are
-    recorded (committed) before this returns, with the mails they call for."""
+def verify(engine: Engine, session: Session, config: Config, sender: Sender,
+           lines: Sequence[Line], now: datetime | None = None) -> list[Verdict]:
+    """A verdict for each SIGNON of a mail, in order, from what ``session``
+    reads (the reads before the mail's transaction: judge.db.reading).
+    Wrong passwords are recorded (committed) before this returns, with the
+    mails they call for."""
     signons = [line.command for line in lines if isinstance(line.command, Signon)]
     if not signons:
         return []
@@ -86,38 +88,37 @@ def verify(engine: Engine, config: Config, sender: Sender, lines: Sequence[Line]
     tallies: dict[tuple[str, str], Tally] = {}  # each seat tried, with this mail's failures
     failed: list[tuple[str, str, str]] = []  # this mail's wrong passwords: game, seat, source
     spent: dict[tuple[str, str], tuple[str, Refusal]] = {}  # own addresses used up
-    with Session(engine) as session:  # reads only: no write lock is taken
-        for n, command in enumerate(signons):
-            if n >= limits.signons_per_mail:
-                verdicts.append(Verdict(
-                    refusal=f"a mail may try at most {limits.signons_per_mail} SIGNONs; "
-                            "this one was not tried"))
-                continue
-            game = game_by_name(session, command.game)
-            if game is None:
-                verdicts.append(Verdict())  # the handler says there is no such game
-                continue
-            seat, hashes = candidates(session, game, command.power)
-            if not hashes:  # nothing to guess: the handler says the power is wrong
-                verdicts.append(Verdict())
-                continue
-            where = (game.name, _seat_key(seat))
-            if where not in tallies:
-                tallies[where] = _tally(session, *where, now)
-            on_file = sender.address in _addresses(game, hashes)
-            source = (KEYED if signon_notices.carries_key(session, *where, sender.subject, now)
-                      else sender.address)
-            refused = refusal(tallies[where], source, on_file, limits)
-            if refused is not None:
-                verdicts.append(Verdict(refusal=_refusal_text(game.name, seat, source, on_file,
-                                                              refused)))
-                if on_file and source != KEYED:  # a guesser may be forging it
-                    spent[where] = (sender.address, refused)
-                continue
-            verdicts.append(_check(command, [stored for stored, _ in hashes]))
-            if not verdicts[-1].matched:
-                failed.append((*where, source))
-                tallies[where] = tallies[where].with_failure(source, now)
+    for n, command in enumerate(signons):
+        if n >= limits.signons_per_mail:
+            verdicts.append(Verdict(
+                refusal=f"a mail may try at most {limits.signons_per_mail} SIGNONs; "
+                        "this one was not tried"))
+            continue
+        game = games.game_with_members(session, command.game)
+        if game is None:
+            verdicts.append(Verdict())  # the handler says there is no such game
+            continue
+        seat, hashes = candidates(session, game, command.power)
+        if not hashes:  # nothing to guess: the handler says the power is wrong
+            verdicts.append(Verdict())
+            continue
+        where = (game.name, _seat_key(seat))
+        if where not in tallies:
+            tallies[where] = _tally(session, *where, now)
+        on_file = sender.address in _addresses(game, hashes)
+        source = (KEYED if signon_notices.carries_key(session, *where, sender.subject, now)
+                  else sender.address)
+        refused = refusal(tallies[where], source, on_file, limits)
+        if refused is not None:
+            verdicts.append(Verdict(refusal=_refusal_text(game.name, seat, source, on_file,
+                                                          refused)))
+            if on_file and source != KEYED:  # a guesser may be forging it
+                spent[where] = (sender.address, refused)
+            continue
+        verdicts.append(_check(command, [stored for stored, _ in hashes]))
+        if not verdicts[-1].matched:
+            failed.append((*where, source))
+            tallies[where] = tallies[where].with_failure(source, now)
     if failed or spent:
         _record(engine, config, failed, spent, now)
     return verdicts
@@ -163,13 +164,17 @@ def _check(command: Signon, hashes: list[str]) -> Verdict:
     return Verdict(checked=frozenset(checked))
 
 
+# built once: every SIGNON reads its seat's wrong passwords
+_SEAT_FAILURES = select(_FAILURES.c.address, _FAILURES.c.at).where(
+    _FAILURES.c.game == bindparam("game"), _FAILURES.c.power == bindparam("seat"),
+    # a failure a window old no longer counts: heard_again's moment
+    _FAILURES.c.at > bindparam("since")).order_by(_FAILURES.c.at)
+
+
 def _tally(session: Session, game: str, seat: str, now: datetime) -> Tally:
-    rows = session.execute(
-        select(_FAILURES.c.address, _FAILURES.c.at).where(
-            _FAILURES.c.game == game, _FAILURES.c.power == seat,
-            # a failure a window old no longer counts: heard_again's moment
-            _FAILURES.c.at > now - WINDOW).order_by(_FAILURES.c.at)).all()
-    return Tally(tuple((address, as_utc(at)) for address, at in rows))
+    rows = run(session, _SEAT_FAILURES, {"game": game, "seat": seat,
+                                         "since": now - WINDOW}).all()
+    return Tally(tuple((row.address, as_utc(row.at)) for row in rows))
 
 
 def _record(engine: Engine, config: Config, failed: list[tuple[str, str, str]],

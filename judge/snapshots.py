@@ -11,6 +11,7 @@ names a field, so none can be left out.
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from engine.plain import field_hints, from_plain, to_plain
@@ -52,5 +53,10 @@ def dumps(state: GameState) -> str:
     return json.dumps(state_to_dict(state), separators=(",", ":"))
 
 
+@lru_cache(maxsize=256)
 def loads(text: str) -> GameState:
+    """The position a snapshot holds. Remembered by its text, per process:
+    a worker reads the starting position of each game it has mail for, and
+    a game's stays the same until its phase is processed (the position is
+    frozen, so every caller may share it)."""
     return state_from_dict(json.loads(text))

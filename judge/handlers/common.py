@@ -12,7 +12,6 @@ from sqlmodel import Session
 from engine.variant_file import variant_notice
 from judge import games, turns
 from judge.config import Config
-from judge.db import game_by_name
 from judge.games import GameError
 from judge.mail import (
     header,
@@ -49,7 +48,7 @@ class Context:
 
 
 def _game(ctx: Context, name: str) -> Game:
-    game = game_by_name(ctx.session, name, lock=True)
+    game = games.game_with_members(ctx.session, name, lock=True)
     if game is None:
         raise GameError(f"there is no game called {name.lower()}; send LIST for the games")
     return game

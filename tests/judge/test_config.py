@@ -17,7 +17,7 @@ def test_embedded_defaults() -> None:
     assert config.relay_host == "" and config.imap is None
     assert config.database_url == f"sqlite:///{Path('data') / 'judge.db'}"
     assert config.maildir == Path("data") / "outgoing"
-    assert config.workers == 1
+    assert config.workers == 0 and config.mail_worker_count == 1  # one writer at a time
     assert config.deadline_workers == 0 and config.deadline_worker_count >= 1  # one per core
     assert config.keeper == ""  # nobody but the GM is told of a failing deadline
     assert (config.max_mails_at_once, config.busy_wait_seconds) == (4, 30.0)
@@ -39,15 +39,18 @@ def test_file_then_environment(tmp_path: Path) -> None:
     assert config.imap is not None and config.imap.host == "imap.eggs.test"
     assert config.database_url == "postgresql://x@db/judge"
     assert config.data_dir == tmp_path
-    assert config.workers == 3
+    assert config.workers == config.mail_worker_count == 3
     assert config.deadline_workers == config.deadline_worker_count == 5
+    # unset, the mail workers follow the database
+    assert load_config(environ={"JUDGE_DATABASE_URL": "postgresql://x@db/judge"}
+                       ).mail_worker_count == 2
 
 
 @pytest.mark.parametrize("text, environ, message", [
     ("[smtp]\nport = 'many'\n", {}, "configuration"),
     ("[smtp\n", {}, "my.toml"),
     ("", {"JUDGE_RELAY_PORT": "twenty-five"}, "JUDGE_RELAY_PORT"),
-    ("[judge]\nworkers = 0\n", {}, "workers must be 1 to 64"),
+    ("[judge]\nworkers = 65\n", {}, "workers must be 0 .by the database. to 64"),
     ("[judge]\ndeadline_workers = 65\n", {}, "deadline_workers must be 0 .one per core. to 64"),
     ("[judge]\ntime_zone = 'Mars/Olympus'\n", {}, "is not a time zone like Europe/Paris"),
     ("[judge]\ntime_zone = 'IST'\n", {}, "IST names several time zones"),

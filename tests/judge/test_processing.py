@@ -4,12 +4,15 @@ processed once."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import threading
 import tomllib
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -189,3 +192,70 @@ def test_the_throttle_counts_across_concurrent_workers(db: Engine) -> None:
     for thread in threads:
         thread.join(120)
     assert len(_replies(db)) == limit
+
+
+@pytest.mark.postgres
+def test_two_batches_naming_two_games_in_opposite_orders_never_deadlock(
+        db: Engine, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Two workers, each with a batch that joins both games, in opposite
+    orders, each pausing after its first mail (when the other would have
+    locked its first game): the batch's games are locked together, in one
+    order, so the second worker waits for the first instead of both waiting
+    for each other (which PostgreSQL ends after a second by undoing one)."""
+    for n, name in enumerate(["east", "west"]):
+        process_mail(db, CONFIG, store_inbound(db, _from(
+            f"gm-{name}@players.test", f"CREATE {name} gm-pw\nvariant standard\nEND", n),
+            "smtp")[0])
+    batches = [[store_inbound(db, _from(f"{who}-{game}@players.test",
+                                        f"JOIN {game} pw", 10 + 2 * n + m), "smtp")[0]
+                for m, game in enumerate(games)]
+               for n, (who, games) in enumerate([("a", ["east", "west"]),
+                                                 ("b", ["west", "east"])])]
+    first = {batch[0] for batch in batches}
+    # both past their first mail, or the other is waiting for this one's games
+    together = threading.Barrier(2, timeout=3)
+    locked = processing._process_locked
+
+    def pausing(session: Any, config: Config, inbound_id: int, *rest: Any) -> str:
+        status = locked(session, config, inbound_id, *rest)
+        if inbound_id in first:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                together.wait()
+        return status
+
+    monkeypatch.setattr(processing, "_process_locked", pausing)
+    caplog.set_level(logging.INFO, logger="judge.processing")
+    done: dict[int, str] = {}
+    threads = [threading.Thread(target=lambda b=batch: done.update(process_mails(db, CONFIG, b)))
+               for batch in batches]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert done == {i: "done" for batch in batches for i in batch}
+    assert not [r for r in caplog.records if "failed" in r.getMessage()]
+
+
+@pytest.mark.postgres
+def test_a_connection_the_server_closed_costs_a_retry_not_the_mail(db: Engine) -> None:
+    """A pooled connection is pinged only after lying unused a while
+    (judge.db): one the server closed a moment ago fails at the mail's
+    first statement, and the mail is tried again on a new one."""
+    inbound_id = store_inbound(db, _from("p@players.test", "LIST", 1), "smtp")[0]
+    db.dispose()  # so that the pool holds only the one closed below
+    with db.connect() as conn:
+        dbapi = conn.connection.dbapi_connection
+        assert dbapi is not None
+        if db.dialect.name == "postgresql":
+            with psycopg.connect(conninfo(db), autocommit=True) as other:
+                other.execute("SELECT pg_terminate_backend(%s)", [dbapi.info.backend_pid])
+        else:
+            dbapi.close()
+    assert process_mail(db, CONFIG, inbound_id) == "done"
+    assert len(_replies(db)) == 1
+
+
+def conninfo(engine: Engine) -> str:
+    """A libpq connection string for the engine's database and schema."""
+    url = engine.url.set(drivername="postgresql")
+    return url.render_as_string(hide_password=False)
