@@ -12,12 +12,22 @@ import struct
 import sys
 import zlib
 from collections.abc import Callable
+from typing import Protocol
 
 import cairocffi
 import numpy as np
 from PIL import Image
 
-Compressor = Callable[[], "zlib._Compress"]
+
+class Deflater(Protocol):
+    """What zlib's and ISA-L's compression objects both offer."""
+
+    def compress(self, data: bytes | memoryview, /) -> bytes: ...
+
+    def flush(self) -> bytes: ...
+
+
+Compressor = Callable[[], Deflater]
 
 
 def _compressor() -> tuple[str, Compressor]:
