@@ -87,7 +87,7 @@ class Config:
         mail to another game meanwhile."""
         if self.workers:
             return self.workers
-        return 2 if self.database_url.startswith(("postgresql:", "postgres:")) else 1
+        return 2 if self.database_url.startswith("postgres") else 1  # any driver's URL
 
     @property
     def maildir(self) -> Path:

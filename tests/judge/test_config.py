@@ -42,8 +42,8 @@ def test_file_then_environment(tmp_path: Path) -> None:
     assert config.workers == config.mail_worker_count == 3
     assert config.deadline_workers == config.deadline_worker_count == 5
     # unset, the mail workers follow the database
-    assert load_config(environ={"JUDGE_DATABASE_URL": "postgresql://x@db/judge"}
-                       ).mail_worker_count == 2
+    for url in ("postgresql://x@db/judge", "postgresql+psycopg://x@db/judge"):
+        assert load_config(environ={"JUDGE_DATABASE_URL": url}).mail_worker_count == 2
 
 
 @pytest.mark.parametrize("text, environ, message", [
