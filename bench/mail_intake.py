@@ -392,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=0,
                         help="each judge's mail workers (default 0: the judge's own "
-                             "choice, 1 on SQLite, 2 on PostgreSQL)")
+                             "choice: 1 on SQLite; on PostgreSQL 2 with more than two cores)")
     parser.add_argument("--judges", type=int, default=1, choices=(1, 2),
                         help="2: run with one judge, then with two on one database "
                              "(PostgreSQL only), and compare")

@@ -4,6 +4,7 @@ variables, each overriding the one before."""
 from __future__ import annotations
 
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -41,9 +42,12 @@ def test_file_then_environment(tmp_path: Path) -> None:
     assert config.data_dir == tmp_path
     assert config.workers == config.mail_worker_count == 3
     assert config.deadline_workers == config.deadline_worker_count == 5
-    # unset, the mail workers follow the database
+    # unset, the mail workers follow the database and the cores
     for url in ("postgresql://x@db/judge", "postgresql+psycopg://x@db/judge"):
-        assert load_config(environ={"JUDGE_DATABASE_URL": url}).mail_worker_count == 2
+        config = load_config(environ={"JUDGE_DATABASE_URL": url})
+        for cores, workers in ((1, 1), (2, 1), (3, 2), (8, 2)):
+            with mock.patch("os.sched_getaffinity", return_value=set(range(cores))):
+                assert config.mail_worker_count == workers, cores
 
 
 @pytest.mark.parametrize("text, environ, message", [
