@@ -43,7 +43,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import multiprocessing
-import os
 import signal
 import threading
 import time
@@ -61,7 +60,7 @@ from judge.db import make_engine
 from judge.maps.scene import scene_after
 from judge.models import Game
 from judge.scheduler import StopWork, work_on
-from judge.workers import _end_with_the_judge
+from judge.workers import end_with_the_judge, start_worker
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +76,7 @@ def _work(config: Config, conn: Connection, judge_pid: int, log_level: int) -> N
     """A worker process: each game id that comes in, its due work done;
     the number of mails queued goes back."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the judge stops its workers itself
-    _end_with_the_judge(judge_pid)
+    end_with_the_judge(judge_pid)
     logging.basicConfig(level=log_level,
                         format="%(asctime)s %(processName)s %(name)s: %(message)s")
     engine = make_engine(config.database_url)  # the judge has migrated it already
@@ -149,13 +148,7 @@ class DeadlineWorkers:
                 self._free.append(self._spawn())
 
     def _spawn(self) -> _Worker:
-        mine, theirs = self._context.Pipe()
-        process = self._context.Process(
-            target=_work, name="deadline-worker", daemon=True,
-            args=(self.config, theirs, os.getpid(), logging.getLogger().getEffectiveLevel()))
-        process.start()
-        theirs.close()  # the worker's end is the worker's: its death closes the pipe
-        return _Worker(process, mine)
+        return _Worker(*start_worker(self._context, _work, "deadline-worker", self.config))
 
     def pids(self) -> list[int]:
         """The worker processes' ids, for the keeper's tools and the tests."""

@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import SpawnContext
 from multiprocessing.process import BaseProcess
 
 from sqlalchemy.engine import Engine
@@ -74,7 +75,7 @@ def _work(config: Config, conn: Connection, judge_pid: int, log_level: int) -> N
     # Ctrl-C in a terminal reaches every process of the group; the judge
     # itself stops its workers, each after the mails it is on.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _end_with_the_judge(judge_pid)
+    end_with_the_judge(judge_pid)
     logging.basicConfig(level=log_level,
                         format="%(asctime)s %(processName)s %(name)s: %(message)s")
     engine = make_engine(config.database_url)  # the judge has migrated it already
@@ -97,7 +98,7 @@ def _work(config: Config, conn: Connection, judge_pid: int, log_level: int) -> N
         engine.dispose()
 
 
-def _end_with_the_judge(judge_pid: int) -> None:
+def end_with_the_judge(judge_pid: int) -> None:
     """Exit as soon as the judge is gone, even in the middle of a mail: the
     mail's transaction is then rolled back and the mail stays 'new' for the
     next start. (A worker waiting for mail sees its pipe close anyway.)"""
@@ -123,6 +124,19 @@ def _take(conn: Connection) -> tuple[list[int], bool, list[int]]:
             return batch, False, alone
         item = conn.recv()
     return batch, True, alone
+
+
+def start_worker(context: SpawnContext, target: Callable[..., None], name: str,
+                 config: Config) -> tuple[BaseProcess, Connection]:
+    """A worker process running ``target(config, its pipe end, the judge's
+    pid, the log level)``, and the judge's end of its pipe."""
+    mine, theirs = context.Pipe()
+    process = context.Process(
+        target=target, name=name, daemon=True,
+        args=(config, theirs, os.getpid(), logging.getLogger().getEffectiveLevel()))
+    process.start()
+    theirs.close()  # the worker's end is the worker's: its death closes the pipe
+    return process, mine
 
 
 @dataclass
@@ -164,13 +178,7 @@ class MailWorkers:
         self.submit_pending()  # left over from the last run
 
     def _spawn(self) -> _Worker:
-        mine, theirs = self._context.Pipe()
-        process = self._context.Process(
-            target=_work, name="mail-worker", daemon=True,
-            args=(self.config, theirs, os.getpid(), logging.getLogger().getEffectiveLevel()))
-        process.start()
-        theirs.close()  # the worker's end is the worker's: its death closes the pipe
-        return _Worker(process, mine)
+        return _Worker(*start_worker(self._context, _work, "mail-worker", self.config))
 
     def submit(self, inbound_id: int, alone: bool = False) -> None:
         """Have a worker process this mail (once, however often it is asked);
