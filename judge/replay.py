@@ -42,9 +42,18 @@ def _differences(session: Session, game: Game) -> list[str]:
         adjudication = adjudicating.adjudicate_phase(session, game)
         stored = json.loads(record.results)
         fresh = adjudicating.results_json(adjudication)
-        if stored.get("results") != fresh["results"]:
+        if _as_set(stored.get("results")) != _as_set(fresh["results"]):
             out.append(f"{record.phase}: order results differ")
         if following is not None and snapshots.loads(following.state) \
                 != adjudication.resolution.next:
             out.append(f"{record.phase}: the position after it differs from {following.phase}")
     return out
+
+
+def _as_set(rows: object) -> list[str]:
+    """The result rows in an order of their own: a phase stored before the
+    orders on file were read power by power lists the same results in the
+    order the database gave them, which is no difference."""
+    if not isinstance(rows, list):
+        return [json.dumps(rows, sort_keys=True)]
+    return sorted(json.dumps(row, sort_keys=True) for row in rows)

@@ -61,14 +61,24 @@ def test_replay_agrees_then_finds_a_tampered_phase(
     status, text = run(["replay", "replayed"], monkeypatch, db_url)
     assert status == 0, text
     assert "every stored phase re-adjudicates to the same result" in text
-    with transaction(db) as session:
-        game = session.exec(select(Game)).one()
-        record = session.exec(select(PhaseRecord).where(PhaseRecord.game_id == game.id,
-                                                        PhaseRecord.phase == "S1914M")).one()
-        stored = json.loads(record.results)
-        stored["results"][0]["outcome"] = "fails"
-        record.results = json.dumps(stored)
-        session.add(record)
+    # the same results in another order (as stored before orders were read
+    # power by power) are no difference; a changed outcome is
+    for change in ("reverse", "tamper"):
+        with transaction(db) as session:
+            game = session.exec(select(Game)).one()
+            record = session.exec(select(PhaseRecord).where(
+                PhaseRecord.game_id == game.id, PhaseRecord.phase == "S1914M")).one()
+            stored = json.loads(record.results)
+            if change == "reverse":
+                assert len(stored["results"]) > 1
+                stored["results"].reverse()
+            else:
+                stored["results"][0]["outcome"] = "fails"
+            record.results = json.dumps(stored)
+            session.add(record)
+        if change == "reverse":
+            status, text = run(["replay", "replayed"], monkeypatch, db_url)
+            assert status == 0, text
     status, text = run(["replay", "replayed"], monkeypatch, db_url)
     assert status == 1 and "S1914M: order results differ" in text
     status, text = run(["replay", "nosuch"], monkeypatch, db_url)
