@@ -14,7 +14,7 @@ import logging
 import tomllib
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from email import message_from_bytes, policy
+from email import policy
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -27,11 +27,12 @@ from judge.config import Config, Limits
 from judge.db import transaction
 from judge.intake.store import store_inbound
 from judge.mail import format_deadline
-from judge.models import FiledLines, Game, Member, Outbox, as_utc
+from judge.models import FiledLines, Game, Member, as_utc
 from judge.passwords import hash_password
 from judge.processing import process_mail
 from judge.scheduler import DeadlineScheduler
 from judge.settings import parse_settings
+from tests.judge.queued import queued
 
 DATA = tomllib.loads((Path(__file__).parent / "data" / "failing_deadline.toml").read_text())
 CONFIG = Config(name="TESTJUDGE", address="judge@judge.test", keeper="keeper@judge.test",
@@ -143,15 +144,11 @@ def _mail(db: Engine, sender: str, body: str, now: datetime) -> str:
 
 def _sent(db: Engine, subject_start: str) -> list[tuple[list[str], str]]:
     """Each queued mail whose subject starts so: its recipients and text."""
-    with Session(db) as session:
-        rows = session.exec(select(Outbox).order_by(Outbox.id)).all()  # type: ignore[arg-type]
     out = []
-    for row in rows:
-        message = message_from_bytes(row.raw, policy=policy.default)
-        if str(message["Subject"]).startswith(subject_start):
-            part = message.get_body(("plain",))
-            assert part is not None
-            out.append((json.loads(row.recipients), str(part.get_content())))  # type: ignore[attr-defined]
+    for recipients, message in queued(db, subject_start):
+        part = message.get_body(("plain",))
+        assert part is not None
+        out.append((recipients, str(part.get_content())))
     return out
 
 

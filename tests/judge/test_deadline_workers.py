@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
-from email import message_from_bytes, policy
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from judge.db import transaction
 from judge.deadline_workers import DeadlineWorkers, draw_ahead
 from judge.models import Game, Outbox, PhaseRecord, as_utc
 from judge.scheduler import DeadlineScheduler, StopWork, attend, next_moment
+from tests.judge.queued import queued
 from tests.judge.test_scheduler import game_row, running_game, submit
 
 pytestmark = pytest.mark.slow  # worker processes start in seconds
@@ -55,20 +56,8 @@ def due_game(db: Engine, name: str = "clock") -> tuple[int, datetime]:
     return game_id, as_utc(deadline) + timedelta(minutes=1)
 
 
-def outbox(db: Engine, subject_start: str) -> list[tuple[list[str], object]]:
-    """The queued mails of this subject: their recipients and messages."""
-    with Session(db) as session:
-        rows = session.exec(select(Outbox).order_by(Outbox.id)).all()  # type: ignore[arg-type]
-    found = []
-    for row in rows:
-        message = message_from_bytes(row.raw, policy=policy.default)
-        if str(message["Subject"]).startswith(subject_start):
-            found.append((json.loads(row.recipients), message))
-    return found
-
-
-def pngs(message: object) -> list[bytes]:
-    return [part.get_content() for part in message.iter_attachments()  # type: ignore[attr-defined]
+def pngs(message: EmailMessage) -> list[bytes]:
+    return [part.get_content() for part in message.iter_attachments()
             if part.get_content_type() == "image/png"]
 
 
@@ -77,7 +66,7 @@ def test_a_worker_process_processes_a_due_game(db: Engine, workers: DeadlineWork
     game_id, now = due_game(db)
     assert workers.work(game_id, now) == 1  # one message to the players and the GM
     assert game_row(db, game_id).phase == "F1901M"
-    [(recipients, message)] = outbox(db, "Diplomacy results clock S1901M")
+    [(recipients, message)] = queued(db, "Diplomacy results clock S1901M")
     assert len(recipients) == 8
     assert [p[:8] for p in pngs(message)] == [b"\x89PNG\r\n\x1a\n"]
 
@@ -99,7 +88,7 @@ def test_maps_drawn_ahead_are_taken_for_the_same_scene_only(
     assert drawn == ["same"]
     attend(db, config, same, now)
     assert drawn == ["same"]  # the transaction took the map drawn ahead
-    [(_, ahead)] = outbox(db, "Diplomacy results same S1901M")
+    [(_, ahead)] = queued(db, "Diplomacy results same S1901M")
 
     # a game whose orders change after the look ahead gets a map of its own
     changed, now = due_game(db, "changed")
@@ -112,7 +101,7 @@ def test_maps_drawn_ahead_are_taken_for_the_same_scene_only(
     drawn.clear()
     attend(db, config, changed, now)
     assert drawn == ["changed"]  # drawn again: not the scene drawn ahead
-    [(_, mailed)] = outbox(db, "Diplomacy results changed S1901M")
+    [(_, mailed)] = queued(db, "Diplomacy results changed S1901M")
     assert pngs(mailed) != pngs(ahead)
     with Session(db) as session:
         record = session.exec(select(PhaseRecord).where(
@@ -164,15 +153,15 @@ def test_a_worker_killed_mid_game_loses_nothing_and_two_make_a_failing_deadline(
     game = game_row(db, game_id)
     assert game.phase == "S1901M" and game.failed_attempts == 1
     assert "WorkerDied" in game.failure
-    assert not outbox(db, "Diplomacy results")  # the killed transactions queued nothing
-    [(to, _)] = outbox(db, "Diplomacy deadline failed clock S1901M")
+    assert not queued(db, "Diplomacy results")  # the killed transactions queued nothing
+    [(to, _)] = queued(db, "Diplomacy deadline failed clock S1901M")
     assert to == ["gm@players.test"]
 
     # the next attempt, in the worker that replaced the dead ones, works
     assert game.retry_at is not None
     assert workers.work(game_id, as_utc(game.retry_at)) == 1
     assert game_row(db, game_id).phase == "F1901M"
-    assert len(outbox(db, "Diplomacy results clock S1901M")) == 1
+    assert len(queued(db, "Diplomacy results clock S1901M")) == 1
 
 
 def _ended(pid: int) -> bool:
@@ -248,17 +237,17 @@ def test_a_judge_killed_in_a_burst_of_deadlines_processes_each_game_once(
     judge = kill_run_module().JudgeProcess(tmp_path / "judge", db_url)
     judge.start()
     try:
-        _wait(lambda: len(outbox(db, "Diplomacy results")) >= 2, 120)
+        _wait(lambda: len(queued(db, "Diplomacy results")) >= 2, 120)
         judge.kill()
         assert judge.orphans == 0
-        killed_at = len(outbox(db, "Diplomacy results"))
+        killed_at = len(queued(db, "Diplomacy results"))
         judge.start()
         _wait(lambda: all(game_row(db, g).phase == "F1901M" for g in games_due), 300)
         _wait(lambda: len(list((judge.data_dir / "outgoing" / "new").glob("*")))
               >= len(games_due), 60)
     finally:
         judge.stop()
-    results = outbox(db, "Diplomacy results")
+    results = queued(db, "Diplomacy results")
     assert sorted(str(m["Subject"]) for _, m in results) == sorted(
         f"Diplomacy results g{n} S1901M" for n in range(24))
     with Session(db) as session:
