@@ -54,7 +54,7 @@ from engine.variant_file import load_variant  # noqa: E402
 from judge import games, order_entry  # noqa: E402
 from judge.config import Config  # noqa: E402
 from judge.db import normalise_url, transaction  # noqa: E402
-from judge.intake.smtp_data import read_data  # noqa: E402
+from judge.intake.smtp_data import take_mail  # noqa: E402
 from judge.models import Game, utcnow  # noqa: E402
 from judge.passwords import hash_password  # noqa: E402
 from judge.settings import GameSettings  # noqa: E402
@@ -226,15 +226,7 @@ class _WholeDataSMTP(SMTP):
         if not self.envelope.rcpt_tos:
             await self.push("503 Error: need RCPT command")
             return
-        await self.push("354 End data with <CR><LF>.<CR><LF>")
-        data = await read_data(self._reader, self.data_size_limit, self.line_length_limit)
-        if data.refusal:
-            status = data.refusal
-        else:
-            self.envelope.content = self.envelope.original_content = data.text
-            status = await self.event_handler.handle_DATA(self, self.session, self.envelope)
-        self.envelope = self._create_envelope()
-        await self.push(status)
+        await take_mail(self)
 
 
 class _SinkController(Controller):

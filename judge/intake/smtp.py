@@ -45,7 +45,7 @@ from aiosmtpd.smtp import SMTP, Envelope, Session
 from sqlalchemy.engine import Engine
 
 from judge.config import Config
-from judge.intake.smtp_data import read_data
+from judge.intake.smtp_data import take_mail
 from judge.intake.store import store_many
 
 log = logging.getLogger(__name__)
@@ -115,24 +115,9 @@ class _BoundedSMTP(SMTP):
         # The turn lasts until the mail is stored and answered, and ends
         # however the DATA ends: a client gone half way cancels this coroutine.
         try:
-            await self._take_mail()
+            await take_mail(self)
         finally:
             self._turns.give_back()
-
-    async def _take_mail(self) -> None:
-        """aiosmtpd's DATA, but the text read into one buffer (smtp_data)."""
-        await self.push("354 End data with <CR><LF>.<CR><LF>")
-        data = await read_data(self._reader, self.data_size_limit, self.line_length_limit)
-        envelope, session = self.envelope, self.session
-        assert envelope is not None and session is not None
-        if data.refusal:
-            status = data.refusal
-        else:
-            # the listener never decodes (decode_data=False): both are the bytes
-            envelope.content = envelope.original_content = data.text
-            status = await self.event_handler.handle_DATA(self, session, envelope)
-        self.envelope = self._create_envelope()  # the next mail starts afresh
-        await self.push(status)
 
     def data_received(self, data: bytes) -> None:
         end = data.rfind(b"\n")

@@ -17,6 +17,8 @@ import asyncio
 import io
 from dataclasses import dataclass
 
+from aiosmtpd.smtp import SMTP
+
 END_OF_DATA = b".\r\n"  # a line of one dot (RFC 5321 4.1.1.4)
 LINE_TOO_LONG = "500 5.5.2 line too long: RFC 5321 allows 1000 characters"
 TOO_BIG = "552 5.3.4 mail too big"
@@ -64,3 +66,21 @@ async def read_data(reader: asyncio.StreamReader, size_limit: int | None,
         return Data(b"", refusal)
     # getvalue hands over the buffer itself: no second copy of the mail
     return Data(text.getvalue(), "")
+
+
+async def take_mail(smtp: SMTP) -> None:
+    """aiosmtpd's DATA from the 354 on, but the text read into one buffer:
+    the mail goes to the handler's ``handle_DATA`` (unless refused), the
+    next mail starts with a fresh envelope, and the client is answered."""
+    await smtp.push("354 End data with <CR><LF>.<CR><LF>")
+    data = await read_data(smtp._reader, smtp.data_size_limit, smtp.line_length_limit)
+    envelope, session = smtp.envelope, smtp.session
+    assert envelope is not None and session is not None
+    if data.refusal:
+        status = data.refusal
+    else:
+        # the listener never decodes (decode_data=False): both are the bytes
+        envelope.content = envelope.original_content = data.text
+        status = await smtp.event_handler.handle_DATA(smtp, session, envelope)
+    smtp.envelope = smtp._create_envelope()  # the next mail starts afresh
+    await smtp.push(status)
