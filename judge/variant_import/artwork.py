@@ -27,6 +27,9 @@ def map_table(artwork: Path | None, provinces: Mapping[str, Province]
         return (schematic_table(SCHEMATIC), None,
                 [Note(None, f"artwork {artwork.name} cannot be read ({exc}): drawn as a "
                       "schematic")])
+    if min(table.get("size", [0])) <= 0:
+        return (schematic_table(SCHEMATIC), None,
+                [Note(None, f"artwork {artwork.name} has no size: drawn as a schematic")])
     locations = set(provinces) | {f"{p}/{c.code}" for p, prov in provinces.items()
                                   for c in prov.coasts}
     centres = {p for p, prov in provinces.items() if prov.centre}

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from judge.variant_import.abuts import Abut, read_abut
+from judge.variant_import.abuts import Abut, bare_location, read_abut
 from judge.variant_import.model import DpMap, Location, Note
 
 _COAST_WORDS = {"NC": "north coast", "SC": "south coast", "EC": "east coast",
@@ -62,19 +62,18 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
     for code in by_province:
         if not _CODE.match(code):
             raise BoardError(f"place {code}: the variant file's codes start with a letter")
-    main = {p: next((x for x in locs if "/" not in x.key), None)
-            for p, locs in by_province.items()}
-    for p, loc in main.items():
-        if loc is None:
+    main: dict[str, Location] = {}
+    for p, locs in by_province.items():
+        own = next((x for x in locs if "/" not in x.key), None)
+        if own is None:
             raise BoardError(f"{p} has coasts but no line of its own")
-    terrain = {p: loc.terrain for p, loc in main.items() if loc is not None}
+        main[p] = own
+    terrain = {p: loc.terrain for p, loc in main.items()}
     coasts = {p: [x for x in locs if "/" in x.key] for p, locs in by_province.items()}
     # a location fleets may occupy: a water or port, a coast, or a coastal
     # province written in upper case that has no coasts of its own
     fleet_spots = {x.key for locs in coasts.values() for x in locs}
     for p, loc in main.items():
-        if loc is None:
-            continue
         if loc.terrain in ("WATER", "PORT") or (
                 loc.terrain == "COAST" and loc.code.isupper() and not coasts[p]):
             fleet_spots.add(p)
@@ -86,18 +85,19 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
             notes.append(Note(loc.where, f"PORT {p}: a fleet there convoys in DPJudge; "
                               "the engine's fleets convoy from water only", changes_play=True))
 
+    usable = {loc.key: _abuts(loc, notes, by_province) for loc in dp.locations}
     army: dict[str, set[str]] = {}
     fleet: dict[str, set[str]] = {}
     for p, loc in main.items():
-        if loc is None or loc.terrain == "SHUT":
+        if loc.terrain == "SHUT":
             continue
         if loc.terrain in ("LAND", "COAST", "PORT"):
-            army[p] = {a.location.split("/")[0] for a in _abuts(loc, notes, by_province)
+            army[p] = {a.location.split("/")[0] for a in usable[loc.key]
                        if a.army and terrain.get(a.location.split("/")[0]) in
                        ("LAND", "COAST", "PORT")}
         for spot in ([loc] if p in fleet_spots else []) + coasts[p]:
             fleet[spot.key] = set()
-            for a in _abuts(spot, notes, by_province):
+            for a in usable[spot.key]:
                 if not a.fleet:
                     continue
                 if a.location in fleet_spots:
@@ -108,21 +108,19 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
     _one_way(army, "army move", notes, dp)
     _one_way(fleet, "fleet move", notes, dp)
 
-    borders: dict[str, set[str]] = {}
-    for p, loc in main.items():
-        if loc is not None and loc.terrain == "SHUT":
-            borders[p] = {read_abut(t).location.split("/")[0]  # type: ignore[union-attr]
-                          for t in loc.abuts if read_abut(t)} - {p}
+    borders: dict[str, set[str]] = {
+        p: {_province_of(t) for t in loc.abuts} - {p}
+        for p, loc in main.items() if loc.terrain == "SHUT"}
     for p, locs in by_province.items():
         for loc in locs:
             for token in loc.abuts:
-                a = read_abut(token)
-                if a and a.location.split("/")[0] in borders:
-                    borders[a.location.split("/")[0]].add(p)
+                if _province_of(token) in borders:
+                    borders[_province_of(token)].add(p)
+        if p in borders:
+            borders[p] &= set(by_province)
 
     provinces: dict[str, Province] = {}
     for p, loc in main.items():
-        assert loc is not None
         name_entry = dp.names.get(p)
         if name_entry is None:
             notes.append(Note(loc.where, f"{p} has no name line: its code is its name"))
@@ -139,6 +137,10 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
             borders=tuple(sorted(borders.get(p, ()))),
         )
     return Board(provinces, tuple(notes))
+
+
+def _province_of(token: str) -> str:
+    return bare_location(token).split("/")[0]
 
 
 def _kind(loc: Location, fleets_stand: bool) -> str:
@@ -169,6 +171,8 @@ def _abuts(loc: Location, notes: list[Note], known: Mapping[str, object]) -> lis
         abut = read_abut(token)
         if abut is None or abut.location.split("/")[0] not in known:
             notes.append(Note(loc.where, f"{loc.key} ABUTS {token}: no such place", True))
+        elif abut.location.split("/")[0] == loc.province:
+            notes.append(Note(loc.where, f"{loc.key} ABUTS {token}: itself; left out"))
         elif abut.restriction:
             notes.append(Note(loc.where, f"{loc.key} ABUTS {token}: {abut.restriction}: "
                               "not supported, the move is left out", changes_play=True))

@@ -47,27 +47,31 @@ class ChainError(ValueError):
     """A file the map uses cannot be read."""
 
 
-def read_chain(path: Path) -> Chain:
-    """The lines of the map at ``path`` and of every file it uses."""
+def read_chain(path: Path, search: tuple[Path, ...] = ()) -> Chain:
+    """The lines of the map at ``path`` and of every file it uses, looked
+    for in the map's folder, then in each of ``search`` (DPJudge keeps a
+    game's own map beside the judge's folder of maps)."""
     files: list[str] = []
     artwork: list[str] = []
-    lines = _read(path, files, artwork, ())
+    lines = _read(path, files, artwork, (), search)
     return Chain(tuple(lines), tuple(files), artwork[-1] if artwork else None)
 
 
-def used_file(folder: Path, name: str) -> Path:
-    """The file a USE or MAP line names: as written, else with ``.map``."""
-    plain = folder / name
-    if plain.suffix.lower() in _KNOWN_SUFFIXES and plain.is_file():
-        return plain
-    with_map = folder / f"{name}.map"
-    if with_map.is_file():
-        return with_map
-    return plain
+def used_file(folders: tuple[Path, ...], name: str) -> Path:
+    """The file a USE or MAP line names: as written, else with ``.map``,
+    in the first folder that has it."""
+    for folder in folders:
+        plain = folder / name
+        if plain.suffix.lower() in _KNOWN_SUFFIXES and plain.is_file():
+            return plain
+        with_map = folder / f"{name}.map"
+        if with_map.is_file():
+            return with_map
+    return folders[0] / name
 
 
 def _read(path: Path, files: list[str], artwork: list[str],
-          reading: tuple[str, ...]) -> list[SourceLine]:
+          reading: tuple[str, ...], search: tuple[Path, ...]) -> list[SourceLine]:
     if path.name in reading:
         raise ChainError(f"{path.name} uses itself (through {' -> '.join(reading)})")
     try:
@@ -89,8 +93,8 @@ def _read(path: Path, files: list[str], artwork: list[str],
             for name in words[1:]:
                 if keyword == "MAP":
                     artwork.append(Path(name).stem)
-                out += _read(used_file(path.parent, name), files, artwork,
-                             (*reading, path.name))
+                out += _read(used_file((path.parent, *search), name), files, artwork,
+                             (*reading, path.name), search)
             continue
         out.append(SourceLine(Where(path.name, number), stripped))
     return out

@@ -49,9 +49,10 @@ _HOME_MARKS = {
 
 
 def power_key(name: str) -> str:
-    """How DPJudge's lines name one power: any case, leading underscores
-    (which only sort it last) or none."""
-    return name.upper().lstrip("_")
+    """How DPJudge's lines name one power: any case, with or without its
+    leading underscores (which only sort it last) and its plus signs (which
+    only capitalise a letter): ``U+S+A`` is ``USA``."""
+    return name.upper().lstrip("_").replace("+", "")
 
 
 @dataclass
@@ -115,7 +116,9 @@ class _Reader:
 
     def _directive(self, where: Where, text: str, words: list[str], keyword: str) -> None:
         args = words[1:]
-        if keyword == "TEXTONLY":
+        if "=" in text:  # before the keywords: "COAST of Mexico = com", "PORT Arthur = poa"
+            self._place_name(where, text)
+        elif keyword == "TEXTONLY":
             self.text_only = True
         elif keyword in TERRAINS or keyword == "AMEND":
             self._terrain(where, keyword, args)
@@ -132,7 +135,7 @@ class _Reader:
         elif keyword == "UNITS":
             if self._power_here(where, text):
                 self.units = {p: u for p, u in self.units.items() if u[0] != self.current}
-        elif keyword in ("A", "F") and len(args) == 1 and "=" not in text:
+        elif keyword in ("A", "F") and len(args) == 1:
             self._unit(where, text, keyword, args[0])
         elif keyword in ("DUMMY", "DUMMIES"):
             for key in self._powers_named(where, text, args):
@@ -153,8 +156,6 @@ class _Reader:
                       changes_play=True)
         elif keyword in _OUTSIDE_THE_GAME:
             self.note(where, f"'{text}' not carried: {_OUTSIDE_THE_GAME[keyword]}")
-        elif "=" in text:
-            self._place_name(where, text)
         else:
             self._power_line(where, text)
 
@@ -212,15 +213,20 @@ class _Reader:
             self.note(where, f"'{terrain}' names no place", True)
             return
         code, rest = args[0], args[1:]
-        if rest and rest[0].upper() == "ABUTS":
+        has_abuts = bool(rest) and rest[0].upper() == "ABUTS"
+        if has_abuts:
             rest = rest[1:]
         elif rest:
             self.note(where, f"'{terrain} {' '.join(args)}': words before ABUTS", True)
         key = code.upper()
+        old = self.locations.get(key)
         if terrain != "AMEND":
+            # a line without ABUTS changes the terrain and keeps the
+            # adjacencies (renaissance.map's LAND SWI opens Switzerland)
+            if not has_abuts and old is not None:
+                rest = list(old.abuts)
             self.locations[key] = Location(code, terrain, tuple(rest), where)
             return
-        old = self.locations.get(key)
         if old is None:
             self.note(where, f"AMEND {code}: no such place yet", True)
             return
@@ -269,7 +275,7 @@ class _Reader:
             if power.owns is not None:
                 power.owns = each(power.owns)
         units: dict[str, tuple[str, str]] = {}
-        for province, (owner, unit) in self.units.items():
+        for owner, unit in self.units.values():
             kind, loc = unit.split()
             new_loc = change(loc.split("/")[0])
             if new_loc is not None:

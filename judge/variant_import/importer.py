@@ -35,15 +35,16 @@ def variant_name(path: Path) -> str:
 
 
 def import_map(path: Path, artwork: Path | None = None, name: str | None = None,
-               title: str | None = None) -> Imported:
+               title: str | None = None, search: tuple[Path, ...] = ()) -> Imported:
     """Read the map at ``path`` (and the files it uses) into a variant file.
 
     ``artwork``: the dpmap PostScript to place the pieces by; without one,
-    or when it cannot be read, the map is drawn as a schematic.
+    or when it cannot be read, the map is drawn as a schematic. ``search``:
+    folders to look in for the files it uses that are not beside it.
     """
     name = name or variant_name(path)
     try:
-        chain = read_chain(path)
+        chain = read_chain(path, search)
     except ChainError as exc:
         return Imported(name, None, (), f"cannot read the map: {exc}")
     dp = read_map(chain)
