@@ -30,8 +30,8 @@ class Imported:
 
 
 def variant_name(path: Path) -> str:
-    """The variant's name from the map's file name: "ancmed", "modern_up"."""
-    return re.sub(r"[^a-z0-9_]", "_", path.stem.lower())
+    """The variant's name from the map's file name: "ancmed", "empire-up"."""
+    return re.sub(r"[^a-z0-9_-]", "_", path.stem.lower())
 
 
 def import_map(path: Path, artwork: Path | None = None, name: str | None = None,
