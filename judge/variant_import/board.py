@@ -167,14 +167,15 @@ def _coast(dp: DpMap, loc: Location, fleet: Mapping[str, set[str]]) -> Coast:
 def _abuts(loc: Location, notes: list[Note], known: Mapping[str, object]) -> list[Abut]:
     """The location's abuts the engine can carry; the others noted."""
     out = []
-    for token in loc.abuts:
+    for i, token in enumerate(loc.abuts):
         abut = read_abut(token)
+        where = loc.source(i)
         if abut is None or abut.location.split("/")[0] not in known:
-            notes.append(Note(loc.where, f"{loc.key} ABUTS {token}: no such place", True))
+            notes.append(Note(where, f"{loc.key} ABUTS {token}: no such place", True))
         elif abut.location.split("/")[0] == loc.province:
-            notes.append(Note(loc.where, f"{loc.key} ABUTS {token}: itself; left out"))
+            notes.append(Note(where, f"{loc.key} ABUTS {token}: itself; left out"))
         elif abut.restriction:
-            notes.append(Note(loc.where, f"{loc.key} ABUTS {token}: {abut.restriction}: "
+            notes.append(Note(where, f"{loc.key} ABUTS {token}: {abut.restriction}: "
                               "not supported, the move is left out", changes_play=True))
         elif not abut.one_way_block:
             out.append(abut)

@@ -81,6 +81,7 @@ class _Reader:
         self.rules_on: list[str] = []
         self.rules_off: list[str] = []
         self.rule_lines: dict[str, Where] = {}
+        self.rule_files: dict[str, set[str]] = {}  # the files that switch each flag on
         self.notes: list[Note] = []
         self.text_only = False
         self.current: str | None = None
@@ -224,19 +225,22 @@ class _Reader:
             # a line without ABUTS changes the terrain and keeps the
             # adjacencies (renaissance.map's LAND SWI opens Switzerland)
             if not has_abuts and old is not None:
-                rest = list(old.abuts)
-            self.locations[key] = Location(code, terrain, tuple(rest), where)
+                self.locations[key] = Location(code, terrain, old.abuts, where, old.sources)
+            else:
+                self.locations[key] = Location(code, terrain, tuple(rest), where,
+                                               (where,) * len(rest))
             return
         if old is None:
             self.note(where, f"AMEND {code}: no such place yet", True)
             return
-        abuts = list(old.abuts)
+        kept = [(a, old.source(i)) for i, a in enumerate(old.abuts)]
         for token in rest:
             target = bare_location(token.lstrip("-"))
-            abuts = [a for a in abuts if bare_location(a) != target]
+            kept = [(a, w) for a, w in kept if bare_location(a) != target]
             if not token.startswith("-"):
-                abuts.append(token)
-        self.locations[key] = Location(code, old.terrain, tuple(abuts), old.where)
+                kept.append((token, where))
+        self.locations[key] = Location(code, old.terrain, tuple(a for a, _ in kept), old.where,
+                                       tuple(w for _, w in kept))
 
     def _rename(self, old: str, new: str) -> None:
         if old == new:
@@ -245,7 +249,7 @@ class _Reader:
         self.locations = {
             (new if key == old else key): Location(
                 rename_token(loc.code, old, new), loc.terrain,
-                tuple(rename_token(t, old, new) for t in loc.abuts), loc.where)
+                tuple(rename_token(t, old, new) for t in loc.abuts), loc.where, loc.sources)
             for key, loc in self.locations.items()}
         self._rename_centres(lambda c: new if c == old else c)
 
@@ -255,10 +259,7 @@ class _Reader:
             return loc == code or ("/" not in code and loc.startswith(code + "/"))
 
         self.names = {k: v for k, v in self.names.items() if not gone(k)}
-        self.locations = {
-            k: Location(v.code, v.terrain, tuple(t for t in v.abuts if not gone(bare_location(t))),
-                        v.where)
-            for k, v in self.locations.items() if not gone(k)}
+        self.locations = {k: _without(v, gone) for k, v in self.locations.items() if not gone(k)}
         self.units = {p: u for p, u in self.units.items() if not gone(p)}
         self._rename_centres(lambda c: None if gone(c) else c)
 
@@ -299,6 +300,8 @@ class _Reader:
                 return
             renamed.name = name
             self.powers[power_key(name)] = renamed
+            self.units = {p: (power_key(name) if o == power_key(old) else o, u)
+                          for p, (o, u) in self.units.items()}
         key = power_key(name)
         power = self.powers.get(key)
         if power is None:
@@ -422,17 +425,20 @@ class _Reader:
             if flag.startswith("!"):
                 if flag[1:] not in self.rules_off:
                     self.rules_off.append(flag[1:])
-            elif flag not in self.rules_on:
-                self.rules_on.append(flag)
+            else:
+                self.rule_files.setdefault(flag, set()).add(where.file)
+                if flag not in self.rules_on:
+                    self.rules_on.append(flag)
 
     # -- the result ------------------------------------------------------
 
     def result(self) -> DpMap:
         # a switched-off rule goes after all the others (Map.html, RULE), so
         # it wins over a later RULE line too; "!FLAG" is written only where
-        # a used file had switched the flag on
+        # another file (one the map uses) had switched the flag on
         flags = [f for f in self.rules_on if f not in self.rules_off]
-        flags += [f"!{f}" for f in self.rules_off if f in self.rules_on]
+        flags += [f"!{f}" for f in self.rules_off
+                  if self.rule_files.get(f, set()) - {self.rule_lines[f"!{f}"].file}]
         powers = tuple(
             DpPower(p.name, p.own_word, p.abbrev, tuple(p.homes),
                     tuple(p.owns) if p.owns is not None else None,
@@ -445,6 +451,13 @@ class _Reader:
             begin=self.begin, flow=tuple(self.flow), flags=tuple(flags),
             flag_lines=dict(self.rule_lines),
             notes=tuple(self.notes), text_only=self.text_only)
+
+
+def _without(loc: Location, gone: Callable[[str], bool]) -> Location:
+    """The location without its abuts to places that are gone."""
+    kept = [(a, loc.source(i)) for i, a in enumerate(loc.abuts) if not gone(bare_location(a))]
+    return Location(loc.code, loc.terrain, tuple(a for a, _ in kept), loc.where,
+                    tuple(w for _, w in kept))
 
 
 def read_map(chain: Chain) -> DpMap:

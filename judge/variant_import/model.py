@@ -50,6 +50,10 @@ class Location:
     terrain: str  # COAST, LAND, WATER, PORT or SHUT
     abuts: tuple[str, ...]  # the tokens after ABUTS, marks and case kept
     where: Where
+    sources: tuple[Where, ...] = ()  # the line each abut was written on (AMEND's)
+
+    def source(self, index: int) -> Where:
+        return self.sources[index] if index < len(self.sources) else self.where
 
     @property
     def key(self) -> str:
