@@ -74,7 +74,10 @@ def ship(sources: Path = SOURCES, target: Path | None = None,
             continue
         if not dry_run:
             existing.write_text(result.text, encoding="utf-8")
-        drawn = "schematic" if "\n[map]\nnotice = " in result.text else f"artwork {art.name}"
+        drawn = f"artwork {art.name}"
+        if "\n[map]\nnotice = " in result.text:
+            why = [n.text for n in result.notes if n.text.startswith(f"artwork {art.name}")]
+            drawn = f"schematic ({why[0]})" if why else "schematic"
         unfinished = " (unfinished)" if "\nunfinished = " in result.text else ""
         outcomes.append(Outcome(path.name, name, True, f"imported{unfinished}, {drawn}"))
     return outcomes
