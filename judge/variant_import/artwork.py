@@ -9,6 +9,7 @@ from pathlib import Path
 
 from judge.maps.postscript import drawing_table, read_postscript
 from judge.variant_import.board import Province
+from judge.variant_import.dpjudge_map import ascii_code
 from judge.variant_import.model import Note
 from judge.variant_import.writer import bare_key, schematic_table
 
@@ -23,6 +24,8 @@ def map_table(artwork: Path | None, provinces: Mapping[str, Province]
     try:
         art = read_postscript(artwork.read_text(encoding="latin-1"))
         table = tomllib.loads(drawing_table(art, artwork.name))["map"]
+        for key in ("units", "labels", "centres"):  # a translated map's ÉDI is EDI
+            table[key] = {ascii_code(k): v for k, v in table.get(key, {}).items()}
     except (OSError, ValueError, KeyError) as exc:
         return (schematic_table(SCHEMATIC), None,
                 [Note(None, f"artwork {artwork.name} cannot be read ({exc}): drawn as a "

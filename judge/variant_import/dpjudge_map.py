@@ -10,6 +10,7 @@ its file and line; nothing is dropped silently.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -37,6 +38,9 @@ _OUTSIDE_THE_GAME = {
     "NOTIFY": "the map's author's address, for DPJudge's keeper",
 }
 
+# the directives whose words after the first are codes of places
+_CODES_FOLLOW = TERRAINS | {"AMEND", "DROP", "UNOWNED", "NEUTRAL", "CENTERS", "OWNS",
+                            "INHABITS", "HOME", "HOMES", "A", "F"}
 _PLACE_NAME = re.compile(r"^(?:(?P<old>\S+)\s*->\s*)?(?P<name>.+?)\s*=\s*(?P<codes>.*)$")
 _POWER = re.compile(
     r"^(?:(?P<old>[^\s(]+)\s*->\s*)?(?P<name>[^\s(]+)\s*(?:\((?P<own>[^)]*)\))?\s*(?P<rest>.*)$")
@@ -48,11 +52,19 @@ _HOME_MARKS = {
 }
 
 
+def ascii_code(text: str) -> str:
+    """A code as the variant file writes it: DPJudge's translated maps
+    write ``ÉDI`` and ``BÜL``; the variant file's codes are ASCII letters,
+    so the accents go (the names and aliases keep them)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
 def power_key(name: str) -> str:
     """How DPJudge's lines name one power: any case, with or without its
     leading underscores (which only sort it last) and its plus signs (which
     only capitalise a letter): ``U+S+A`` is ``USA``."""
-    return name.upper().lstrip("_").replace("+", "")
+    return ascii_code(name).upper().lstrip("_").replace("+", "")
 
 
 @dataclass
@@ -116,7 +128,7 @@ class _Reader:
         self._directive(where, text, words, keyword)
 
     def _directive(self, where: Where, text: str, words: list[str], keyword: str) -> None:
-        args = words[1:]
+        args = [ascii_code(a) for a in words[1:]] if keyword in _CODES_FOLLOW else words[1:]
         if "=" in text:  # before the keywords: "COAST of Mexico = com", "PORT Arthur = poa"
             self._place_name(where, text)
         elif keyword == "TEXTONLY":
@@ -196,9 +208,9 @@ class _Reader:
             self.note(where, f"'{text}' names a place without its abbreviation", True)
             return
         old = found.group("old")
-        code = codes[0].upper()
+        code = ascii_code(codes[0]).upper()
         if old:
-            self._rename(old.upper(), code)
+            self._rename(ascii_code(old).upper(), code)
         aliases: list[str] = []
         ambiguous: list[str] = []
         for alias in codes[1:]:
@@ -278,10 +290,12 @@ class _Reader:
         units: dict[str, tuple[str, str]] = {}
         for owner, unit in self.units.values():
             kind, loc = unit.split()
-            new_loc = change(loc.split("/")[0])
-            if new_loc is not None:
-                coast = loc.split("/")[1:]
-                units[new_loc] = (owner, " ".join([kind, "/".join([new_loc, *coast])]))
+            province, _, coast = loc.partition("/")
+            moved = change(loc)  # a coast renamed on its own (STP/SC -> STP/ZK)
+            if moved is not None and moved != loc:
+                units[moved.split("/")[0]] = (owner, f"{kind} {moved}")
+            elif moved is not None and (new := change(province)) is not None:
+                units[new] = (owner, f"{kind} {new}/{coast}" if coast else f"{kind} {new}")
         self.units = units
 
     # -- politics --------------------------------------------------------
@@ -315,7 +329,7 @@ class _Reader:
             power.own_word = word.strip() or None
             power.abbrev = abbrev.strip() or None
         self.current = key
-        self._add_homes(where, power, rest.split())
+        self._add_homes(where, power, ascii_code(rest).split())
 
     def _add_homes(self, where: Where, power: _Power, centres: list[str]) -> None:
         for token in centres:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from engine.map import normalise_name
 from judge.variant_import.board import Province
+from judge.variant_import.dpjudge_map import ascii_code
 from judge.variant_import.model import DpMap, DpPower, Note
 
 
@@ -45,7 +46,7 @@ def power_names(name: str) -> tuple[str, str]:
     else:
         prose = " ".join(p.title() if p.isupper() or p.islower() else p for p in parts)
         key = "_".join(parts).upper()
-    key = key.replace(".", "").strip("_")
+    key = ascii_code(key).replace(".", "").strip("_")
     if not re.fullmatch(r"[A-Z][A-Z_-]*", key):
         raise PowerError(f"power {name}: the variant file's power names are letters")
     return key, prose
