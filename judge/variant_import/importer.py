@@ -13,7 +13,7 @@ from judge.variant_import.aliases import settle_aliases
 from judge.variant_import.artwork import SCHEMATIC, map_table
 from judge.variant_import.board import BoardError, build_board
 from judge.variant_import.chain import ChainError, read_chain
-from judge.variant_import.dpjudge_map import read_map
+from judge.variant_import.dpjudge_map import ascii_code, read_map
 from judge.variant_import.model import DpMap, Note
 from judge.variant_import.powers import PowerError, build_powers
 from judge.variant_import.writer import Header, Source, schematic_table, variant_text
@@ -66,7 +66,7 @@ def import_map(path: Path, artwork: Path | None = None, name: str | None = None,
         table, used = schematic_table(SCHEMATIC), None
         notes.append(Note(None, "TEXTONLY: drawn as a schematic"))
     else:
-        table, used, art_notes = map_table(artwork, provinces)
+        table, used, art_notes = map_table(artwork, provinces, _spellings(dp))
         notes += art_notes
     notes += _flag_notes(dp)
     blocking = [n for n in notes if n.changes_play]
@@ -102,6 +102,15 @@ def _centres(dp: DpMap, notes: list[Note]) -> frozenset[str]:
             notes.append(Note(None, f"supply centre {code}: no such place; left out",
                               changes_play=True))
     return frozenset(c for c in said if c in places)
+
+
+def _spellings(dp: DpMap) -> dict[str, str]:
+    """Each alias of the map (ambiguous ones too) that names one location."""
+    found: dict[str, set[str]] = {}
+    for code, entry in dp.names.items():
+        for alias in (*entry.aliases, *entry.ambiguous):
+            found.setdefault(ascii_code(alias).lower(), set()).add(code)
+    return {alias: next(iter(codes)) for alias, codes in found.items() if len(codes) == 1}
 
 
 def _ambiguous(dp: DpMap) -> list[Note]:

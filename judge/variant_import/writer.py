@@ -68,13 +68,13 @@ def variant_text(header: Header, source: Source, powers: Iterable[PowerOut],
         f"name = {_q(header.name)}",
         f"title = {_q(header.title)}",
     ]
-    out += [f"{k} = {_value(v)}" for k, v in phase_keys(header.begin, header.flow).items()]
+    out += [f"{k} = {toml_value(v)}" for k, v in phase_keys(header.begin, header.flow).items()]
     out.append(f"victory = {header.victory}")
     if header.flags:
-        out.append(f"flags = {_value(list(header.flags))}")
+        out.append(f"flags = {toml_value(list(header.flags))}")
     if header.unfinished:
         out.append(f"unfinished = {_q(header.unfinished)}")
-    out += ["", "[source]", f"map = {_q(source.map)}", f"files = {_value(list(source.files))}"]
+    out += ["", "[source]", f"map = {_q(source.map)}", f"files = {toml_value(list(source.files))}"]
     if source.artwork:
         out.append(f"artwork = {_q(source.artwork)}")
     out += [f"licence = {_q(LICENCE)}", 'imported_by = "judge variant import"', "",
@@ -85,11 +85,11 @@ def variant_text(header: Header, source: Source, powers: Iterable[PowerOut],
             out.append(f"title = {_q(power.title)}")
         out += [f"adjective = {_q(power.adjective)}", f"letter = {_q(power.letter)}"]
         if power.aliases:
-            out.append(f"aliases = {_value(list(power.aliases))}")
-        out.append(f"home = {_value(sorted(power.home))}")
+            out.append(f"aliases = {toml_value(list(power.aliases))}")
+        out.append(f"home = {toml_value(sorted(power.home))}")
         if power.centres is not None:
-            out.append(f"centres = {_value(sorted(power.centres))}")
-        out.append(f"units = {_value(list(power.units))}")
+            out.append(f"centres = {toml_value(sorted(power.centres))}")
+        out.append(f"units = {toml_value(list(power.units))}")
         if power.dummy:
             out.append("dummy = true")
         out.append("")
@@ -105,19 +105,19 @@ def _province(prov: Province) -> list[str]:
     if prov.centre:
         lines.append("centre = true")
     if prov.aliases:
-        lines.append(f"aliases = {_value(list(prov.aliases))}")
+        lines.append(f"aliases = {toml_value(list(prov.aliases))}")
     if prov.kind == "impassable":
-        lines.append(f"borders = {_value(list(prov.borders))}")
+        lines.append(f"borders = {toml_value(list(prov.borders))}")
     if prov.kind in ("land", "coastal"):
-        lines.append(f"army = {_value(list(prov.army))}")
+        lines.append(f"army = {toml_value(list(prov.army))}")
     if prov.kind in ("water", "coastal") and not prov.coasts:
-        lines.append(f"fleet = {_value(list(prov.fleet))}")
+        lines.append(f"fleet = {toml_value(list(prov.fleet))}")
     lines.append("")
     for coast in prov.coasts:
         lines += [f"[provinces.{prov.code}.coasts.{coast.code}]", f"name = {_q(coast.name)}",
-                  f"fleet = {_value(list(coast.fleet))}"]
+                  f"fleet = {toml_value(list(coast.fleet))}"]
         if coast.aliases:
-            lines.append(f"aliases = {_value(list(coast.aliases))}")
+            lines.append(f"aliases = {toml_value(list(coast.aliases))}")
         lines.append("")
     return lines
 
@@ -127,11 +127,16 @@ def _q(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _value(value: object) -> str:
+def toml_value(value: object) -> str:
+    """A TOML value: a string, a number, a boolean or a list of them."""
     if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     if isinstance(value, str):
         return _q(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
     return str(value)
 
 
