@@ -44,10 +44,10 @@ def map_table(artwork: Path | None, provinces: Mapping[str, Province],
     notes: list[Note] = []
     allowed = {"units": _locations(provinces), "labels": set(provinces),
                "centres": {p for p, prov in provinces.items() if prov.centre}}
-    places = {key: _own_codes(table.get(key, {}), allowed[key], spellings, artwork.name,
+    places = {key: own_codes(table.get(key, {}), allowed[key], spellings, artwork.name,
                               notes if key == "units" else [])
               for key in _PLACES}
-    missing = _fill_units(places["units"], places["centres"], provinces, artwork.name, notes)
+    missing = fill_units(places["units"], places["centres"], provinces, artwork.name, notes)
     if missing:
         return _schematic(f"artwork {artwork.name} has no place for {', '.join(missing)}")
     lines = ["[map]", f'artwork = "{artwork.name}"']
@@ -65,7 +65,7 @@ def _schematic(why: str) -> tuple[str, None, list[Note]]:
     return schematic_table(SCHEMATIC), None, [Note(None, f"{why}: drawn as a schematic")]
 
 
-def _own_codes(points: Mapping[str, Any], locations: set[str], spellings: Mapping[str, str],
+def own_codes(points: Mapping[str, Any], locations: set[str], spellings: Mapping[str, str],
                artwork: str, notes: list[Note]) -> dict[str, Any]:
     """The artwork's points under the map's codes; those of places the map
     does not have left out."""
@@ -82,7 +82,7 @@ def _own_codes(points: Mapping[str, Any], locations: set[str], spellings: Mappin
     return out
 
 
-def _fill_units(units: dict[str, Any], centres: Mapping[str, Any],
+def fill_units(units: dict[str, Any], centres: Mapping[str, Any],
                 provinces: Mapping[str, Province], artwork: str, notes: list[Note]) -> list[str]:
     """Give a point to each location the artwork leaves out where one can
     be found; the locations left without one."""

@@ -49,7 +49,7 @@ def import_map(path: Path, artwork: Path | None = None, name: str | None = None,
         return Imported(name, None, (), f"cannot read the map: {exc}")
     dp = read_map(chain)
     notes = list(dp.notes)
-    centres = _centres(dp, notes)
+    centres = supply_centres(dp, notes)
     try:
         board = build_board(dp, centres)
         notes += board.notes
@@ -90,7 +90,7 @@ def import_map(path: Path, artwork: Path | None = None, name: str | None = None,
     return Imported(name, text, tuple(notes))
 
 
-def _centres(dp: DpMap, notes: list[Note]) -> frozenset[str]:
+def supply_centres(dp: DpMap, notes: list[Note]) -> frozenset[str]:
     """DPJudge's supply centres: every power's homes and the centres it
     owns, and the UNOWNED ones."""
     places = {loc.province for loc in dp.locations if loc.terrain != "SHUT"}
