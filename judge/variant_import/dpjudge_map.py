@@ -85,7 +85,9 @@ class _Reader:
         self.names: dict[str, PlaceName] = {}
         self.locations: dict[str, Location] = {}
         self.powers: dict[str, _Power] = {}
-        self.units: dict[str, tuple[str, str]] = {}  # province -> (power key, "A BUD")
+        # province -> (power key, "A BUD"); and where each unit was written
+        self.units: dict[str, tuple[str, str]] = {}
+        self.unit_lines: dict[str, Where] = {}
         self.unowned: list[str] = []
         self.victory: tuple[int, ...] = ()
         self.begin: str | None = None
@@ -288,14 +290,19 @@ class _Reader:
             if power.owns is not None:
                 power.owns = each(power.owns)
         units: dict[str, tuple[str, str]] = {}
+        lines: dict[str, Where] = {}
         for owner, unit in self.units.values():
             kind, loc = unit.split()
             province, _, coast = loc.partition("/")
             moved = change(loc)  # a coast renamed on its own (STP/SC -> STP/ZK)
-            if moved is not None and moved != loc:
-                units[moved.split("/")[0]] = (owner, f"{kind} {moved}")
-            elif moved is not None and (new := change(province)) is not None:
-                units[new] = (owner, f"{kind} {new}/{coast}" if coast else f"{kind} {new}")
+            if moved == loc:
+                new = change(province)
+                moved = None if new is None else f"{new}/{coast}" if coast else new
+            if moved is None:
+                continue
+            units[moved.split("/")[0]] = (owner, f"{kind} {moved}")
+            lines[f"{kind} {moved}"] = self.unit_lines[unit]
+        self.unit_lines = lines
         self.units = units
 
     # -- politics --------------------------------------------------------
@@ -397,6 +404,7 @@ class _Reader:
             return
         loc = loc.upper()
         self.units[loc.split("/")[0]] = (self.current or "", f"{kind} {loc}")
+        self.unit_lines[f"{kind} {loc}"] = where
 
     def _powers_named(self, where: Where, text: str, args: list[str]) -> list[str]:
         upper = [a.upper() for a in args]
@@ -457,7 +465,9 @@ class _Reader:
             DpPower(p.name, p.own_word, p.abbrev, tuple(p.homes),
                     tuple(p.owns) if p.owns is not None else None,
                     tuple(u for owner, u in self.units.values() if owner == key),
-                    p.dummy, p.where)
+                    p.dummy, p.where,
+                    tuple(self.unit_lines.get(u, p.where)
+                          for owner, u in self.units.values() if owner == key))
             for key, p in self.powers.items())
         return DpMap(
             names=dict(self.names), locations=tuple(self.locations.values()),

@@ -79,6 +79,10 @@ class DpPower:
     units: tuple[str, ...]
     dummy: bool
     where: Where
+    unit_lines: tuple[Where, ...] = ()  # where each unit was written
+
+    def unit_line(self, index: int) -> Where:
+        return self.unit_lines[index] if index < len(self.unit_lines) else self.where
 
 
 @dataclass(frozen=True, slots=True)

@@ -125,7 +125,7 @@ def _places(codes: tuple[str, ...], provinces: Mapping[str, Province],
 
 def _units(power: DpPower, provinces: Mapping[str, Province], notes: list[Note]) -> list[str]:
     kept = []
-    for unit in power.units:
+    for index, unit in enumerate(power.units):
         kind, loc = unit.split()
         prov = provinces.get(loc.split("/")[0])
         coasts = {c.code for c in prov.coasts} if prov else set()
@@ -140,6 +140,6 @@ def _units(power: DpPower, provinces: Mapping[str, Province], notes: list[Note])
         else:
             kept.append(unit)
             continue
-        notes.append(Note(power.where, f"{power.name}'s unit {unit}: {why}; left out",
+        notes.append(Note(power.unit_line(index), f"{power.name}'s unit {unit}: {why}; left out",
                           changes_play=True))
     return kept
