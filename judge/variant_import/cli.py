@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from importlib import resources
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from judge.maps.postscript import ARTWORK
-from judge.variant_import.importer import Imported, import_map, variant_name
+if TYPE_CHECKING:
+    from judge.variant_import.importer import Imported
 
 IMPORTED_MARK = 'imported_by = "judge variant import"'
 
@@ -32,6 +32,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_variant_import(args: argparse.Namespace, stdout: TextIO) -> int:
     """Exit 0 when the file was written, 2 when the map cannot be imported."""
+    # here, not at the top: `judge adjudicate` builds this parser and must
+    # not pay for the maps' imports (tests/judge/test_cli.py)
+    from judge.maps.postscript import ARTWORK
+    from judge.variant_import.importer import Imported, import_map, variant_name
+
     source = Path(args.map)
     name = args.name or variant_name(source)
     output = Path(args.output) if args.output else shipped_folder() / f"{name}.toml"
