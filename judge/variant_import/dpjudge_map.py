@@ -44,6 +44,7 @@ _CODES_FOLLOW = TERRAINS | {"AMEND", "DROP", "UNOWNED", "NEUTRAL", "CENTERS", "O
 _PLACE_NAME = re.compile(r"^(?:(?P<old>\S+)\s*->\s*)?(?P<name>.+?)\s*=\s*(?P<codes>.*)$")
 _POWER = re.compile(
     r"^(?:(?P<old>[^\s(]+)\s*->\s*)?(?P<name>[^\s(]+)\s*(?:\((?P<own>[^)]*)\))?\s*(?P<rest>.*)$")
+_CENTRE = re.compile(r"[-~&+*@]*\w{3}(?:/\w+)?(?:\([\w,]*\))?[!?]?")
 _HOME_MARKS = {
     "&": "a home centre claimed by building in it",
     "+": "a factory site (builds where there is no supply centre)",
@@ -326,7 +327,11 @@ class _Reader:
         key = power_key(name)
         power = self.powers.get(key)
         if power is None:
-            if own is None and not rest and not re.match(r"^[A-Za-z_+.-]+$", name):
+            # a new power's line: a name, maybe its ownership word, and
+            # centre codes (three characters, maybe marked); anything else
+            # is a directive DPJudge's map format does not have
+            if not re.fullmatch(r"[^\W\d][\w+.-]*", name) or not all(
+                    _CENTRE.fullmatch(t) for t in rest.split()):
                 self.note(where, f"'{text}': not a line DPJudge's map format knows", True)
                 return
             power = _Power(name, None, None, where)
