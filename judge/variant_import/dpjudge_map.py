@@ -44,7 +44,7 @@ _CODES_FOLLOW = TERRAINS | {"AMEND", "DROP", "UNOWNED", "NEUTRAL", "CENTERS", "O
 _PLACE_NAME = re.compile(r"^(?:(?P<old>\S+)\s*->\s*)?(?P<name>.+?)\s*=\s*(?P<codes>.*)$")
 _POWER = re.compile(
     r"^(?:(?P<old>[^\s(]+)\s*->\s*)?(?P<name>[^\s(]+)\s*(?:\((?P<own>[^)]*)\))?\s*(?P<rest>.*)$")
-_CENTRE = re.compile(r"[-~&+*@]*\w{3}(?:/\w+)?(?:\([\w,]*\))?[!?]?")
+_CENTRE = re.compile(r"[-~&+*@]*(?=\w*[^\W\d])\w{2,3}(?:/\w+)?(?:\([\w,]*\))?[!?]?")
 _HOME_MARKS = {
     "&": "a home centre claimed by building in it",
     "+": "a factory site (builds where there is no supply centre)",
@@ -109,8 +109,8 @@ class _Reader:
     # -- one line --------------------------------------------------------
 
     def read(self, line: SourceLine) -> None:
-        where, text = line.where, line.text
-        words = text.split()
+        where, words = line.where, line.text.split()
+        text = " ".join(words)  # as the report quotes it
         keyword = words[0].upper()
         if self.dynamic is not None and where.file != self.dynamic[0]:
             self.dynamic = None  # an IN or FROM block ends with its file

@@ -73,8 +73,8 @@ def import_map(path: Path, artwork: Path | None = None, name: str | None = None,
     unfinished = None
     if blocking:
         first = blocking[0]
-        more = f" (and {len(blocking) - 1} more)" if len(blocking) > 1 else ""
-        unfinished = f"DPJudge's {first.text}{more}, see `judge variant import`'s report"
+        more = f"and {len(blocking) - 1} more; " if len(blocking) > 1 else ""
+        unfinished = f"{first} ({more}see judge variant import's report)"
     victory = dp.victory[0] if dp.victory else len(centres) // 2 + 1
     header = Header(name=name, title=title or _title(name), victory=victory, begin=dp.begin,
                     flow=dp.flow, flags=dp.flags, unfinished=unfinished)

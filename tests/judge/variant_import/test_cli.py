@@ -64,7 +64,8 @@ def test_unfinished_and_what_changes_play_are_marked(tmp_path: Path) -> None:
     assert lines[1].startswith("  unfinished: not offered to games")
     assert "  * main.map:2: 'VICTORY 5 4': a victory count changing by year is not " \
            "supported; the first, 5, is carried" in lines
-    assert 'unfinished = "DPJudge' in (tmp_path / "v.toml").read_text(encoding="utf-8")
+    written = (tmp_path / "v.toml").read_text(encoding="utf-8")
+    assert 'unfinished = "main.map:2: \'VICTORY 5 4\'' in written
 
 
 def test_a_file_not_written_by_the_importer_is_never_overwritten(tmp_path: Path) -> None:
