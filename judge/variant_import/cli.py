@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "a schematic board")
     parser.add_argument("-o", "--output", help="the variant file to write; default: "
                         "engine/variants/NAME.toml")
-    parser.add_argument("--name", help="the variant's name; default: the map's file name")
+    parser.add_argument("--name", help="the variant's name; default: the output's file "
+                        "name, else the map's")
     parser.add_argument("--title", help="the variant's title; default: its name")
     parser.add_argument("--maps", action="append", default=[],
                         help="another folder of DPJudge files the map USEs (repeatable)")
@@ -38,7 +39,8 @@ def cmd_variant_import(args: argparse.Namespace, stdout: TextIO) -> int:
     from judge.variant_import.importer import Imported, import_map, variant_name
 
     source = Path(args.map)
-    name = args.name or variant_name(source)
+    # a variant's name is its file's (docs/variants.md): -o's, else the map's
+    name = args.name or variant_name(Path(args.output) if args.output else source)
     output = Path(args.output) if args.output else shipped_folder() / f"{name}.toml"
     artwork = Path(args.artwork) if args.artwork else None
     result = import_map(source, artwork, name=name, title=args.title,

@@ -122,11 +122,14 @@ def _ambiguous(dp: DpMap) -> list[Note]:
 def _flag_notes(dp: DpMap) -> list[Note]:
     """Each RULE carried, and whether the engine plays it."""
     notes = []
-    supported, ignored = _engine_flags()
+    supported, ignored, known = _engine_flags()
     for flag in dp.flags:
         where = dp.flag_lines.get(flag)
         bare = flag.lstrip("!")
-        if flag.startswith("!"):
+        if known and bare not in known:
+            notes.append(Note(where, f"RULE {flag}: not a rule DPJudge knows (variant check "
+                              "refuses it)"))
+        elif flag.startswith("!"):
             notes.append(Note(where, f"RULE {flag}: switches off {bare} of a used file"))
         elif supported is None:
             notes.append(Note(where, f"RULE {flag}: carried; this engine reads no DPJudge "
@@ -145,15 +148,16 @@ def _flag_notes(dp: DpMap) -> list[Note]:
     return notes
 
 
-def _engine_flags() -> tuple[frozenset[str] | None, frozenset[str]]:
-    """The DPJudge rules the engine plays and those it ignores
-    (engine/flags.py), or None before the engine reads any."""
+def _engine_flags() -> tuple[frozenset[str] | None, frozenset[str], frozenset[str]]:
+    """The DPJudge rules the engine plays, those it ignores and every name
+    DPJudge knows (engine/flags.py), or None before the engine reads any."""
     try:
         flags = importlib.import_module("engine.flags")
     except ImportError:
-        return None, frozenset()
+        return None, frozenset(), frozenset()
     return (frozenset(getattr(flags, "SUPPORTED", {})),
-            frozenset(getattr(flags, "IGNORED", {})))
+            frozenset(getattr(flags, "IGNORED", {})),
+            frozenset(getattr(flags, "DPJUDGE_RULES", ())))
 
 
 def _title(name: str) -> str:

@@ -92,3 +92,9 @@ def test_unreadable_artwork_falls_back_to_a_schematic(tmp_path: Path) -> None:
     assert code == 0
     assert "(schematic board)" in out.splitlines()[0]
     assert any(line.startswith("  - artwork tiny.ps") for line in out.splitlines())
+
+
+def test_the_name_is_the_output_files(tmp_path: Path) -> None:
+    target = tmp_path / "crowns.toml"
+    assert _judge("variant", "import", str(TINY), "-o", str(target))[0] == 0
+    assert 'name = "crowns"\ntitle = "Crowns"\n' in target.read_text(encoding="utf-8")
