@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from engine.map import normalise_name
 from judge.variant_import.board import Coast, Province
+from judge.variant_import.chain import Where
 from judge.variant_import.model import Note
 from judge.variant_import.powers import PowerOut
 
@@ -25,8 +26,11 @@ _COAST_SPELLING = re.compile(r"^(?P<place>.+?)\s*(?:/|\()\s*(?P<coast>[a-z ]+?)\
 _COAST_WORDS = {"nc": "north", "sc": "south", "ec": "east", "wc": "west"}
 
 
-def settle_aliases(provinces: Mapping[str, Province], powers: list[PowerOut]
+def settle_aliases(provinces: Mapping[str, Province], powers: list[PowerOut],
+                   lines: Mapping[str, Where]
                    ) -> tuple[dict[str, Province], list[PowerOut], list[Note]]:
+    """The provinces with the aliases they may keep; ``lines``: where each
+    place's name line is, for the notes."""
     notes: list[Note] = []
     fixed: dict[str, str] = {}  # the spellings that cannot be taken away
     for code, prov in provinces.items():
@@ -48,12 +52,12 @@ def settle_aliases(provinces: Mapping[str, Province], powers: list[PowerOut]
         if not key or key in own:
             return False
         if fixed.get(key, owner) != owner:
-            notes.append(Note(None, f"alias {alias!r} of {owner} left out: it is also "
-                              f"{fixed[key]}"))
+            notes.append(Note(lines.get(owner), f"alias {alias!r} of {owner} left out: it "
+                              f"is also {fixed[key]}"))
             return False
         if wanted[key] > 1:
-            notes.append(Note(None, f"alias {alias!r} of {owner} left out: another place "
-                              "has it too"))
+            notes.append(Note(lines.get(owner), f"alias {alias!r} of {owner} left out: "
+                              "another place has it too"))
             return False
         return True
 

@@ -59,7 +59,8 @@ def import_map(path: Path, artwork: Path | None = None, name: str | None = None,
     notes += power_notes
     if len(powers) < 2:
         return Imported(name, None, tuple(notes), "the map has fewer than two powers")
-    provinces, powers, alias_notes = settle_aliases(board.provinces, powers)
+    provinces, powers, alias_notes = settle_aliases(
+        board.provinces, powers, {code: entry.where for code, entry in dp.names.items()})
     notes += alias_notes
     notes += _ambiguous(dp)
     if dp.text_only:
