@@ -17,8 +17,8 @@ from typing import Any
 
 from judge.maps.postscript import drawing_table, read_postscript
 from judge.variant_import.board import Province
-from judge.variant_import.dpjudge_map import ascii_code
 from judge.variant_import.model import Note
+from judge.variant_import.words import ascii_code
 from judge.variant_import.writer import bare_key, schematic_table, toml_value
 
 SCHEMATIC = "schematic board: DPJudge's artwork for this map is not drawn here"

@@ -9,63 +9,25 @@ its file and line; nothing is dropped silently.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from judge.variant_import.abuts import bare_location, rename_token
 from judge.variant_import.chain import Chain, SourceLine, Where
 from judge.variant_import.model import DpMap, DpPower, Location, Note, PlaceName
-
-TERRAINS = frozenset({"COAST", "LAND", "WATER", "PORT", "SHUT"})
-
-# directives of the game's running that change how it is played, not the board
-_UNSUPPORTED = {
-    "CONTROL": "dummy powers played by another power",
-    "ROTATE": "rotating the control of dummy powers",
-    "TEAM": "teams of powers played by one player",
-    "TEAMS": "teams of powers played by one player",
-    "NEWHOMES": "home centres reassigned during the game",
-    "LEAGUE": "leagues restricting supports and convoys",
-    "RESERVES": "reserve units above the centre count",
-    "MILITIA": "militia units above the centre count",
-}
-# directives about the web pages and the judge keeper, not the game
-_OUTSIDE_THE_GAME = {
-    "FLAG": "a power's flag on the web pages",
-    "FLAGS": "the maps the web pages take flags from",
-    "NOTIFY": "the map's author's address, for DPJudge's keeper",
-}
-
-# the directives whose words after the first are codes of places
-_CODES_FOLLOW = TERRAINS | {"AMEND", "DROP", "UNOWNED", "NEUTRAL", "CENTERS", "OWNS",
-                            "INHABITS", "HOME", "HOMES", "A", "F"}
-_PLACE_NAME = re.compile(r"^(?:(?P<old>\S+)\s*->\s*)?(?P<name>.+?)\s*=\s*(?P<codes>.*)$")
-_POWER = re.compile(
-    r"^(?:(?P<old>[^\s(]+)\s*->\s*)?(?P<name>[^\s(]+)\s*(?:\((?P<own>[^)]*)\))?\s*(?P<rest>.*)$")
-_CENTRE = re.compile(r"[-~&+*@]*(?=\w*[^\W\d])\w{2,3}(?:/\w+)?(?:\([\w,]*\))?[!?]?")
-_HOME_MARKS = {
-    "&": "a home centre claimed by building in it",
-    "+": "a factory site (builds where there is no supply centre)",
-    "*": "a partisan site (builds while some home centres are lost)",
-    "@": "an alternative home centre",
-}
-
-
-def ascii_code(text: str) -> str:
-    """A code as the variant file writes it: DPJudge's translated maps
-    write ``ÉDI`` and ``BÜL``; the variant file's codes are ASCII letters,
-    so the accents go (the names and aliases keep them)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def power_key(name: str) -> str:
-    """How DPJudge's lines name one power: any case, with or without its
-    leading underscores (which only sort it last) and its plus signs (which
-    only capitalise a letter): ``U+S+A`` is ``USA``."""
-    return ascii_code(name).upper().lstrip("_").replace("+", "")
+from judge.variant_import.words import (
+    CENTRE,
+    CODES_FOLLOW,
+    HOME_MARKS,
+    OUTSIDE_THE_GAME,
+    PLACE_NAME,
+    POWER,
+    POWER_NAME,
+    TERRAINS,
+    UNSUPPORTED,
+    ascii_code,
+    power_key,
+)
 
 
 @dataclass
@@ -131,7 +93,7 @@ class _Reader:
         self._directive(where, text, words, keyword)
 
     def _directive(self, where: Where, text: str, words: list[str], keyword: str) -> None:
-        args = [ascii_code(a) for a in words[1:]] if keyword in _CODES_FOLLOW else words[1:]
+        args = [ascii_code(a) for a in words[1:]] if keyword in CODES_FOLLOW else words[1:]
         if "=" in text:  # before the keywords: "COAST of Mexico = com", "PORT Arthur = poa"
             self._place_name(where, text)
         elif keyword == "TEXTONLY":
@@ -167,11 +129,11 @@ class _Reader:
             self.flow = [*self.flow, " ".join(args)] if args else []
         elif keyword in ("RULE", "RULES"):
             self._rules(where, args)
-        elif keyword in _UNSUPPORTED:
-            self.note(where, f"'{text}': {_UNSUPPORTED[keyword]} is not supported",
+        elif keyword in UNSUPPORTED:
+            self.note(where, f"'{text}': {UNSUPPORTED[keyword]} is not supported",
                       changes_play=True)
-        elif keyword in _OUTSIDE_THE_GAME:
-            self.note(where, f"'{text}' not carried: {_OUTSIDE_THE_GAME[keyword]}")
+        elif keyword in OUTSIDE_THE_GAME:
+            self.note(where, f"'{text}' not carried: {OUTSIDE_THE_GAME[keyword]}")
         else:
             self._power_line(where, text)
 
@@ -205,7 +167,7 @@ class _Reader:
     # -- geography -------------------------------------------------------
 
     def _place_name(self, where: Where, text: str) -> None:
-        found = _PLACE_NAME.match(text)
+        found = PLACE_NAME.match(text)
         codes = found.group("codes").split() if found else []
         if not found or not codes:
             self.note(where, f"'{text}' names a place without its abbreviation", True)
@@ -309,7 +271,7 @@ class _Reader:
     # -- politics --------------------------------------------------------
 
     def _power_line(self, where: Where, text: str) -> None:
-        found = _POWER.match(text)
+        found = POWER.match(text)
         if not found:
             self.note(where, f"'{text}': not a line DPJudge's map format knows", True)
             return
@@ -330,8 +292,8 @@ class _Reader:
             # a new power's line: a name, maybe its ownership word, and
             # centre codes (three characters, maybe marked); anything else
             # is a directive DPJudge's map format does not have
-            if not re.fullmatch(r"[^\W\d][\w+.-]*", name) or not all(
-                    _CENTRE.fullmatch(t) for t in rest.split()):
+            if not POWER_NAME.fullmatch(name) or not all(
+                    CENTRE.fullmatch(t) for t in rest.split()):
                 self.note(where, f"'{text}': not a line DPJudge's map format knows", True)
                 return
             power = _Power(name, None, None, where)
@@ -355,13 +317,13 @@ class _Reader:
             bare = code.lstrip("~&+*@").split("(")[0]
             marks = code[: len(code) - len(code.lstrip("~&+*@"))]
             for mark in marks:
-                if mark in _HOME_MARKS:
-                    self.note(where, f"{token} for {power.name}: {_HOME_MARKS[mark]} "
+                if mark in HOME_MARKS:
+                    self.note(where, f"{token} for {power.name}: {HOME_MARKS[mark]} "
                               "is not supported", changes_play=True)
                 elif mark == "~":
                     self.note(where, f"{token} for {power.name}: builds there hidden "
                               "until the next movement is not supported", changes_play=True)
-            if any(m in _HOME_MARKS for m in marks) or bare == "SC":
+            if any(m in HOME_MARKS for m in marks) or bare == "SC":
                 continue
             if bare not in power.homes:
                 power.homes.append(bare)

@@ -13,9 +13,10 @@ from judge.variant_import.aliases import settle_aliases
 from judge.variant_import.artwork import SCHEMATIC, map_table
 from judge.variant_import.board import BoardError, build_board
 from judge.variant_import.chain import ChainError, read_chain
-from judge.variant_import.dpjudge_map import ascii_code, read_map
+from judge.variant_import.dpjudge_map import read_map
 from judge.variant_import.model import DpMap, Note
 from judge.variant_import.powers import PowerError, build_powers
+from judge.variant_import.words import ascii_code
 from judge.variant_import.writer import Header, Source, schematic_table, variant_text
 
 

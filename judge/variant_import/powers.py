@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 from engine.map import normalise_name
 from judge.variant_import.board import Province
-from judge.variant_import.dpjudge_map import ascii_code
 from judge.variant_import.model import DpMap, DpPower, Note
+from judge.variant_import.words import ascii_code
 
 
 @dataclass(frozen=True, slots=True)
