@@ -22,7 +22,7 @@ def build_sites(game_map: GameMap, state: GameState, power: str) -> set[str]:
     """Every centre the power may build in, were it owned and empty."""
     flags = game_map.flags
     home = set(game_map.powers[power].home)
-    if not flags & {"BUILD_ANY", "HOME_BUILDS", "REMOTE_BUILDS"}:
+    if not {"BUILD_ANY", "HOME_BUILDS", "REMOTE_BUILDS"}.intersection(flags):
         return home
     if "REMOTE_BUILDS" in flags and not home & set(state.centres_of(power)):
         return set()  # it owns none of its homes: no build anywhere

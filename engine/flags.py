@@ -95,16 +95,17 @@ def read_flags(problem: Problem, raw: Any) -> tuple[str, ...]:
     return tuple(written)
 
 
-def in_force(written: Iterable[str]) -> frozenset[str]:
-    """The flags on once the list is read in order: "!FLAG" switches off a
-    FLAG listed before it (a map switching off a rule of a map it USEs)."""
-    on: set[str] = set()
+def in_force(written: Iterable[str]) -> tuple[str, ...]:
+    """The flags on once the list is read in order, in that order: "!FLAG"
+    switches off a FLAG listed before it (a map switching off a rule of a
+    map it USEs)."""
+    on: dict[str, None] = {}
     for flag in written:
         if flag.startswith("!"):
-            on.discard(flag[1:])
+            on.pop(flag[1:], None)
         else:
-            on.add(flag)
-    return frozenset(on)
+            on[flag] = None
+    return tuple(on)
 
 
 def first_unsupported(written: Sequence[str]) -> str | None:

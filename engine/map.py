@@ -232,9 +232,9 @@ class GameMap:
     # What each province's border touches, clockwise ([rings], engine/rings.py);
     # empty for a variant without rings. Diplomap splits provinces by it.
     rings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    # DPJudge RULE flags in force ([variant] flags, engine/flags.py): the
-    # standard rules' hooks read them (engine/flag_rules.py)
-    flags: frozenset[str] = frozenset()
+    # DPJudge RULE flags in force, in the file's order ([variant] flags,
+    # engine/flags.py): the standard rules' hooks read them (engine/flag_rules.py)
+    flags: tuple[str, ...] = ()
 
     # -- places -----------------------------------------------------------
 
