@@ -19,6 +19,7 @@ from typing import Any
 
 from engine import rings as ring_checks
 from engine import variant_checks
+from engine.flags import in_force, read_flags, unsupported_reason
 from engine.kinds import kind_traits, standard_kinds
 from engine.map import (
     COLOUR,
@@ -133,6 +134,7 @@ class _Builder:
             rules = "standard"
         kind_traits = self._kind_traits()
         kinds = self._kinds(header, kind_traits)
+        flags = in_force(read_flags(self.problem, header.get("flags")))
 
         provinces, army, fleet, borders = self._provinces()
         aliases = self._aliases(provinces)
@@ -173,6 +175,7 @@ class _Builder:
             kinds=kinds,
             kind_traits=kind_traits,
             rings=rings,
+            flags=flags,
             tables={k: v for k, v in self.data.items() if k not in _KNOWN_TABLES},
         )
         for path, message in _rules_problems(game_map):
@@ -475,12 +478,14 @@ class _Builder:
             self.problem(path, "ordered_by", "ordered_by is 'player' or 'bids'")
         traits["ordered_by_bids"] = ordered_by == "bids"
         for key, default in (("stationary", False), ("invulnerable", False),
-                             ("captures", True)):
+                             ("captures", True), ("dummy", False)):
             value = entry.get(key, default)
             if not isinstance(value, bool):
                 self.problem(path, key, f"{key} is true or false")
                 value = default
             traits[key] = value
+        if traits["dummy"] and traits["ordered_by_bids"]:
+            self.problem(path, "dummy", "a dummy power is not ordered by bids")
         barred = self._code_list(path, entry, "barred")
         for code in barred:
             if code not in provinces:
@@ -600,7 +605,8 @@ class _Builder:
         Without it every power is a seat of its own.
         """
         raw = self.data.get("seats")
-        played = [p for p, power in powers.items() if not power.ordered_by_bids]
+        played = [p for p, power in powers.items()
+                  if not power.ordered_by_bids and not power.dummy]
         if raw is None:
             return tuple((p, (p,)) for p in played)
         if not isinstance(raw, dict):
@@ -615,6 +621,8 @@ class _Builder:
             for power in members:
                 if power not in powers:
                     self.problem(("seats",), name, f"unknown power {power!r}")
+                elif powers[power].dummy:
+                    self.problem(("seats",), name, f"{power} is a dummy: no player takes it")
                 elif power in seated:
                     self.problem(("seats",), name, f"{power} is already in seat {seated[power]}")
                 else:
@@ -645,6 +653,9 @@ class _Builder:
             seated = [p for s in seats for p in s]
             if len(set(seated)) != len(seated):
                 self.problem(path, "seats", "a power sits in one seat only")
+            for power in seated:
+                if powers[power].dummy:
+                    self.problem(path, "seats", f"{power} is a dummy: no player takes it")
             start = entry.get("start")
             if start is not None and not (isinstance(start, str) and _PHASE.match(start)):
                 self.problem(path, "start", f"start phase {start!r} is not like S1901M")
@@ -741,10 +752,19 @@ def unfinished_reason(name: str) -> str | None:
     A variant whose board is shipped before its rules module
     says so with ``unfinished = "why"`` in its [variant] table: the engine and
     its tests load it, but CREATE refuses it and LIST does not offer it, so no
-    GM starts a game the judge would adjudicate by the wrong rules.
+    GM starts a game the judge would adjudicate by the wrong rules. So is a
+    map imported from DPJudge with a RULE flag the judge does not play yet
+    (engine/flags.py): "DPJudge rule NAME is not supported yet".
     """
-    reason = _variant_header(name).get("unfinished")
-    return str(reason) if reason else None
+    header = _variant_header(name)
+    reason = header.get("unfinished")
+    if reason:
+        return str(reason)
+    flags = header.get("flags", [])
+    # the file's own check names flags that are no DPJudge rule; here only
+    # the rules it names but the judge does not play keep it from games
+    return unsupported_reason([f for f in flags if isinstance(f, str)]) \
+        if isinstance(flags, list) else None
 
 
 def variant_notice(name: str) -> str | None:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.flags import unsupported_reason
 from engine.variant_file import VariantError, load_variant_file
 
 
@@ -59,6 +60,9 @@ def cmd_variant_check(args: argparse.Namespace, stdout: TextIO) -> int:
              else "no rings (Diplomap is refused)")
     stdout.write(f"{args.file}: ok: {game_map.title}, {len(game_map.provinces)} provinces, "
                  f"{centres} supply centres, {len(game_map.powers)} powers, {rings}\n")
+    unplayed = unsupported_reason(game_map.flags)
+    if unplayed:  # the file is sound, but CREATE will refuse it until the judge plays it
+        stdout.write(f"{args.file}: not offered to games: {unplayed}\n")
     return 0
 
 

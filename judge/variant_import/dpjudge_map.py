@@ -423,11 +423,15 @@ class _Reader:
 
     def result(self) -> DpMap:
         # a switched-off rule goes after all the others (Map.html, RULE), so
-        # it wins over a later RULE line too; "!FLAG" is written only where
-        # another file (one the map uses) had switched the flag on
-        flags = [f for f in self.rules_on if f not in self.rules_off]
-        flags += [f"!{f}" for f in self.rules_off
-                  if self.rule_files.get(f, set()) - {self.rule_lines[f"!{f}"].file}]
+        # it wins over a later RULE line too. Where another file (one the
+        # map uses) had switched the flag on, the list keeps the flag and
+        # ends with "!FLAG", which switches off a flag listed before it
+        # (engine/flags.py); a flag only this map switches on and off, and
+        # a "!FLAG" switching off nothing, are left out
+        used = [f for f in self.rules_off
+                if self.rule_files.get(f, set()) - {self.rule_lines[f"!{f}"].file}]
+        flags = [f for f in self.rules_on if f not in self.rules_off or f in used]
+        flags += [f"!{f}" for f in used]
         powers = tuple(
             DpPower(p.name, p.own_word, p.abbrev, tuple(p.homes),
                     tuple(p.owns) if p.owns is not None else None,

@@ -3,11 +3,11 @@ check` checks it, with the report of everything not carried."""
 
 from __future__ import annotations
 
-import importlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.flags import DPJUDGE_RULES, IGNORED, SUPPORTED
 from engine.variant_file import VariantError, parse_variant
 from judge.variant_import.aliases import settle_aliases
 from judge.variant_import.artwork import SCHEMATIC, map_table
@@ -124,42 +124,33 @@ def _ambiguous(dp: DpMap) -> list[Note]:
 def _flag_notes(dp: DpMap) -> list[Note]:
     """Each RULE carried, and whether the engine plays it."""
     notes = []
-    supported, ignored, known = _engine_flags()
     for flag in dp.flags:
         where = dp.flag_lines.get(flag)
         bare = flag.lstrip("!")
-        if known and bare not in known:
+        if bare not in DPJUDGE_RULES:
             notes.append(Note(where, f"RULE {flag}: not a rule DPJudge knows (variant check "
                               "refuses it)"))
         elif flag.startswith("!"):
             notes.append(Note(where, f"RULE {flag}: switches off {bare} of a used file"))
-        elif supported is None:
-            notes.append(Note(where, f"RULE {flag}: carried; this engine reads no DPJudge "
-                              "rules yet"))
-        elif bare in supported:
+        elif f"!{flag}" in dp.flags:
+            notes.append(Note(where, f"RULE {flag}: carried, and switched off by !{flag}"))
+        elif bare in SUPPORTED:
             notes.append(Note(where, f"RULE {flag}: carried, supported"))
-        elif bare in ignored:
+        elif bare in IGNORED:
             notes.append(Note(where, f"RULE {flag}: carried, ignored by the engine "
                               "(no effect in its games)"))
         else:
             notes.append(Note(where, f"RULE {flag}: carried, not supported by the engine "
                               "(the variant is not offered until it is)"))
     for flag, where in dp.flag_lines.items():
-        if flag not in dp.flags and f"!{flag}" not in dp.flags and not flag.startswith("!"):
+        if flag in dp.flags:
+            continue
+        if flag.startswith("!"):
+            notes.append(Note(where, f"RULE {flag}: switches off nothing a used file "
+                              "switched on; not carried"))
+        elif f"!{flag}" not in dp.flags:
             notes.append(Note(where, f"RULE {flag}: switched off by the map; not carried"))
     return notes
-
-
-def _engine_flags() -> tuple[frozenset[str] | None, frozenset[str], frozenset[str]]:
-    """The DPJudge rules the engine plays, those it ignores and every name
-    DPJudge knows (engine/flags.py), or None before the engine reads any."""
-    try:
-        flags = importlib.import_module("engine.flags")
-    except ImportError:
-        return None, frozenset(), frozenset()
-    return (frozenset(getattr(flags, "SUPPORTED", {})),
-            frozenset(getattr(flags, "IGNORED", {})),
-            frozenset(getattr(flags, "DPJUDGE_RULES", ())))
 
 
 def _title(name: str) -> str:
