@@ -696,9 +696,11 @@ class _Builder:
                     result[key] = name
         return result
 
+# [source] says where an imported map came from (judge variant import); it is
+# informational: no rules read it
 _KNOWN_TABLES = frozenset(
     {"variant", "kinds", "powers", "provinces", "canals", "seats", "map", "ways_to_play",
-     "rings"})
+     "rings", "source"})
 
 
 def _rules_problems(game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:

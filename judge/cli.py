@@ -213,6 +213,10 @@ def build_parser() -> argparse.ArgumentParser:
     vsub = variant.add_subparsers(dest="variant_command", required=True)
     check = vsub.add_parser("check", help="validate a variant file and list every problem")
     check.add_argument("file")
+    from judge.variant_import.cli import add_arguments
+
+    add_arguments(vsub.add_parser("import", help="write a variant file from a DPJudge .map "
+                                  "file, and report what it does not carry"))
     return parser
 
 
@@ -222,6 +226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (judge.config pulls in the outbox, so SQLAlchemy: a third of a second)
     if args.command == "adjudicate":
         return cmd_adjudicate(args, sys.stdin, sys.stdout)
+    if args.command == "variant" and args.variant_command == "import":
+        from judge.variant_import.cli import cmd_variant_import
+
+        return cmd_variant_import(args, sys.stdout)
     if args.command == "variant":
         return cmd_variant_check(args, sys.stdout)
     from judge.config import ConfigError
