@@ -680,6 +680,7 @@ class _Builder:
         result: dict[str, str] = {}
         raw = self.data.get("powers", {})
         for name, power in powers.items():
+            own = {normalise_name(name), normalise_name(power.adjective)}
             spellings = [name, power.adjective, *raw[name].get("aliases", [])]
             for spelling in spellings:
                 key = normalise_name(str(spelling))
@@ -687,9 +688,14 @@ class _Builder:
                     self.problem(("powers", name), "aliases",
                                  f"alias {spelling!r} already means {result[key]}")
                 elif key in province_aliases:
-                    # a neutral power is never named in orders, and is often
-                    # named after its one province (Hungary): the province wins
-                    if not power.ordered_by_bids:
+                    # a power's own name or adjective may be a province's
+                    # (Hungary, chaos.map's Ankara): the province wins, as
+                    # orders name provinces far more often than powers, and
+                    # where a power is expected (JOIN, SIGNON, a GM's command)
+                    # its name is read first (power_named, resolve_power). A
+                    # neutral power is never named in orders at all. An alias
+                    # the file adds that is a province's is a mistake.
+                    if key not in own and not power.ordered_by_bids:
                         self.problem(("powers", name), "aliases", f"alias {spelling!r} is also "
                                      f"a province ({province_aliases[key]})")
                 else:

@@ -49,11 +49,11 @@ def test_a_map_that_cannot_be_imported_exits_2(tmp_path: Path) -> None:
 
 
 def test_check_problems_are_reported(tmp_path: Path) -> None:
-    code, out = _judge("variant", "import", str(CASES / "power_like_province" / "main.map"),
+    code, out = _judge("variant", "import", str(CASES / "unknown_rule" / "main.map"),
                        "--maps", str(DATA / "common"), "-o", str(tmp_path / "p.toml"))
     assert code == 2
     assert "would not pass `judge variant check`" in out.splitlines()[0]
-    assert "alias 'FENWICK' is also a province (FEN)" in out
+    assert "'FOO_BAR' is no DPJudge rule" in out
 
 
 def test_unfinished_and_what_changes_play_are_marked(tmp_path: Path) -> None:
