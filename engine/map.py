@@ -16,6 +16,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+from engine.flow import STANDARD_FLOW, Flow
+
 
 class UnitKind(StrEnum):
     """The kinds of unit the engine knows, by the letter orders write.
@@ -229,6 +231,8 @@ class GameMap:
     # What each province's border touches, clockwise ([rings], engine/rings.py);
     # empty for a variant without rings. Diplomap splits provinces by it.
     rings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # the phases of a year ([variant] flow, DPJudge's FLOW: engine/flow.py)
+    flow: Flow = STANDARD_FLOW
 
     # -- places -----------------------------------------------------------
 
@@ -424,6 +428,7 @@ class GameMap:
             kinds=self.kinds,
             kind_traits=self.kind_traits,
             tables=self.tables,
+            flow=self.flow,
         )
 
     # -- distances (civil disorder) ----------------------------------------

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine import rings as ring_checks
 from engine import variant_checks
+from engine.flow import STANDARD_FLOW, Flow, FlowError, read_begin, read_flow
 from engine.kinds import kind_traits, standard_kinds
 from engine.map import (
     COLOUR,
@@ -37,9 +38,9 @@ from engine.map import (
     normalise_name,
     province_of,
 )
+from engine.phase import Phase
 
 _CODE = re.compile(r"^[A-Z][A-Z0-9]{1,5}$")
-_PHASE = re.compile(r"^[SFW]\d{4}[MRA]$")
 _ARTWORK = re.compile(r"^[a-z0-9_-]+\.(ps|svg)$")
 _VIEW_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
@@ -100,6 +101,7 @@ class _Builder:
         self.data = data
         self.find = _LineFinder(text)
         self.problems: list[VariantProblem] = []
+        self.flow: Flow = STANDARD_FLOW  # the year's phases, once [variant] is read
 
     def problem(self, path: tuple[str, ...], key: str | None, message: str) -> None:
         line = self.find.key(path, key) if key else self.find.table(*path)
@@ -110,6 +112,43 @@ class _Builder:
 
     # -- the sections -----------------------------------------------------
 
+    def _flow_and_start(self, header: Mapping[str, Any]) -> tuple[Flow, str]:
+        """The year's flow of phases and the first phase: ``start`` in the
+        standard flow ("S1901M", "W1900A", "S1M"), or DPJudge's words:
+        ``flow`` (its FLOW lines) and ``begin`` (its BEGIN line)."""
+        flow = STANDARD_FLOW
+        lines = header.get("flow")
+        if lines is not None:
+            if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+                self.problem(("variant",), "flow", "flow is a list of DPJudge's FLOW lines")
+            else:
+                try:
+                    flow = read_flow(lines)
+                except FlowError as exc:
+                    self.problem(("variant",), "flow", str(exc))
+        begin = header.get("begin")
+        if begin is not None:
+            if "start" in header:
+                self.problem(("variant",), "begin", "begin and start both give the first "
+                             "phase: keep one")
+            try:
+                return flow, read_begin(str(begin), flow)
+            except FlowError as exc:
+                self.problem(("variant",), "begin", str(exc))
+                return flow, "S1901M"
+        start = str(header.get("start", "S1901M"))
+        if not self._is_phase(start, flow):
+            self.problem(("variant",), "start", f"start phase {start!r} is not like S1901M"
+                         + ("" if flow == STANDARD_FLOW else " in the variant's flow"))
+        return flow, start
+
+    def _is_phase(self, text: str, flow: Flow | None = None) -> bool:
+        try:
+            Phase.parse(text, flow or self.flow)
+        except ValueError:
+            return False
+        return True
+
     def build(self) -> GameMap:
         header = self.data.get("variant", {})
         if not isinstance(header, dict):
@@ -118,9 +157,7 @@ class _Builder:
         name = str(header.get("name", ""))
         if not name:
             self.problem(("variant",), "name", "missing variant name")
-        start = str(header.get("start", "S1901M"))
-        if not _PHASE.match(start):
-            self.problem(("variant",), "start", f"start phase {start!r} is not like S1901M")
+        self.flow, start = self._flow_and_start(header)
         victory = header.get("victory", 0)
         if not isinstance(victory, int) or victory <= 0:
             self.problem(("variant",), "victory", "victory must be a positive number of centres")
@@ -173,6 +210,7 @@ class _Builder:
             kinds=kinds,
             kind_traits=kind_traits,
             rings=rings,
+            flow=self.flow,
             tables={k: v for k, v in self.data.items() if k not in _KNOWN_TABLES},
         )
         for path, message in _rules_problems(game_map):
@@ -646,7 +684,7 @@ class _Builder:
             if len(set(seated)) != len(seated):
                 self.problem(path, "seats", "a power sits in one seat only")
             start = entry.get("start")
-            if start is not None and not (isinstance(start, str) and _PHASE.match(start)):
+            if start is not None and not (isinstance(start, str) and self._is_phase(start)):
                 self.problem(path, "start", f"start phase {start!r} is not like S1901M")
                 start = None
             victory = entry.get("victory")
@@ -741,8 +779,23 @@ def unfinished_reason(name: str) -> str | None:
     its tests load it, but CREATE refuses it and LIST does not offer it, so no
     GM starts a game the judge would adjudicate by the wrong rules.
     """
-    reason = _variant_header(name).get("unfinished")
-    return str(reason) if reason else None
+    header = _variant_header(name)
+    reason = header.get("unfinished")
+    if reason:
+        return str(reason)
+    return flow_unplayable(header)
+
+
+def flow_unplayable(header: Mapping[str, Any]) -> str | None:
+    """Why the engine cannot play the flow of phases a [variant] table
+    gives (a DPJudge phase such as INCOME), or None."""
+    lines = header.get("flow")
+    if not isinstance(lines, list):
+        return None
+    try:
+        return read_flow([str(line) for line in lines]).unplayable
+    except FlowError:
+        return None  # a problem `judge variant check` reports
 
 
 def variant_notice(name: str) -> str | None:
