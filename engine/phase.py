@@ -70,6 +70,12 @@ class Phase:
         return f"{season} {self.year} {kind_name(self.kind)}"
 
     @property
+    def opens_year(self) -> bool:
+        """Whether this is the year's first movement phase (Spring's)."""
+        first = next(s for s in self.flow.seasons if PhaseKind.MOVEMENT in s.kinds)
+        return self.kind is PhaseKind.MOVEMENT and self.season == first.letter
+
+    @property
     def counts_centres(self) -> bool:
         """Whether supply centres change hands once this season is played
         (after Fall's movement and retreats in the standard year)."""

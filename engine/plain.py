@@ -7,10 +7,11 @@ the data lacks with its default, so data written before the field existed
 still reads.
 
 Supported: str, int, float, bool, None, enums (by value), types read back
-from their text by ``parse`` with one argument (a phase, written as its text), tuples (of one type or
-of fixed types), frozensets (written sorted, so equal values write alike),
-dicts with string keys, optional and union types, and dataclasses. A union
-of several dataclasses is written as ``[class name, fields]``.
+from their text by ``parse`` with one argument (a phase, written as its
+text), tuples (of one type or of fixed types), frozensets (written sorted,
+so equal values write alike), dicts with string keys, optional and union
+types, and dataclasses. A union of several dataclasses is written as
+``[class name, fields]``.
 """
 
 from __future__ import annotations
