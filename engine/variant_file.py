@@ -7,6 +7,7 @@ master can fix a whole map in one pass.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -771,6 +772,21 @@ def shipped_variants() -> list[str]:
                   if entry.name.endswith(".toml") and not entry.name.endswith("_facts.toml"))
 
 
+def added_variants() -> list[str]:
+    """The variants of the folders named by JUDGE_VARIANTS (separated as
+    PATH is) that the engine does not ship: a keeper's own maps, or maps
+    made by ``judge variant import`` being tried before they are shipped.
+    A shipped variant's name is never taken by one of them."""
+    shipped = set(shipped_variants())
+    return sorted({path.stem for folder in _added_folders() for path in folder.glob("*.toml")
+                   if not path.name.endswith("_facts.toml") and path.stem not in shipped
+                   and re.fullmatch(_NAME, path.stem)})
+
+
+def _added_folders() -> list[Path]:
+    return [Path(p) for p in os.environ.get("JUDGE_VARIANTS", "").split(os.pathsep) if p]
+
+
 def unfinished_reason(name: str) -> str | None:
     """Why a shipped variant is not offered to games yet, or None when it is.
 
@@ -815,7 +831,8 @@ def _variant_header(name: str) -> dict[str, Any]:
 
 def offered_variants() -> list[str]:
     """The shipped variants a GM may CREATE a game of."""
-    return [name for name in shipped_variants() if unfinished_reason(name) is None]
+    return [name for name in sorted({*shipped_variants(), *added_variants()})
+            if unfinished_reason(name) is None]
 
 
 _CACHE: dict[str, GameMap] = {}
@@ -830,12 +847,19 @@ def load_variant(name: str) -> GameMap:
 
 
 def _shipped_file(name: str) -> Traversable:
-    """engine/variants/NAME.toml; KeyError for a name that is no shipped
-    variant (any text a mail may carry: never a path, never too long for one)."""
-    if not re.fullmatch(r"[a-z0-9_-]{1,64}", name):
+    """engine/variants/NAME.toml, else NAME.toml in a JUDGE_VARIANTS folder;
+    KeyError for a name that is no variant (any text a mail may carry:
+    never a path, never too long for one)."""
+    if not re.fullmatch(_NAME, name):
         shown = name if len(name) <= 40 else name[:40] + "..."
         raise KeyError(f"unknown variant {shown!r}")
     resource = resources.files("engine") / "variants" / f"{name}.toml"
-    if not resource.is_file():
-        raise KeyError(f"unknown variant {name!r}")
-    return resource
+    if resource.is_file():
+        return resource
+    for folder in _added_folders():
+        if (folder / f"{name}.toml").is_file():
+            return folder / f"{name}.toml"
+    raise KeyError(f"unknown variant {name!r}")
+
+
+_NAME = r"[a-z0-9_-]{1,64}"

@@ -24,13 +24,18 @@ DATA = tomllib.loads((Path(__file__).parent / "data" / "flow_games.toml")
                     .read_text(encoding="utf-8"))
 
 
-def flow_variant(edits: list[list[str]]) -> GameMap:
-    """The standard board with the edits to its file made."""
+def flow_variant_text(edits: list[list[str]]) -> str:
+    """The standard board's file with the edits made."""
     text = (ROOT / "engine" / "variants" / "standard.toml").read_text(encoding="utf-8")
     for old, new in edits:
         assert old in text, f"edit {old!r} no longer applies to standard.toml"
         text = text.replace(old, new, 1)
-    return parse_variant(text, "flow.toml")
+    return text
+
+
+def flow_variant(edits: list[list[str]]) -> GameMap:
+    """The standard board with the edits to its file made."""
+    return parse_variant(flow_variant_text(edits), "flow.toml")
 
 
 def _orders(game_map: GameMap, raw: Mapping[str, list[str]]) -> dict[str, list[Order]]:
