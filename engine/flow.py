@@ -15,7 +15,7 @@ asks it for names, order and the phases that follow.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 
@@ -76,13 +76,16 @@ class Flow:
     remainder: int = 0
     # why the engine cannot play this flow (an INCOME phase), or None
     unplayable: str | None = None
+    # every phase of a year, in order: (season index, letter, kind); made
+    # once, since every phase asks for its place in the year
+    steps: tuple[tuple[int, str, PhaseKind], ...] = field(
+        init=False, compare=False, repr=False, default=())
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "steps", tuple(
+            (n, s.letter, k) for n, s in enumerate(self.seasons) for k in s.kinds))
 
     # -- the phases of a year -----------------------------------------------
-
-    @property
-    def steps(self) -> tuple[tuple[int, str, PhaseKind], ...]:
-        """Every phase of a year, in order: (season index, letter, kind)."""
-        return tuple((n, s.letter, k) for n, s in enumerate(self.seasons) for k in s.kinds)
 
     def position(self, season: str, kind: PhaseKind) -> int:
         """Where a season letter's phase of this kind comes in the year;
@@ -129,7 +132,11 @@ class Flow:
         return bool(self.seasons) and self.seasons[0].kinds[:1] == (PhaseKind.MOVEMENT,)
 
     def describe(self) -> str:
-        return "the standard flow" if self == STANDARD_FLOW else "the flow"
+        return "the standard year" if self.is_standard else "the flow"
+
+    @property
+    def is_standard(self) -> bool:
+        return self is STANDARD_FLOW or self == STANDARD_FLOW
 
 
 STANDARD_FLOW = Flow((FlowSeason("SPRING", (PhaseKind.MOVEMENT, PhaseKind.RETREAT)),
@@ -170,7 +177,7 @@ def read_flow(lines: Sequence[str]) -> Flow:
     if gate is not None and gate[0] >= len(seasons):
         unplayable.append("a FLOW ending with IFYEARDIV is not supported yet")
     reason = "; ".join(dict.fromkeys(unplayable)) or None
-    return Flow(flow.seasons, flow.year_step, flow.gate, flow.divisor, flow.remainder, reason)
+    return replace(flow, unplayable=reason)
 
 
 def _new_year(text: str, step: int | None, after_season: bool, unplayable: list[str]) -> int:

@@ -50,7 +50,7 @@ class Phase:
         if kind_letter not in PhaseKind.__members__.values():
             raise ValueError(f"phase {text!r}: {kind_letter} is no phase type (M, R or A)")
         kind = PhaseKind(kind_letter)
-        if flow == STANDARD_FLOW and letter in Season.__members__.values():
+        if flow.is_standard and letter in Season.__members__.values():
             if (letter == Season.WINTER) != (kind is PhaseKind.ADJUSTMENT):
                 raise ValueError(f"phase {text!r}: adjustments happen in winter, and only then")
             return cls(int(year), Season(letter), kind, flow)
@@ -101,5 +101,5 @@ class Phase:
 
     def _walk(self) -> Iterator[Phase]:
         for year, letter, kind in self.flow.walk(self.year, self.season, self.kind):
-            season = Season(letter) if self.flow == STANDARD_FLOW else letter
+            season = Season(letter) if self.flow.is_standard else letter
             yield Phase(year, season, kind, self.flow)

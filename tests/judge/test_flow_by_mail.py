@@ -12,23 +12,15 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import Engine
 
-from tests.engine.test_flow_games import DATA as GAMES
-from tests.engine.test_flow_games import flow_variant_text
+from tests.judge.flow_variants import HUNDRED_EDITS, install
 from tests.judge.test_commands_by_mail import scenarios_in
 from tests.judge.test_commands_by_mail import test_scenario as run_scenario
 
 pytestmark = pytest.mark.slow
 
-HUNDRED = next(g for g in GAMES["game"] if g["start"] == "A1425M")
-
-
-@pytest.fixture
-def hundred_variant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    text = flow_variant_text([*HUNDRED["edits"], ['name = "standard"', 'name = "hundredflow"']])
-    (tmp_path / "hundredflow.toml").write_text(text, encoding="utf-8")
-    monkeypatch.setenv("JUDGE_VARIANTS", str(tmp_path))
-
 
 @pytest.mark.parametrize("scenario", scenarios_in(Path(__file__).parent / "data" / "flows"))
-def test_flow_scenario(db: Engine, scenario: dict[str, Any], hundred_variant: None) -> None:
+def test_flow_scenario(db: Engine, scenario: dict[str, Any], tmp_path: Path,
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    install(tmp_path, monkeypatch, "hundredflow", HUNDRED_EDITS)
     run_scenario(db, scenario)
