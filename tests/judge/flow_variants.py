@@ -13,6 +13,7 @@ from tests.engine.test_flow_games import DATA as GAMES
 from tests.engine.test_flow_games import flow_variant_text
 
 HUNDRED_EDITS = next(g for g in GAMES["game"] if g["start"] == "A1425M")["edits"]
+CHAOS_EDITS = next(g for g in GAMES["game"] if g["start"] == "W1900A")["edits"]
 AMBITION_EDITS = [
     ["start = \"S1901M\"", """begin = "SPRING 1763 MOVEMENT"
 flow = ["SPRING:INCOME,MOVEMENT,RETREATS", "FALL:INCOME,MOVEMENT,RETREATS",
