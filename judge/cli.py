@@ -59,6 +59,8 @@ def cmd_variant_check(args: argparse.Namespace, stdout: TextIO) -> int:
              else "no rings (Diplomap is refused)")
     stdout.write(f"{args.file}: ok: {game_map.title}, {len(game_map.provinces)} provinces, "
                  f"{centres} supply centres, {len(game_map.powers)} powers, {rings}\n")
+    if game_map.flow.unplayable:  # loads, but CREATE refuses it (unfinished_reason)
+        stdout.write(f"{args.file}: not offered yet: {game_map.flow.unplayable}\n")
     return 0
 
 

@@ -42,8 +42,10 @@ def test_a_flow_with_income_phases_loads_but_is_not_offered(
         db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = install(tmp_path, monkeypatch, "ambitionflow", AMBITION_EDITS)
     install(tmp_path, monkeypatch, "hundredflow", HUNDRED_EDITS)
-    with contextlib.redirect_stdout(io.StringIO()):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
         assert judge_main(["variant", "check", str(path)]) == 0
+    assert out.getvalue().endswith(f"ambitionflow.toml: not offered yet: {INCOME}\n")
     assert unfinished_reason("ambitionflow") == INCOME
     assert unfinished_reason("hundredflow") is None
     assert "hundredflow" in offered_variants()
