@@ -128,9 +128,6 @@ class Flow:
         moving = [s for s in self.seasons if PhaseKind.MOVEMENT in s.kinds]
         return bool(moving) and moving[-1].letter == season
 
-    def opens_with_movement(self) -> bool:
-        return bool(self.seasons) and self.seasons[0].kinds[:1] == (PhaseKind.MOVEMENT,)
-
     def describe(self) -> str:
         return "the standard year" if self.is_standard else "the flow"
 
@@ -176,6 +173,8 @@ def read_flow(lines: Sequence[str]) -> Flow:
                 gate[1] if gate else 1, gate[2] if gate else 0)
     if gate is not None and gate[0] >= len(seasons):
         unplayable.append("a FLOW ending with IFYEARDIV is not supported yet")
+    if gate is not None and gate[0] == 0:  # DPJudge would go back to the gate for ever
+        unplayable.append("a FLOW opening with IFYEARDIV is not supported yet")
     reason = "; ".join(dict.fromkeys(unplayable)) or None
     return replace(flow, unplayable=reason)
 
