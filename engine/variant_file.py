@@ -793,7 +793,9 @@ def unfinished_reason(name: str) -> str | None:
     A variant whose board is shipped before its rules module
     says so with ``unfinished = "why"`` in its [variant] table: the engine and
     its tests load it, but CREATE refuses it and LIST does not offer it, so no
-    GM starts a game the judge would adjudicate by the wrong rules.
+    GM starts a game the judge would adjudicate by the wrong rules. A flow
+    of phases the engine cannot play (DPJudge's INCOME phases) is such a
+    reason too, without the line.
     """
     header = _variant_header(name)
     reason = header.get("unfinished")
@@ -830,7 +832,8 @@ def _variant_header(name: str) -> dict[str, Any]:
 
 
 def offered_variants() -> list[str]:
-    """The shipped variants a GM may CREATE a game of."""
+    """The variants a GM may CREATE a game of: the shipped ones and those
+    of the JUDGE_VARIANTS folders, less the unfinished."""
     return [name for name in sorted({*shipped_variants(), *added_variants()})
             if unfinished_reason(name) is None]
 
