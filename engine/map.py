@@ -16,6 +16,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+from engine.flow import STANDARD_FLOW, Flow
+
 
 class UnitKind(StrEnum):
     """The kinds of unit the engine knows, by the letter orders write.
@@ -235,6 +237,8 @@ class GameMap:
     # DPJudge RULE flags in force, in the file's order ([variant] flags,
     # engine/flags.py): the standard rules' hooks read them (engine/flag_rules.py)
     flags: tuple[str, ...] = ()
+    # the phases of a year ([variant] flow, DPJudge's FLOW: engine/flow.py)
+    flow: Flow = STANDARD_FLOW
 
     # -- places -----------------------------------------------------------
 
@@ -436,6 +440,7 @@ class GameMap:
             kind_traits=self.kind_traits,
             tables=self.tables,
             flags=self.flags,
+            flow=self.flow,
         )
 
     # -- distances (civil disorder) ----------------------------------------

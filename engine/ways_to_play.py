@@ -71,7 +71,7 @@ def setup(game_map: GameMap, players: int, seed: int = 0) -> GameState:
                            and not game_map.powers[p].dummy),
     )
     if way.start is not None:
-        state = state.evolve(phase=Phase.parse(way.start))
+        state = state.evolve(phase=Phase.parse(way.start, game_map.flow))
     if way.victory is not None:
         state = state.evolve(victory=way.victory)
     if way.victory_by_player:

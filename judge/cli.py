@@ -63,6 +63,8 @@ def cmd_variant_check(args: argparse.Namespace, stdout: TextIO) -> int:
     unplayed = unsupported_reason(game_map.flags)
     if unplayed:  # the file is sound, but CREATE will refuse it until the judge plays it
         stdout.write(f"{args.file}: not offered to games: {unplayed}\n")
+    elif game_map.flow.unplayable:  # loads, but CREATE refuses it (unfinished_reason)
+        stdout.write(f"{args.file}: not offered yet: {game_map.flow.unplayable}\n")
     return 0
 
 

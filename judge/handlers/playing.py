@@ -40,7 +40,7 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
     state = games.current_state(ctx.session, game)
     powers = games.powers_of(member)
     on_file = {p: o for p, o in games.orders_on_file(ctx.session, game).items() if p in powers}
-    lines = [f"Orders on file for {phase_name(game.phase)} ({game.phase}):"]
+    lines = [f"Orders on file for {phase_name(game.phase, game.variant)} ({game.phase}):"]
     for power in powers:
         for text in on_file.get(power, []):
             lines.append(f"  {power:<9} {text}")

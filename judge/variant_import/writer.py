@@ -38,18 +38,18 @@ class Source:
 
 
 def phase_keys(begin: str | None, flow: tuple[str, ...]) -> dict[str, object]:
-    """``start``, ``begin`` and ``flow`` as the contract between the helpers
-    says: ``start`` alone for DPJudge's standard flow, DPJudge's words
-    verbatim for any other."""
+    """``start`` alone for DPJudge's standard flow; for any other,
+    DPJudge's words verbatim, ``begin`` and ``flow`` (engine/flow.py reads
+    them; a file gives its first phase once, so then no ``start``)."""
     words = (begin or "SPRING 1901 MOVEMENT").split()
     start = None
     if (len(words) == 3 and words[0].upper() in _SEASONS and words[1].isdigit()
             and words[2].upper() in _PHASES):
         start = f"{_SEASONS[words[0].upper()]}{words[1]}{_PHASES[words[2].upper()]}"
     keys: dict[str, object] = {}
-    if start is not None:
+    if start is not None and not flow:
         keys["start"] = start
-    if begin is not None and (flow or start is None):
+    elif begin is not None:
         keys["begin"] = " ".join(words)
     if flow:
         keys["flow"] = list(flow)
