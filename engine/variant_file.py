@@ -283,12 +283,19 @@ class _Builder:
                 self.problem(path, "coasts", "only a coastal province can have coasts")
             if len(coasts) == 1:
                 self.problem(path, "coasts", "a province with coasts needs at least two")
+            port = entry.get("port", False)
+            if not isinstance(port, bool):
+                self.problem(path, "port", "port is true or false")
+                port = False
+            if port and terrain is not Terrain.COASTAL:
+                self.problem(path, "port", "only a coastal province is a port")
             provinces[code] = Province(
                 code=code,
                 name=str(entry.get("name", code)),
                 terrain=terrain,
                 coasts=coasts,
                 centre=self._centre(path, entry.get("centre")),
+                port=port,
             )
             army_list = self._code_list(path, entry, "army")
             fleet_list = self._code_list(path, entry, "fleet")
