@@ -72,13 +72,15 @@ def needs_adjustments(
 
 def free_sites(game_map: GameMap, state: GameState, power: str,
                occupied: set[str] | None = None) -> list[str]:
-    """The centres the power may build in now: its own, empty build sites;
-    ``occupied``: the provinces with a unit, when the caller has them."""
+    """The places the power may build in now: its empty build sites, owned
+    where they are supply centres (a partisan site is none: it needs no
+    owner); ``occupied``: the provinces with a unit, when the caller has them."""
     owned = set(state.centres_of(power))
     if occupied is None:
         occupied = {u.province for u in state.units}
     sites = rules_for(game_map).build_sites(game_map, state, power)
-    return [c for c in sites if c in owned and c not in occupied]
+    centres = game_map.supply_centres
+    return [c for c in sites if (c in owned or c not in centres) and c not in occupied]
 
 
 def _build_unit(game_map: GameMap, power: str, order: Build) -> Unit | Reason:
@@ -187,7 +189,8 @@ def _builds(
             why = (f"{unit.province} is not a home supply centre of {power}"
                    if eligible == set(game_map.powers[power].home)
                    else f"{unit.province} is not a build site of {power}")
-        elif unit.province not in state.centres_of(power):
+        elif unit.province in game_map.supply_centres \
+                and unit.province not in state.centres_of(power):
             why = f"{power} does not own {unit.province}"
         elif unit.province not in sites:
             why = f"{unit.province} is occupied"

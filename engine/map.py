@@ -150,6 +150,12 @@ class Power:
     # a DPJudge DUMMY power: no player takes it, it sits in no seat, and its
     # units hold unless ordered (engine/flags.py: CD_DUMMIES, IMMOBILE_DUMMIES)
     dummy: bool = False
+    # DPJudge's partisan sites (``*SIB``): no supply centres, but it builds
+    # there while it owns some but not all of its homes (engine/home_marks.py)
+    partisan: tuple[str, ...] = ()
+    # DPJudge's alternative home centres (``@CAL``): each of its homes listed
+    # here, with the homes a build there takes the place of
+    alternative_homes: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def name_in_prose(self) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from engine import flag_rules
+from engine import flag_rules, home_marks
 from engine.bids import Bid, BidResult
 from engine.boards import Happened, HexBoard
 from engine.holdings import NOTHING, Holdings
@@ -335,8 +335,10 @@ class Rules:
     def allowance(self, game_map: GameMap, state: GameState, power: str,
                   scores: Mapping[str, int]) -> int:
         """How many units a power may keep: one per supply centre (DPJudge's
-        MOBILIZE: a single build in the first winter)."""
-        return flag_rules.allowance(game_map, state, power, scores.get(power, 0))
+        MOBILIZE: a single build in the first winter), and one per partisan
+        site while its partisans rise (engine/home_marks.py)."""
+        return (flag_rules.allowance(game_map, state, power, scores.get(power, 0))
+                + home_marks.partisan_units(game_map, state, power))
 
     def victor(self, game_map: GameMap, state: GameState,
                scores: Mapping[str, int]) -> str | None:
@@ -385,10 +387,12 @@ class Rules:
         return power.name not in state.unplayed
 
     def build_sites(self, game_map: GameMap, state: GameState, power: str) -> set[str]:
-        """Every supply centre the power may build in, were it owned and
-        empty: its homes, or others by DPJudge's BUILD_ANY, HOME_BUILDS and
-        REMOTE_BUILDS."""
-        return flag_rules.build_sites(game_map, state, power)
+        """Every place the power may build in, were it empty (and owned,
+        for a supply centre): its homes, or other centres by DPJudge's
+        BUILD_ANY, HOME_BUILDS and REMOTE_BUILDS, and its partisan sites
+        while they rise (engine/home_marks.py)."""
+        return (flag_rules.build_sites(game_map, state, power)
+                | home_marks.partisan_sites(game_map, state, power))
 
     def unordered_builds(self, game_map: GameMap, state: GameState, power: str, due: int,
                          sites: Sequence[str]) -> tuple[Build, ...]:
@@ -399,8 +403,10 @@ class Rules:
     def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
                       scores: Mapping[str, int], board: Sequence[Unit]) -> str:
         """Why this build is not allowed beyond the site rules, or ''.
-        ``board``: the units as they stand, this winter's builds so far included."""
-        return ""
+        ``board``: the units as they stand, this winter's builds so far
+        included. DPJudge's alternative home centres: a build there takes
+        the place of one in a home (engine/home_marks.py)."""
+        return home_marks.alternative_refusal(game_map, state, power, unit, board)
 
     def neutral_builds(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:
         """Units neutral powers rebuild on their own in winter."""

@@ -22,6 +22,7 @@ from engine import rings as ring_checks
 from engine import variant_checks
 from engine.flags import in_force, read_flags, unsupported_reason
 from engine.flow import STANDARD_FLOW, Flow, FlowError, read_begin, read_flow
+from engine.home_marks import read_home_marks
 from engine.kinds import kind_traits, standard_kinds
 from engine.map import (
     COLOUR,
@@ -468,7 +469,15 @@ class _Builder:
                 colour=colour,
                 title=str(entry.get("title", "")),
                 **self._traits(path, entry, provinces),
+                **read_home_marks(self.problem, path, entry, provinces, home),
             )
+        partisans: dict[str, str] = {}
+        for power in powers.values():
+            for site in power.partisan:
+                if site in partisans:
+                    self.problem(("powers", power.name), "partisan",
+                                 f"{site} is also a partisan site of {partisans[site]}")
+                partisans[site] = power.name
         letters: dict[str, str] = {}
         for power in powers.values():
             if power.letter in letters:
