@@ -39,6 +39,9 @@ class _Power:
     homes: list[str] = field(default_factory=list)
     owns: list[str] | None = None
     dummy: bool = False
+    partisan: list[str] = field(default_factory=list)
+    alternatives: dict[str, list[str]] = field(default_factory=dict)  # home -> its limits
+    mark_lines: dict[str, Where] = field(default_factory=dict)  # where * and @ were given
 
 
 class _Reader:
@@ -252,6 +255,9 @@ class _Reader:
             power.homes = each(power.homes)
             if power.owns is not None:
                 power.owns = each(power.owns)
+            power.partisan = each(power.partisan)
+            power.alternatives = {new: each(limits) for old, limits in
+                                  power.alternatives.items() if (new := change(old))}
         units: dict[str, tuple[str, str]] = {}
         lines: dict[str, Where] = {}
         for owner, unit in self.units.values():
@@ -311,10 +317,12 @@ class _Reader:
             if code.startswith("-"):
                 code = code[1:]
                 power.homes = [h for h in power.homes if h != code]
+                power.partisan = [p for p in power.partisan if p != code]
+                power.alternatives.pop(code, None)
                 if code not in self.unowned:
                     self.unowned.append(code)
                 continue
-            bare = code.lstrip("~&+*@").split("(")[0]
+            bare, _, limits = code.lstrip("~&+*@").partition("(")
             marks = code[: len(code) - len(code.lstrip("~&+*@"))]
             for mark in marks:
                 if mark in HOME_MARKS:
@@ -325,6 +333,17 @@ class _Reader:
                               "until the next movement is not supported", changes_play=True)
             if any(m in HOME_MARKS for m in marks) or bare == "SC":
                 continue
+            # a place said again is what its last mention makes it (DPJudge)
+            power.partisan = [p for p in power.partisan if p != bare]
+            power.alternatives.pop(bare, None)
+            if "*" in marks or "@" in marks:
+                power.mark_lines[bare] = where
+            if "*" in marks:  # a partisan site: no home, no supply centre
+                power.homes = [h for h in power.homes if h != bare]
+                power.partisan.append(bare)
+                continue
+            if "@" in marks:  # an alternative home centre is a home too
+                power.alternatives[bare] = [c for c in limits.rstrip(")").split(",") if c]
             if bare not in power.homes:
                 power.homes.append(bare)
 
@@ -362,8 +381,9 @@ class _Reader:
             return
         power = self.powers[self.current or ""]
         # INHABITS and HOMES both set the homes anew (HOMES forgets earlier
-        # INHABITS lines too); a map's lines never mix them for one power
-        power.homes = []
+        # INHABITS lines too), their marks with them; a map's lines never
+        # mix them for one power
+        power.homes, power.partisan, power.alternatives = [], [], {}
         self._add_homes(where, power, args)
 
     def _unit(self, where: Where, text: str, kind: str, loc: str) -> None:
@@ -438,7 +458,10 @@ class _Reader:
                     tuple(u for owner, u in self.units.values() if owner == key),
                     p.dummy, p.where,
                     tuple(self.unit_lines.get(u, p.where)
-                          for owner, u in self.units.values() if owner == key))
+                          for owner, u in self.units.values() if owner == key),
+                    tuple(p.partisan),
+                    tuple((h, tuple(limits)) for h, limits in p.alternatives.items()),
+                    tuple(p.mark_lines.items()))
             for key, p in self.powers.items())
         return DpMap(
             names=dict(self.names), locations=tuple(self.locations.values()),
