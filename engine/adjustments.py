@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
+from engine.new_homes import homes_of
 from engine.orders import Build, Disband, Order, Remove, UnitRef, Waive
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
 from engine.state import GameState
@@ -187,7 +188,7 @@ def _builds(
         canonical = Build(unit.location, unit.kind)
         if unit.province not in eligible:
             why = (f"{unit.province} is not a home supply centre of {power}"
-                   if eligible == set(game_map.powers[power].home)
+                   if eligible == set(homes_of(game_map, state, power))
                    else f"{unit.province} is not a build site of {power}")
         elif unit.province in game_map.supply_centres \
                 and unit.province not in state.centres_of(power):
@@ -277,9 +278,9 @@ def civil_disorder_removals(
     if count <= 0:
         return []
     if state.cd_distance == "home":
-        targets = list(game_map.powers[power].home)
+        targets = list(homes_of(game_map, state, power))
     else:
-        targets = state.centres_of(power) or list(game_map.powers[power].home)
+        targets = state.centres_of(power) or list(homes_of(game_map, state, power))
     distance = game_map.distances_from(targets)
     candidates = [u for u in board if u.power == power]
     far = len(game_map.provinces)

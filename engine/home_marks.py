@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.map import GameMap, Province, Terrain
+from engine.new_homes import homes_of
 from engine.state import GameState
 from engine.units import Unit
 
@@ -67,8 +68,9 @@ def partisans_rise(game_map: GameMap, state: GameState, power: str) -> bool:
     info = game_map.powers[power]
     if not info.partisan or "NO_PARTISANS" in game_map.flags:
         return False
-    owned = set(info.home) & set(state.centres_of(power))
-    return 0 < len(owned) < len(set(info.home))
+    home = set(homes_of(game_map, state, power))
+    owned = home & set(state.centres_of(power))
+    return 0 < len(owned) < len(home)
 
 
 def partisan_sites(game_map: GameMap, state: GameState, power: str) -> set[str]:
@@ -99,11 +101,14 @@ def alternative_refusal(game_map: GameMap, state: GameState, power: str, unit: U
     homes, or those the map names), owned and empty when the winter began
     and not built in. The builds so far this winter come first; a later one
     that leaves no home to forgo is refused."""
-    info = game_map.powers[power]
-    alternatives: Mapping[str, tuple[str, ...]] = dict(info.alternative_homes)
+    home = homes_of(game_map, state, power)
+    # an alternative stands for homes while it is one (NEWHOMES may change them)
+    alternatives: Mapping[str, tuple[str, ...]] = {
+        code: tuple(h for h in stands_for if h in home)
+        for code, stands_for in game_map.powers[power].alternative_homes if code in home}
     if not alternatives:
         return ""
-    normal = [h for h in info.home if h not in alternatives]
+    normal = [h for h in home if h not in alternatives]
     sites = set(alternatives) | set(normal)
     if unit.province not in sites:
         return ""

@@ -248,6 +248,9 @@ class GameMap:
     flags: tuple[str, ...] = ()
     # the phases of a year ([variant] flow, DPJudge's FLOW: engine/flow.py)
     flow: Flow = STANDARD_FLOW
+    # the years whose adjustments make every power's owned centres its homes
+    # ([variant] new_homes, DPJudge's NEWHOMES: engine/new_homes.py)
+    new_homes: tuple[int, ...] = ()
 
     # -- places -----------------------------------------------------------
 
@@ -469,6 +472,7 @@ class GameMap:
             tables=self.tables,
             flags=self.flags,
             flow=self.flow,
+            new_homes=self.new_homes,
         )
 
     # -- distances (civil disorder) ----------------------------------------

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from engine import flag_rules, home_marks
+from engine import flag_rules, home_marks, new_homes
 from engine.bids import Bid, BidResult
 from engine.boards import Happened, HexBoard
 from engine.holdings import NOTHING, Holdings
@@ -95,7 +95,8 @@ class Rules:
     setup_default = "the default for what is not set"
     # what these rules keep in a position beside the standard game's fields,
     # each a frozen value of its own (engine/state_parts.py)
-    state_parts: tuple[type[StatePart], ...] = ()
+    # (DPJudge's NEWHOMES: the homes a reassignment gave, engine/new_homes.py)
+    state_parts: tuple[type[StatePart], ...] = (new_homes.HomesState,)
     # the kinds of line players file for a phase, each read by the parser
     # its name selects (engine/lines.py): the standard game reads orders only
     line_kinds: tuple[LineKind[Any], ...] = (ORDERS,)
@@ -354,8 +355,10 @@ class Rules:
 
     def end_of_year(self, game_map: GameMap, state: GameState,
                     scores: Mapping[str, int]) -> GameState:
-        """The state after the year's centres are counted (elimination and the like)."""
-        return state
+        """The state after the year's centres are counted (elimination and
+        the like; DPJudge's NEWHOMES: the homes reassigned to what each power
+        owns, engine/new_homes.py)."""
+        return new_homes.reassigned(game_map, state)
 
     # -- adjustments --------------------------------------------------------------
 

@@ -174,6 +174,11 @@ class _Builder:
         kind_traits = self._kind_traits()
         kinds = self._kinds(header, kind_traits)
         flags = in_force(read_flags(self.problem, header.get("flags")))
+        new_homes = header.get("new_homes", [])
+        if not isinstance(new_homes, list) or not all(
+                isinstance(y, int) and not isinstance(y, bool) for y in new_homes):
+            self.problem(("variant",), "new_homes", "new_homes lists years: [1899]")
+            new_homes = []
 
         provinces, army, fleet, borders = self._provinces()
         aliases = self._aliases(provinces)
@@ -216,6 +221,7 @@ class _Builder:
             rings=rings,
             flags=flags,
             flow=self.flow,
+            new_homes=tuple(sorted(set(new_homes))),
             tables={k: v for k, v in self.data.items() if k not in _KNOWN_TABLES},
         )
         for path, message in _rules_problems(game_map):
