@@ -64,6 +64,7 @@ class _Reader:
         self.rule_files: dict[str, set[str]] = {}  # the files that switch each flag on
         self.notes: list[Note] = []
         self.text_only = False
+        self.new_homes: tuple[int, ...] = ()
         self.current: str | None = None
         self.stanza: str | None = None  # inside DIRECTIVES: its variant, "" for none
         self.dynamic: tuple[str, str] | None = None  # inside IN/FROM: (its file, its line)
@@ -132,6 +133,11 @@ class _Reader:
             self.flow = [*self.flow, " ".join(args)] if args else []
         elif keyword in ("RULE", "RULES"):
             self._rules(where, args)
+        elif keyword == "NEWHOMES":  # a later line replaces the years, as in DPJudge
+            if all(a.isdigit() for a in args):
+                self.new_homes = tuple(int(a) for a in args)
+            else:
+                self.note(where, f"'{text}': NEWHOMES takes years", True)
         elif keyword in UNSUPPORTED:
             self.note(where, f"'{text}': {UNSUPPORTED[keyword]} is not supported",
                       changes_play=True)
@@ -468,7 +474,7 @@ class _Reader:
             powers=powers, unowned=tuple(self.unowned), victory=self.victory,
             begin=self.begin, flow=tuple(self.flow), flags=tuple(flags),
             flag_lines=dict(self.rule_lines),
-            notes=tuple(self.notes), text_only=self.text_only)
+            notes=tuple(self.notes), text_only=self.text_only, new_homes=self.new_homes)
 
 
 def _without(loc: Location, gone: Callable[[str], bool]) -> Location:

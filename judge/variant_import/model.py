@@ -108,3 +108,4 @@ class DpMap:
     flag_lines: Mapping[str, Where]  # where each flag (or "!FLAG") was first said
     notes: tuple[Note, ...]
     text_only: bool
+    new_homes: tuple[int, ...] = ()  # NEWHOMES: the years homes are reassigned

@@ -14,7 +14,6 @@ UNSUPPORTED = {
     "ROTATE": "rotating the control of dummy powers",
     "TEAM": "teams of powers played by one player",
     "TEAMS": "teams of powers played by one player",
-    "NEWHOMES": "home centres reassigned during the game",
     "LEAGUE": "leagues restricting supports and convoys",
     "RESERVES": "reserve units above the centre count",
     "MILITIA": "militia units above the centre count",

@@ -26,6 +26,7 @@ class Header:
     flow: tuple[str, ...]
     flags: tuple[str, ...]
     unfinished: str | None
+    new_homes: tuple[int, ...] = ()  # DPJudge's NEWHOMES years
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,8 @@ def variant_text(header: Header, source: Source, powers: Iterable[PowerOut],
     out.append(f"victory = {header.victory}")
     if header.flags:
         out.append(f"flags = {toml_value(list(header.flags))}")
+    if header.new_homes:
+        out.append(f"new_homes = {toml_value(list(header.new_homes))}")
     if header.unfinished:
         out.append(f"unfinished = {_q(header.unfinished)}")
     out += ["", "[source]", f"map = {_q(source.map)}", f"files = {toml_value(list(source.files))}"]
