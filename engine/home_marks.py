@@ -120,7 +120,7 @@ def alternative_refusal(game_map: GameMap, state: GameState, power: str, unit: U
     open_homes = {h for h in normal if h in owned and h not in occupied and h not in built}
     wanted = [(site, [h for h in alternatives[site] if h in open_homes])
               for site in built if site in alternatives]
-    if _forgone(wanted) is not None:
+    if _each_forgoes_one(wanted):
         return ""
     if unit.province in alternatives:
         stands_for = ", ".join(alternatives[unit.province])
@@ -131,9 +131,9 @@ def alternative_refusal(game_map: GameMap, state: GameState, power: str, unit: U
             f"the place of its build in {unit.province}")
 
 
-def _forgone(wanted: list[tuple[str, list[str]]]) -> dict[str, str] | None:
-    """A home forgone for each alternative build, each home once (a
-    matching, by augmenting paths), or None when there is none."""
+def _each_forgoes_one(wanted: list[tuple[str, list[str]]]) -> bool:
+    """Can each alternative build forgo a home of its own list, no home
+    twice? (A matching, found by augmenting paths.)"""
     taken: dict[str, int] = {}  # home -> the index of the build forgoing it
 
     def place(index: int, seen: set[str]) -> bool:
@@ -146,7 +146,4 @@ def _forgone(wanted: list[tuple[str, list[str]]]) -> dict[str, str] | None:
                 return True
         return False
 
-    for index in range(len(wanted)):
-        if not place(index, set()):
-            return None
-    return {wanted[i][0]: home for home, i in taken.items()}
+    return all(place(index, set()) for index in range(len(wanted)))
