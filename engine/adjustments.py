@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
+from engine.new_homes import homes_of
 from engine.orders import Build, Disband, Order, Remove, UnitRef, Waive
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
 from engine.state import GameState
@@ -72,13 +73,15 @@ def needs_adjustments(
 
 def free_sites(game_map: GameMap, state: GameState, power: str,
                occupied: set[str] | None = None) -> list[str]:
-    """The centres the power may build in now: its own, empty build sites;
-    ``occupied``: the provinces with a unit, when the caller has them."""
+    """The places the power may build in now: its empty build sites, owned
+    where they are supply centres (a partisan site is none: it needs no
+    owner); ``occupied``: the provinces with a unit, when the caller has them."""
     owned = set(state.centres_of(power))
     if occupied is None:
         occupied = {u.province for u in state.units}
     sites = rules_for(game_map).build_sites(game_map, state, power)
-    return [c for c in sites if c in owned and c not in occupied]
+    centres = game_map.supply_centres
+    return [c for c in sites if (c in owned or c not in centres) and c not in occupied]
 
 
 def _build_unit(game_map: GameMap, power: str, order: Build) -> Unit | Reason:
@@ -185,9 +188,10 @@ def _builds(
         canonical = Build(unit.location, unit.kind)
         if unit.province not in eligible:
             why = (f"{unit.province} is not a home supply centre of {power}"
-                   if eligible == set(game_map.powers[power].home)
+                   if eligible == set(homes_of(game_map, state, power))
                    else f"{unit.province} is not a build site of {power}")
-        elif unit.province not in state.centres_of(power):
+        elif unit.province in game_map.supply_centres \
+                and unit.province not in state.centres_of(power):
             why = f"{power} does not own {unit.province}"
         elif unit.province not in sites:
             why = f"{unit.province} is occupied"
@@ -274,9 +278,9 @@ def civil_disorder_removals(
     if count <= 0:
         return []
     if state.cd_distance == "home":
-        targets = list(game_map.powers[power].home)
+        targets = list(homes_of(game_map, state, power))
     else:
-        targets = state.centres_of(power) or list(game_map.powers[power].home)
+        targets = state.centres_of(power) or list(homes_of(game_map, state, power))
     distance = game_map.distances_from(targets)
     candidates = [u for u in board if u.power == power]
     far = len(game_map.provinces)

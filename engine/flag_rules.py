@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 
 from engine.map import GameMap, UnitKind
+from engine.new_homes import homes_of
 from engine.orders import Build, Move, Order
 from engine.phase import Phase, PhaseKind, Season
 from engine.state import GameState
@@ -21,14 +22,14 @@ from engine.state import GameState
 def build_sites(game_map: GameMap, state: GameState, power: str) -> set[str]:
     """Every centre the power may build in, were it owned and empty."""
     flags = game_map.flags
-    home = set(game_map.powers[power].home)
+    home = set(homes_of(game_map, state, power))
     if not {"BUILD_ANY", "HOME_BUILDS", "REMOTE_BUILDS"}.intersection(flags):
         return home
     if "REMOTE_BUILDS" in flags and not home & set(state.centres_of(power)):
         return set()  # it owns none of its homes: no build anywhere
     if "HOME_BUILDS" in flags:
-        # any power's original home centre (DUMMY powers' too)
-        return {c for p in game_map.powers.values() for c in p.home}
+        # any power's home centre (DUMMY powers' too), as NEWHOMES last left them
+        return {c for p in game_map.powers for c in homes_of(game_map, state, p)}
     # BUILD_ANY, or REMOTE_BUILDS alone, which includes it (Rules.txt)
     return set(game_map.supply_centres)
 

@@ -60,6 +60,7 @@ SUPPORTED: Mapping[str, str] = {
     "CD_BUILDS": "unordered_builds: a power without adjustment orders builds",
     "IMMOBILE_DUMMIES": "order_refusal: a dummy's units may not move",
     "FTF_PRESS": "press_refusal: press to the Master only outside movement phases",
+    "NO_PARTISANS": "build_sites and allowance: the map's partisan sites are ignored",
 }
 
 # Flags DPJudge itself ignores in the games this judge plays: the Payola

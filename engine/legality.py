@@ -44,9 +44,10 @@ class Occupancy:
         # Dissolution §3.10: a convoyed army names its whole path, and only that path counts
         self.binding_paths = binding_paths
         self.barred = game_map.barred
-        waters = game_map.water_provinces
+        # the fleets that may convoy: at sea, or in a port (DPJudge's PORT)
+        seas = game_map.convoy_seas
         self.fleet_waters = frozenset(
-            p for p, u in units.items() if u.kind is UnitKind.FLEET and p in waters
+            p for p, u in units.items() if u.kind is UnitKind.FLEET and p in seas
         )
         self._refs: dict[str, UnitRef] = {}
         self._shores: dict[tuple[str, str | None], frozenset[str]] = {}
@@ -89,7 +90,7 @@ class Occupancy:
             return False
         carriers = [u for p, u in self.units.items()
                     if p not in (src, dst, without)
-                    and self.map.provinces[p].terrain in self.map.traits(u.kind).convoys_from]
+                    and self.map.convoys_from(u.kind, p)]
         queue = [c for c in carriers
                  if self.map.reaches_province(c.kind, c.location, src)]
         seen = {c.province for c in queue}
@@ -293,8 +294,7 @@ def convoy_path_fault(board: Occupancy, army: Unit, path: tuple[str, ...], dest:
         carrier = board.units.get(place)
         if carrier is None:
             return f"no unit in {place} to convoy"
-        terrain = game_map.provinces[place].terrain
-        if terrain not in game_map.traits(carrier.kind).convoys_from:
+        if not game_map.convoys_from(carrier.kind, place):
             return f"the {carrier.kind.noun} in {place} cannot convoy"
         carriers.append(carrier)
 
@@ -385,10 +385,12 @@ def _check_support_move(board: Occupancy, unit: Unit, me: UnitRef,
 
 
 def _check_convoy(board: Occupancy, unit: Unit, me: UnitRef, order: Convoy) -> CheckedMovement:
-    if board.map.provinces[unit.province].terrain not in board.map.traits(unit.kind).convoys_from:
+    if not board.map.convoys_from(unit.kind, unit.province):
         kinds = [k for k in board.map.kinds if board.map.traits(k).convoys_from]
         if kinds == [UnitKind.FLEET]:
-            return None, illegal("only a fleet at sea can convoy")
+            at_sea = "at sea or in a port" if board.map.convoy_seas - board.map.water_provinces \
+                else "at sea"
+            return None, illegal(f"only a fleet {at_sea} can convoy")
         return None, illegal(f"a {unit.kind.noun} in {unit.province} cannot convoy")
     found = _supported(board, unit, order)
     if isinstance(found, Reason):

@@ -100,6 +100,9 @@ class Province:
     terrain: Terrain
     coasts: tuple[str, ...] = ()  # coast codes (NC, SC...) of a two-coast province
     centre: SupplyCentre | None = None
+    # a DPJudge PORT: a coastal province whose fleet convoys as if it were at
+    # sea (``port = true``; a kind that convoys from water convoys from here too)
+    port: bool = False
 
     @property
     def is_centre(self) -> bool:
@@ -147,6 +150,12 @@ class Power:
     # a DPJudge DUMMY power: no player takes it, it sits in no seat, and its
     # units hold unless ordered (engine/flags.py: CD_DUMMIES, IMMOBILE_DUMMIES)
     dummy: bool = False
+    # DPJudge's partisan sites (``*SIB``): no supply centres, but it builds
+    # there while it owns some but not all of its homes (engine/home_marks.py)
+    partisan: tuple[str, ...] = ()
+    # DPJudge's alternative home centres (``@CAL``): each of its homes listed
+    # here, with the homes a build there takes the place of
+    alternative_homes: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def name_in_prose(self) -> str:
@@ -239,6 +248,9 @@ class GameMap:
     flags: tuple[str, ...] = ()
     # the phases of a year ([variant] flow, DPJudge's FLOW: engine/flow.py)
     flow: Flow = STANDARD_FLOW
+    # the years whose adjustments make every power's owned centres its homes
+    # ([variant] new_homes, DPJudge's NEWHOMES: engine/new_homes.py)
+    new_homes: tuple[int, ...] = ()
 
     # -- places -----------------------------------------------------------
 
@@ -361,31 +373,48 @@ class GameMap:
     def water_provinces(self) -> frozenset[str]:
         return frozenset(p.code for p in self.provinces.values() if p.terrain is Terrain.WATER)
 
+    @cached_property
+    def convoy_seas(self) -> frozenset[str]:
+        """The provinces a convoy's chain of fleets runs through: the water
+        provinces and the ports (DPJudge's PORT: "fleets located in PORT
+        spaces may convoy armies as if they were in water")."""
+        return self.water_provinces | {p.code for p in self.provinces.values() if p.port}
+
+    def convoys_from(self, kind: UnitKind, province: str) -> bool:
+        """May a unit of this kind convoy from this province? By its terrain
+        (``convoys_from``), a port counting as water."""
+        convoys = self.traits(kind).convoys_from
+        prov = self.provinces[province]
+        return prov.terrain in convoys or (prov.port and Terrain.WATER in convoys)
+
     def is_coastal(self, province: str) -> bool:
         return self.provinces[province].terrain is Terrain.COASTAL
 
     @cached_property
     def water_neighbours(self) -> Mapping[str, frozenset[str]]:
-        """Province -> the water provinces a fleet could sail to from it (any coast)."""
+        """Province -> the convoy seas (water provinces and ports) a fleet
+        could sail to from it (any coast): the links of convoy routes."""
+        seas = self.convoy_seas
         result: dict[str, set[str]] = {p: set() for p in self.provinces}
         for src, dsts in self.fleet_moves.items():
             for dst in dsts:
-                if self.is_water(province_of(dst)):
+                if province_of(dst) in seas:
                     result[province_of(src)].add(province_of(dst))
         return {p: frozenset(s) for p, s in result.items()}
 
     def sea_route_exists(self, src: str, dst: str, usable: Iterable[str] | None = None) -> bool:
         """Is there a chain of water provinces from coastal src to coastal dst?
 
-        With ``usable`` given, only those water provinces may be used (the
-        ones holding a convoying fleet); otherwise any water province.
+        With ``usable`` given, only those convoy seas may be used (the
+        ones holding a convoying fleet); otherwise any water province or port.
         """
-        waters = self.water_provinces if usable is None else frozenset(usable)
+        waters = self.convoy_seas if usable is None else frozenset(usable)
         return province_of(dst) in self.convoy_shores(province_of(src), waters)
 
     def convoy_shores(self, src: str, usable: frozenset[str]) -> frozenset[str]:
-        """Every province that fleets in the ``usable`` water provinces,
-        joined sea to sea, could carry an army from province src to."""
+        """Every province that fleets in the ``usable`` convoy seas (water
+        provinces and ports), joined sea to sea, could carry an army from
+        province src to."""
         near = self.water_neighbours
         queue = [w for w in near[src] if w in usable]
         seen = set(queue)
@@ -401,10 +430,12 @@ class GameMap:
 
     @cached_property
     def _coast_neighbours_of_water(self) -> Mapping[str, frozenset[str]]:
-        """Water province -> every province (any kind) a fleet there touches."""
+        """Convoy sea (water province or port) -> every province (any kind) a
+        fleet there touches."""
+        seas = self.convoy_seas
         result: dict[str, set[str]] = {p: set() for p in self.provinces}
         for src, dsts in self.fleet_moves.items():
-            if self.is_water(province_of(src)):
+            if province_of(src) in seas:
                 result[province_of(src)].update(province_of(d) for d in dsts)
         return {p: frozenset(s) for p, s in result.items()}
 
@@ -441,6 +472,7 @@ class GameMap:
             tables=self.tables,
             flags=self.flags,
             flow=self.flow,
+            new_homes=self.new_homes,
         )
 
     # -- distances (civil disorder) ----------------------------------------

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from engine import flag_rules
+from engine import flag_rules, home_marks, new_homes
 from engine.bids import Bid, BidResult
 from engine.boards import Happened, HexBoard
 from engine.holdings import NOTHING, Holdings
@@ -95,7 +95,8 @@ class Rules:
     setup_default = "the default for what is not set"
     # what these rules keep in a position beside the standard game's fields,
     # each a frozen value of its own (engine/state_parts.py)
-    state_parts: tuple[type[StatePart], ...] = ()
+    # (DPJudge's NEWHOMES: the homes a reassignment gave, engine/new_homes.py)
+    state_parts: tuple[type[StatePart], ...] = (new_homes.HomesState,)
     # the kinds of line players file for a phase, each read by the parser
     # its name selects (engine/lines.py): the standard game reads orders only
     line_kinds: tuple[LineKind[Any], ...] = (ORDERS,)
@@ -335,8 +336,10 @@ class Rules:
     def allowance(self, game_map: GameMap, state: GameState, power: str,
                   scores: Mapping[str, int]) -> int:
         """How many units a power may keep: one per supply centre (DPJudge's
-        MOBILIZE: a single build in the first winter)."""
-        return flag_rules.allowance(game_map, state, power, scores.get(power, 0))
+        MOBILIZE: a single build in the first winter), and one per partisan
+        site while its partisans rise (engine/home_marks.py)."""
+        return (flag_rules.allowance(game_map, state, power, scores.get(power, 0))
+                + home_marks.partisan_units(game_map, state, power))
 
     def victor(self, game_map: GameMap, state: GameState,
                scores: Mapping[str, int]) -> str | None:
@@ -352,8 +355,10 @@ class Rules:
 
     def end_of_year(self, game_map: GameMap, state: GameState,
                     scores: Mapping[str, int]) -> GameState:
-        """The state after the year's centres are counted (elimination and the like)."""
-        return state
+        """The state after the year's centres are counted (elimination and
+        the like; DPJudge's NEWHOMES: the homes reassigned to what each power
+        owns, engine/new_homes.py)."""
+        return new_homes.reassigned(game_map, state)
 
     # -- adjustments --------------------------------------------------------------
 
@@ -385,10 +390,12 @@ class Rules:
         return power.name not in state.unplayed
 
     def build_sites(self, game_map: GameMap, state: GameState, power: str) -> set[str]:
-        """Every supply centre the power may build in, were it owned and
-        empty: its homes, or others by DPJudge's BUILD_ANY, HOME_BUILDS and
-        REMOTE_BUILDS."""
-        return flag_rules.build_sites(game_map, state, power)
+        """Every place the power may build in, were it empty (and owned,
+        for a supply centre): its homes, or other centres by DPJudge's
+        BUILD_ANY, HOME_BUILDS and REMOTE_BUILDS, and its partisan sites
+        while they rise (engine/home_marks.py)."""
+        return (flag_rules.build_sites(game_map, state, power)
+                | home_marks.partisan_sites(game_map, state, power))
 
     def unordered_builds(self, game_map: GameMap, state: GameState, power: str, due: int,
                          sites: Sequence[str]) -> tuple[Build, ...]:
@@ -399,8 +406,10 @@ class Rules:
     def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
                       scores: Mapping[str, int], board: Sequence[Unit]) -> str:
         """Why this build is not allowed beyond the site rules, or ''.
-        ``board``: the units as they stand, this winter's builds so far included."""
-        return ""
+        ``board``: the units as they stand, this winter's builds so far
+        included. DPJudge's alternative home centres: a build there takes
+        the place of one in a home (engine/home_marks.py)."""
+        return home_marks.alternative_refusal(game_map, state, power, unit, board)
 
     def neutral_builds(self, game_map: GameMap, state: GameState) -> tuple[Unit, ...]:
         """Units neutral powers rebuild on their own in winter."""

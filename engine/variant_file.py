@@ -22,6 +22,7 @@ from engine import rings as ring_checks
 from engine import variant_checks
 from engine.flags import in_force, read_flags, unsupported_reason
 from engine.flow import STANDARD_FLOW, Flow, FlowError, read_begin, read_flow
+from engine.home_marks import read_home_marks
 from engine.kinds import kind_traits, standard_kinds
 from engine.map import (
     COLOUR,
@@ -173,6 +174,11 @@ class _Builder:
         kind_traits = self._kind_traits()
         kinds = self._kinds(header, kind_traits)
         flags = in_force(read_flags(self.problem, header.get("flags")))
+        new_homes = header.get("new_homes", [])
+        if not isinstance(new_homes, list) or not all(
+                isinstance(y, int) and not isinstance(y, bool) for y in new_homes):
+            self.problem(("variant",), "new_homes", "new_homes lists years: [1899]")
+            new_homes = []
 
         provinces, army, fleet, borders = self._provinces()
         aliases = self._aliases(provinces)
@@ -215,6 +221,7 @@ class _Builder:
             rings=rings,
             flags=flags,
             flow=self.flow,
+            new_homes=tuple(sorted(set(new_homes))),
             tables={k: v for k, v in self.data.items() if k not in _KNOWN_TABLES},
         )
         for path, message in _rules_problems(game_map):
@@ -283,12 +290,19 @@ class _Builder:
                 self.problem(path, "coasts", "only a coastal province can have coasts")
             if len(coasts) == 1:
                 self.problem(path, "coasts", "a province with coasts needs at least two")
+            port = entry.get("port", False)
+            if not isinstance(port, bool):
+                self.problem(path, "port", "port is true or false")
+                port = False
+            if port and terrain is not Terrain.COASTAL:
+                self.problem(path, "port", "only a coastal province is a port")
             provinces[code] = Province(
                 code=code,
                 name=str(entry.get("name", code)),
                 terrain=terrain,
                 coasts=coasts,
                 centre=self._centre(path, entry.get("centre")),
+                port=port,
             )
             army_list = self._code_list(path, entry, "army")
             fleet_list = self._code_list(path, entry, "fleet")
@@ -461,7 +475,15 @@ class _Builder:
                 colour=colour,
                 title=str(entry.get("title", "")),
                 **self._traits(path, entry, provinces),
+                **read_home_marks(self.problem, path, entry, provinces, home),
             )
+        partisans: dict[str, str] = {}
+        for power in powers.values():
+            for site in power.partisan:
+                if site in partisans:
+                    self.problem(("powers", power.name), "partisan",
+                                 f"{site} is also a partisan site of {partisans[site]}")
+                partisans[site] = power.name
         letters: dict[str, str] = {}
         for power in powers.values():
             if power.letter in letters:

@@ -41,6 +41,7 @@ class Province:
     fleet: tuple[str, ...]
     coasts: tuple[Coast, ...]
     borders: tuple[str, ...]
+    port: bool = False  # DPJudge's PORT: its fleets convoy as if at sea
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +82,6 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
             notes.append(Note(loc.where, f"{p}: a fleet may stand in the province and on "
                               "its coasts in DPJudge; only the coasts are carried",
                               changes_play=True))
-        if loc.terrain == "PORT":
-            notes.append(Note(loc.where, f"PORT {p}: a fleet there convoys in DPJudge; "
-                              "the engine's fleets convoy from water only", changes_play=True))
 
     usable = {loc.key: _abuts(loc, notes, by_province) for loc in dp.locations}
     army: dict[str, set[str]] = {}
@@ -135,6 +133,7 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
             fleet=tuple(sorted(fleet.get(p, ()))) if not coasts[p] else (),
             coasts=tuple(_coast(dp, c, fleet) for c in sorted(coasts[p], key=lambda c: c.key)),
             borders=tuple(sorted(borders.get(p, ()))),
+            port=loc.terrain == "PORT" and kind == "coastal",
         )
     return Board(provinces, tuple(notes))
 

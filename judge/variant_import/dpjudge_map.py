@@ -39,6 +39,9 @@ class _Power:
     homes: list[str] = field(default_factory=list)
     owns: list[str] | None = None
     dummy: bool = False
+    partisan: list[str] = field(default_factory=list)
+    alternatives: dict[str, list[str]] = field(default_factory=dict)  # home -> its limits
+    mark_lines: dict[str, Where] = field(default_factory=dict)  # where * and @ were given
 
 
 class _Reader:
@@ -61,6 +64,7 @@ class _Reader:
         self.rule_files: dict[str, set[str]] = {}  # the files that switch each flag on
         self.notes: list[Note] = []
         self.text_only = False
+        self.new_homes: tuple[int, ...] = ()
         self.current: str | None = None
         self.stanza: str | None = None  # inside DIRECTIVES: its variant, "" for none
         self.dynamic: tuple[str, str] | None = None  # inside IN/FROM: (its file, its line)
@@ -129,6 +133,11 @@ class _Reader:
             self.flow = [*self.flow, " ".join(args)] if args else []
         elif keyword in ("RULE", "RULES"):
             self._rules(where, args)
+        elif keyword == "NEWHOMES":  # a later line replaces the years, as in DPJudge
+            if all(a.isdigit() for a in args):
+                self.new_homes = tuple(int(a) for a in args)
+            else:
+                self.note(where, f"'{text}': NEWHOMES takes years", True)
         elif keyword in UNSUPPORTED:
             self.note(where, f"'{text}': {UNSUPPORTED[keyword]} is not supported",
                       changes_play=True)
@@ -252,6 +261,9 @@ class _Reader:
             power.homes = each(power.homes)
             if power.owns is not None:
                 power.owns = each(power.owns)
+            power.partisan = each(power.partisan)
+            power.alternatives = {new: each(limits) for old, limits in
+                                  power.alternatives.items() if (new := change(old))}
         units: dict[str, tuple[str, str]] = {}
         lines: dict[str, Where] = {}
         for owner, unit in self.units.values():
@@ -311,10 +323,12 @@ class _Reader:
             if code.startswith("-"):
                 code = code[1:]
                 power.homes = [h for h in power.homes if h != code]
+                power.partisan = [p for p in power.partisan if p != code]
+                power.alternatives.pop(code, None)
                 if code not in self.unowned:
                     self.unowned.append(code)
                 continue
-            bare = code.lstrip("~&+*@").split("(")[0]
+            bare, _, limits = code.lstrip("~&+*@").partition("(")
             marks = code[: len(code) - len(code.lstrip("~&+*@"))]
             for mark in marks:
                 if mark in HOME_MARKS:
@@ -325,6 +339,17 @@ class _Reader:
                               "until the next movement is not supported", changes_play=True)
             if any(m in HOME_MARKS for m in marks) or bare == "SC":
                 continue
+            # a place said again is what its last mention makes it (DPJudge)
+            power.partisan = [p for p in power.partisan if p != bare]
+            power.alternatives.pop(bare, None)
+            if "*" in marks or "@" in marks:
+                power.mark_lines[bare] = where
+            if "*" in marks:  # a partisan site: no home, no supply centre
+                power.homes = [h for h in power.homes if h != bare]
+                power.partisan.append(bare)
+                continue
+            if "@" in marks:  # an alternative home centre is a home too
+                power.alternatives[bare] = [c for c in limits.rstrip(")").split(",") if c]
             if bare not in power.homes:
                 power.homes.append(bare)
 
@@ -362,8 +387,9 @@ class _Reader:
             return
         power = self.powers[self.current or ""]
         # INHABITS and HOMES both set the homes anew (HOMES forgets earlier
-        # INHABITS lines too); a map's lines never mix them for one power
-        power.homes = []
+        # INHABITS lines too), their marks with them; a map's lines never
+        # mix them for one power
+        power.homes, power.partisan, power.alternatives = [], [], {}
         self._add_homes(where, power, args)
 
     def _unit(self, where: Where, text: str, kind: str, loc: str) -> None:
@@ -438,14 +464,17 @@ class _Reader:
                     tuple(u for owner, u in self.units.values() if owner == key),
                     p.dummy, p.where,
                     tuple(self.unit_lines.get(u, p.where)
-                          for owner, u in self.units.values() if owner == key))
+                          for owner, u in self.units.values() if owner == key),
+                    tuple(p.partisan),
+                    tuple((h, tuple(limits)) for h, limits in p.alternatives.items()),
+                    tuple(p.mark_lines.items()))
             for key, p in self.powers.items())
         return DpMap(
             names=dict(self.names), locations=tuple(self.locations.values()),
             powers=powers, unowned=tuple(self.unowned), victory=self.victory,
             begin=self.begin, flow=tuple(self.flow), flags=tuple(flags),
             flag_lines=dict(self.rule_lines),
-            notes=tuple(self.notes), text_only=self.text_only)
+            notes=tuple(self.notes), text_only=self.text_only, new_homes=self.new_homes)
 
 
 def _without(loc: Location, gone: Callable[[str], bool]) -> Location:

@@ -79,7 +79,8 @@ def import_map(path: Path, artwork: Path | None = None, name: str | None = None,
         unfinished = f"{first} ({more}see judge variant import's report)"
     victory = dp.victory[0] if dp.victory else len(centres) // 2 + 1
     header = Header(name=name, title=title or _title(name), victory=victory, begin=dp.begin,
-                    flow=dp.flow, flags=dp.flags, unfinished=unfinished)
+                    flow=dp.flow, flags=dp.flags, unfinished=unfinished,
+                    new_homes=dp.new_homes)
     source = Source(map=path.name, files=chain.files, artwork=used)
     text = variant_text(header, source, powers, provinces, table)
     try:

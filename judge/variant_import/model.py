@@ -80,9 +80,17 @@ class DpPower:
     dummy: bool
     where: Where
     unit_lines: tuple[Where, ...] = ()  # where each unit was written
+    partisan: tuple[str, ...] = ()  # ``*SIB``: partisan sites
+    # ``@CAL(NYO)``: alternative home centres, each with the homes it is
+    # limited to (none: any of the others)
+    alternatives: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    mark_lines: tuple[tuple[str, Where], ...] = ()  # where each * or @ place was marked
 
     def unit_line(self, index: int) -> Where:
         return self.unit_lines[index] if index < len(self.unit_lines) else self.where
+
+    def mark_line(self, code: str) -> Where:
+        return next((w for c, w in self.mark_lines if c == code), self.where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +108,4 @@ class DpMap:
     flag_lines: Mapping[str, Where]  # where each flag (or "!FLAG") was first said
     notes: tuple[Note, ...]
     text_only: bool
+    new_homes: tuple[int, ...] = ()  # NEWHOMES: the years homes are reassigned

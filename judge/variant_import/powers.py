@@ -31,6 +31,9 @@ class PowerOut:
     centres: tuple[str, ...] | None  # None: its homes
     units: tuple[str, ...]
     dummy: bool
+    partisan: tuple[str, ...] = ()
+    # each alternative home centre with the homes it stands for
+    alternative_homes: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 class PowerError(ValueError):
@@ -83,8 +86,50 @@ def build_powers(dp: DpMap, provinces: Mapping[str, Province],
             title=prose if prose != key.replace("_", " ").title() else "",
             adjective=adjective, letter=letter, aliases=aliases, home=home,
             centres=owns if owns is not None and owns != home else None,
-            units=units, dummy=power.dummy))
+            units=units, dummy=power.dummy,
+            partisan=tuple(_partisan(power, provinces, centres, notes)),
+            alternative_homes=tuple(_alternatives(power, home, notes))))
     return out, notes
+
+
+def _partisan(power: DpPower, provinces: Mapping[str, Province], centres: frozenset[str],
+              notes: list[Note]) -> list[str]:
+    """The power's partisan sites the engine can play: places of no supply
+    centre where its units stand (DPJudge refuses the others too)."""
+    kept = []
+    for code in power.partisan:
+        prov = provinces.get(code)
+        why = ("no such province" if prov is None
+               else "a supply centre (DPJudge refuses a partisan site there)"
+               if code in centres
+               else "no unit stands there" if prov.kind not in ("land", "coastal") else "")
+        if why:
+            notes.append(Note(power.mark_line(code), f"{power.name} partisan site {code}: {why}; "
+                              "left out", changes_play=True))
+        else:
+            kept.append(code)
+    return kept
+
+
+def _alternatives(power: DpPower, home: tuple[str, ...],
+                  notes: list[Note]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each alternative home centre with the homes it stands for: those the
+    map limits it to, else every home that is no alternative."""
+    alternatives = {code for code, _ in power.alternatives}
+    normal = [h for h in home if h not in alternatives]
+    kept = []
+    for code, limits in power.alternatives:
+        wrong = [h for h in limits if h not in normal]
+        why = ("not one of its home centres" if code not in home
+               else f"limited to {', '.join(wrong)}, no other home centre of it" if wrong
+               else "it has no other home centre" if not normal else "")
+        if why:
+            notes.append(Note(power.mark_line(code),
+                              f"{power.name} alternative home centre {code}: "
+                              f"{why}; left out", changes_play=True))
+            continue
+        kept.append((code, tuple(limits) if limits else tuple(sorted(normal))))
+    return kept
 
 
 def _letters(powers: tuple[DpPower, ...], keys: list[str]) -> list[str]:

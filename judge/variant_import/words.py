@@ -14,7 +14,6 @@ UNSUPPORTED = {
     "ROTATE": "rotating the control of dummy powers",
     "TEAM": "teams of powers played by one player",
     "TEAMS": "teams of powers played by one player",
-    "NEWHOMES": "home centres reassigned during the game",
     "LEAGUE": "leagues restricting supports and convoys",
     "RESERVES": "reserve units above the centre count",
     "MILITIA": "militia units above the centre count",
@@ -34,11 +33,12 @@ POWER = re.compile(
     r"^(?:(?P<old>[^\s(]+)\s*->\s*)?(?P<name>[^\s(]+)\s*(?:\((?P<own>[^)]*)\))?\s*(?P<rest>.*)$")
 POWER_NAME = re.compile(r"[^\W\d][\w+.-]*")
 CENTRE = re.compile(r"[-~&+*@]*(?=\w*[^\W\d])\w{2,3}(?:/\w+)?(?:\([\w,]*\))?[!?]?")
+# the marks on a power's centres the variant file cannot carry (``*`` partisan
+# sites and ``@`` alternative home centres it does: [powers.X] partisan and
+# alternative_homes)
 HOME_MARKS = {
     "&": "a home centre claimed by building in it",
     "+": "a factory site (builds where there is no supply centre)",
-    "*": "a partisan site (builds while some home centres are lost)",
-    "@": "an alternative home centre",
 }
 
 

@@ -26,6 +26,7 @@ class Header:
     flow: tuple[str, ...]
     flags: tuple[str, ...]
     unfinished: str | None
+    new_homes: tuple[int, ...] = ()  # DPJudge's NEWHOMES years
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,8 @@ def variant_text(header: Header, source: Source, powers: Iterable[PowerOut],
     out.append(f"victory = {header.victory}")
     if header.flags:
         out.append(f"flags = {toml_value(list(header.flags))}")
+    if header.new_homes:
+        out.append(f"new_homes = {toml_value(list(header.new_homes))}")
     if header.unfinished:
         out.append(f"unfinished = {_q(header.unfinished)}")
     out += ["", "[source]", f"map = {_q(source.map)}", f"files = {toml_value(list(source.files))}"]
@@ -92,6 +95,12 @@ def variant_text(header: Header, source: Source, powers: Iterable[PowerOut],
         out.append(f"units = {toml_value(list(power.units))}")
         if power.dummy:
             out.append("dummy = true")
+        if power.partisan:
+            out.append(f"partisan = {toml_value(sorted(power.partisan))}")
+        if power.alternative_homes:
+            table = ", ".join(f"{bare_key(code)} = {toml_value(list(homes))}"
+                              for code, homes in power.alternative_homes)
+            out.append(f"alternative_homes = {{ {table} }}")
         out.append("")
     out += ["# Provinces, by code", ""]
     for code in sorted(provinces):
@@ -104,6 +113,8 @@ def _province(prov: Province) -> list[str]:
     lines = [f"[provinces.{prov.code}]", f"name = {_q(prov.name)}", f"kind = {_q(prov.kind)}"]
     if prov.centre:
         lines.append("centre = true")
+    if prov.port:
+        lines.append("port = true")
     if prov.aliases:
         lines.append(f"aliases = {toml_value(list(prov.aliases))}")
     if prov.kind == "impassable":

@@ -19,6 +19,7 @@ from engine.game import Resolution, adjudicate
 from engine.lines import BIDS
 from engine.map import GameMap, province_of
 from engine.movement import retreat_options
+from engine.new_homes import homes_of
 from engine.orders import Build, Order, Waive
 from engine.outcomes import Reason
 from engine.phase import Phase
@@ -302,6 +303,9 @@ def _check_phase(game_map: GameMap, state: GameState, step: dict[str, Any]) -> G
     if "additional_homes" in expect:
         assert sorted(f"{p} {c}" for p, c in intercontinental(following).additional_homes) \
             == sorted(expect["additional_homes"])
+    if "homes" in expect:  # each power's home centres now (DPJudge's NEWHOMES)
+        assert {p: sorted(homes_of(game_map, following, p)) for p in expect["homes"]} \
+            == {p: sorted(h) for p, h in expect["homes"].items()}
     if "drawn" in expect:
         assert sorted(following.drawn) == sorted(expect["drawn"])
     if "exiles" in expect:
@@ -330,12 +334,15 @@ def run_case(case: dict[str, Any], game_map: GameMap | None = None) -> None:
     """``game_map``: the board to play on, when not the case's variant as
     shipped (a variant's rules tested before its rules module names them).
     A case may play on a test variant file (``variant_file``) and set the
-    DPJudge RULE flags in force (``flags``, as a variant file writes them)."""
+    DPJudge RULE flags in force (``flags``, as a variant file writes them)
+    and the years of NEWHOMES (``new_homes``)."""
     if game_map is None:
         game_map = _test_variant(case["variant_file"]) if "variant_file" in case \
             else load_variant(case.get("variant", "standard"))
     if "flags" in case:
         game_map = replace(game_map, flags=in_force(case["flags"]))
+    if "new_homes" in case:  # the years of DPJudge's NEWHOMES, as a variant file writes them
+        game_map = replace(game_map, new_homes=tuple(case["new_homes"]))
     if "tables" in case:
         game_map = _with_tables(game_map, case["tables"])
     state = _check_phase(game_map, _start(game_map, case), case)

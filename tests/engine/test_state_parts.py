@@ -16,6 +16,7 @@ from engine.diplomap.in_force import with_diplomap
 from engine.diplomap.state import MAP_ORDER_KINDS, DiplomapState
 from engine.diplomap.values import EDGE, Anchor, Merge, Rename, Split
 from engine.map import GameMap
+from engine.new_homes import HomesState
 from engine.phase_input import PhaseInputError
 from engine.state import GameState, StatePart
 from engine.variant_file import load_variant, shipped_variants
@@ -110,7 +111,18 @@ def _diplomap(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> Diploma
     return DiplomapState(tuple(draw(st.lists(_changes, max_size=5))), used)
 
 
+@st.composite
+def _homes(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> HomesState:
+    """Homes reassigned (DPJudge's NEWHOMES): some powers, each some centres."""
+    powers = draw(st.lists(st.sampled_from(sorted(game_map.powers)), unique=True, max_size=4))
+    centres = sorted(game_map.supply_centres)
+    return HomesState(tuple(sorted(
+        (p, tuple(sorted(draw(st.frozensets(st.sampled_from(centres), max_size=5)))))
+        for p in powers)))
+
+
 STRATEGIES: dict[type[StatePart], Parts] = {
+    HomesState: _homes,
     DissolutionState: _dissolution,
     IntercontinentalState: _intercontinental,
     DiplomapState: _diplomap,
