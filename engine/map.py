@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -450,30 +450,9 @@ class GameMap:
                 for other in canal.connects:
                     fleet.setdefault(loc, set()).add(other)
                     fleet.setdefault(other, set()).add(loc)
-        return GameMap(
-            name=self.name,
-            title=self.title,
-            start=self.start,
-            victory=self.victory,
-            provinces=self.provinces,
-            powers=self.powers,
-            army_moves=self.army_moves,
-            fleet_moves={loc: frozenset(d) for loc, d in fleet.items()},
-            aliases=self.aliases,
-            power_aliases=self.power_aliases,
-            canals=tuple(c for c in self.canals if c not in opened),
-            borders=self.borders,
-            seats=self.seats,
-            drawing=self.drawing,
-            ways_to_play=self.ways_to_play,
-            rules=self.rules,
-            kinds=self.kinds,
-            kind_traits=self.kind_traits,
-            tables=self.tables,
-            flags=self.flags,
-            flow=self.flow,
-            new_homes=self.new_homes,
-        )
+        # every other field as it is (a field added later is carried too)
+        return replace(self, fleet_moves={loc: frozenset(d) for loc, d in fleet.items()},
+                       canals=tuple(c for c in self.canals if c not in opened))
 
     # -- distances (civil disorder) ----------------------------------------
 
