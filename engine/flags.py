@@ -60,6 +60,8 @@ SUPPORTED: Mapping[str, str] = {
     "CD_BUILDS": "unordered_builds: a power without adjustment orders builds",
     "IMMOBILE_DUMMIES": "order_refusal: a dummy's units may not move",
     "FTF_PRESS": "press_refusal: press to the Master only outside movement phases",
+    "HIBERNATE": "order_refusal: a unit where the season's board leaves it no place may "
+                 "only hold",
 }
 
 # Flags DPJudge itself ignores in the games this judge plays: the Payola

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -46,6 +46,27 @@ class Terrain(StrEnum):
     COASTAL = "coastal"
     WATER = "water"
     IMPASSABLE = "impassable"
+
+
+class Crossing(StrEnum):
+    """A restricted adjacency ([[crossings]] in the variant file; DPJudge's
+    marks on an abut, Map.html): how a move across it fights."""
+
+    WEAK = "weak"  # ~, a weak strait: no strength of its own, no support across
+    CAPE = "cape"  # *, the Cape of Good Hope: half strength, no support across
+
+
+@dataclass(frozen=True, slots=True)
+class Seasonal:
+    """Terrain that changes with the season ([seasonal.X] tables): each
+    such province has one passable kind, and is impassable in the seasons
+    that say so. ``army`` and ``fleet`` hold every move of the board with
+    the seasonal provinces open; a season's board leaves out the moves of
+    the provinces closed then (engine/seasons.py)."""
+
+    terrain: Mapping[str, Mapping[str, Terrain]]  # season letter -> province -> terrain
+    army: Mapping[str, frozenset[str]]
+    fleet: Mapping[str, frozenset[str]]
 
 
 class Reach(StrEnum):
@@ -239,6 +260,10 @@ class GameMap:
     flags: tuple[str, ...] = ()
     # the phases of a year ([variant] flow, DPJudge's FLOW: engine/flow.py)
     flow: Flow = STANDARD_FLOW
+    # restricted adjacencies, by (from province, to province) ([[crossings]])
+    crossings: Mapping[tuple[str, str], Crossing] = field(default_factory=dict)
+    # terrain that changes with the season ([seasonal.X]); None: it never does
+    seasonal: Seasonal | None = None
 
     # -- places -----------------------------------------------------------
 
@@ -419,29 +444,14 @@ class GameMap:
                 for other in canal.connects:
                     fleet.setdefault(loc, set()).add(other)
                     fleet.setdefault(other, set()).add(loc)
-        return GameMap(
-            name=self.name,
-            title=self.title,
-            start=self.start,
-            victory=self.victory,
-            provinces=self.provinces,
-            powers=self.powers,
-            army_moves=self.army_moves,
-            fleet_moves={loc: frozenset(d) for loc, d in fleet.items()},
-            aliases=self.aliases,
-            power_aliases=self.power_aliases,
-            canals=tuple(c for c in self.canals if c not in opened),
-            borders=self.borders,
-            seats=self.seats,
-            drawing=self.drawing,
-            ways_to_play=self.ways_to_play,
-            rules=self.rules,
-            kinds=self.kinds,
-            kind_traits=self.kind_traits,
-            tables=self.tables,
-            flags=self.flags,
-            flow=self.flow,
-        )
+        return replace(self, fleet_moves={loc: frozenset(d) for loc, d in fleet.items()},
+                       canals=tuple(c for c in self.canals if c not in opened))
+
+    def crossing(self, src: str, dst: str) -> Crossing | None:
+        """The restriction on a move from location src to location dst, if any."""
+        if not self.crossings:
+            return None
+        return self.crossings.get((province_of(src), province_of(dst)))
 
     # -- distances (civil disorder) ----------------------------------------
 
