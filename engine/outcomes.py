@@ -45,6 +45,7 @@ class Why(StrEnum):
     CRISS_CROSS = "criss-cross"  # lost the head-to-head of two convoyed attacks (§3.11.1)
     RETALIATION = "retaliation"  # destroyed in a nuclear power's territory at zero Favor
     RETREATED = "retreated"  # moved by the rules, not by an order (Embassies, §11.7.3)
+    WEAK_STRAIT = "weak strait"  # across a weak strait without a support given: no strength
     ILLEGAL = "illegal"
 
 
@@ -101,6 +102,8 @@ class Reason:
                 return f"the invulnerable unit in {who} stays: disabled{odds}"
             case Why.DISABLED:
                 return f"disabled by the unit from {who}: its support or convoy is void"
+            case Why.WEAK_STRAIT:
+                return "no strength: a move across a weak strait has only its supports'"
             case Why.RETREATED:
                 return self.detail or "retreated"
             case Why.RETALIATION:

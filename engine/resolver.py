@@ -553,6 +553,8 @@ class MovementResolver:
         defender = self.units.get(dest)
         if attack == 0 and defender is not None and defender.power == self.units[prov].power:
             return Reason(Why.OWN_UNIT, (dest,))
+        if attack == 0 and self.crossed.get(prov) is Crossing.WEAK:
+            return Reason(Why.WEAK_STRAIT)
         opponent = self.head_to_head.get(prov)
         if opponent is not None:
             defend = self.defend_strength(opponent)
