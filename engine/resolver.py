@@ -278,12 +278,17 @@ class MovementResolver:
         if fleets:
             self.paradox_held.update(fleets)  # Szykman: the convoying fleets hold
             return
-        if not any(prov in self.moves for prov in cycle):
-            # supports alone, cutting each other across weak straits: each
-            # is given (the doubt does not cut them; docs/rules.md)
-            for prov in cycle:
-                self._settle(prov, True)
-            return
+        if self.crossed:
+            # supports whose cut hangs on weak-strait moves, each move's
+            # strength on another of them: they are given (the doubt does
+            # not cut them; docs/rules.md), and the rest is worked out again
+            doubted = [p for p in cycle if isinstance(self.orders[p], (SupportHold, SupportMove))
+                       and any(self.crossed.get(a) is Crossing.WEAK
+                               for a in self.attackers.get(p, ()))]
+            if doubted:
+                for prov in doubted:
+                    self._settle(prov, True)
+                return
         for prov in cycle:  # circular movement: every move in the circle succeeds
             if prov in self.moves:
                 self._settle(prov, True)
