@@ -10,11 +10,21 @@ of the phase's season (engine/rules.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from weakref import WeakKeyDictionary
 
 from engine.map import GameMap, Seasonal, Terrain, province_of
+
+
+def unplayable(flags: Collection[str], seasonal: bool) -> str | None:
+    """Why a map whose terrain changes with the season (``seasonal``) is not
+    offered with these flags in force, or None: without HIBERNATE DPJudge
+    destroys a unit whose place closes (Rules.txt), which the engine does not do."""
+    if seasonal and "HIBERNATE" not in flags:
+        return "terrain that changes with the season is played with DPJudge rule HIBERNATE only"
+    return None
+
 
 _BOARDS: WeakKeyDictionary[GameMap, dict[str, GameMap]] = WeakKeyDictionary()
 

@@ -43,6 +43,7 @@ from engine.map import (
 )
 from engine.phase import Phase
 from engine.seasons import open_moves
+from engine.seasons import unplayable as seasonal_unplayable
 
 _CODE = re.compile(r"^[A-Z][A-Z0-9]{1,5}$")
 _ARTWORK = re.compile(r"^[a-z0-9_-]+\.(ps|svg)$")
@@ -850,12 +851,8 @@ def unfinished_reason(name: str) -> str | None:
     unplayed = unsupported_reason(written)
     if unplayed:
         return unplayed
-    if _variant_data(name).get("seasonal") and "HIBERNATE" not in in_force(written):
-        # without it DPJudge destroys a unit whose place closes (Rules.txt,
-        # UNITS_ADAPT), which the engine does not do
-        return ("terrain that changes with the season is played with DPJudge rule "
-                "HIBERNATE only")
-    return flow_unplayable(header)
+    seasons = seasonal_unplayable(in_force(written), bool(_variant_data(name).get("seasonal")))
+    return seasons or flow_unplayable(header)
 
 
 def flow_unplayable(header: Mapping[str, Any]) -> str | None:

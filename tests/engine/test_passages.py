@@ -20,6 +20,7 @@ from engine.seasons import in_season
 from engine.state import GameState
 from engine.units import Unit
 from engine.variant_file import VariantError, load_variant_file, parse_variant, unfinished_reason
+from judge.cli import main
 
 DATA = Path(__file__).parent / "data"
 VARIANT = DATA / "straits_variant.toml"
@@ -80,10 +81,14 @@ def test_a_hibernating_unit_is_told_why() -> None:
      "terrain that changes with the season is played with DPJudge rule HIBERNATE only"),
 ])
 def test_seasonal_terrain_is_offered_with_hibernate_only(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: str, reason: str | None) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        flags: str, reason: str | None) -> None:
     name = "seasons-" + flags.split('"')[1].lower()
     text = VARIANT.read_text(encoding="utf-8").replace('flags = ["HIBERNATE"]', flags)
-    (tmp_path / f"{name}.toml").write_text(text.replace('name = "straitstest"',
-                                                        f'name = "{name}"'), encoding="utf-8")
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text.replace('name = "straitstest"', f'name = "{name}"'), encoding="utf-8")
     monkeypatch.setenv("JUDGE_VARIANTS", str(tmp_path))
     assert unfinished_reason(name) == reason
+    assert main(["variant", "check", str(path)]) == 0
+    said = capsys.readouterr().out
+    assert said.endswith(f"not offered yet: {reason}\n") if reason else "not offered" not in said
