@@ -110,6 +110,7 @@ class MovementResolver:
         # convoyed move that some convoying fleet would land across the Cape;
         # empty on a map without restricted crossings
         self.crossed: dict[str, Crossing] = {}
+        self.weak_doubt: set[str] = set()  # supports no weak-strait move cuts (_backup_rule)
         self.known: dict[str, bool] = {}  # settled decisions
         self.guesses: dict[str, bool] = {}  # decisions being worked out, and their guess
         self.deps: list[str] = []
@@ -210,12 +211,14 @@ class MovementResolver:
 
     def _cuts(self, prov: str) -> bool:
         """Does the move from prov cut a support at its destination? Across
-        the Cape never; across a weak strait only with some support given."""
+        the Cape never; across a weak strait only with some support given,
+        and never a support whose cut the backup rule left in doubt."""
         landing = self._landing(prov) if prov in self.crossed else None
         if landing is Crossing.CAPE:
             return False
         if landing is Crossing.WEAK:
-            return self._support_count(self.move_support.get(prov, [])) > 0
+            return self.moves[prov] not in self.weak_doubt and \
+                self._support_count(self.move_support.get(prov, [])) > 0
         return True
 
     def _support_fits(self, order: SupportMove, origin: str) -> bool:
@@ -280,14 +283,13 @@ class MovementResolver:
             return
         if self.crossed:
             # supports whose cut hangs on weak-strait moves, each move's
-            # strength on another of them: they are given (the doubt does
-            # not cut them; docs/rules.md), and the rest is worked out again
+            # strength on another of them: those moves do not cut them (the
+            # doubt does not cut; docs/rules.md), and all is worked out again
             doubted = [p for p in cycle if isinstance(self.orders[p], (SupportHold, SupportMove))
-                       and any(self.crossed.get(a) is Crossing.WEAK
-                               for a in self.attackers.get(p, ()))]
+                       and p not in self.weak_doubt and any(
+                           self.crossed.get(a) is Crossing.WEAK for a in self.attackers.get(p, ()))]
             if doubted:
-                for prov in doubted:
-                    self._settle(prov, True)
+                self.weak_doubt.update(doubted)
                 return
         for prov in cycle:  # circular movement: every move in the circle succeeds
             if prov in self.moves:
