@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.map import GameMap, UnitKind
+from engine.map import GameMap, UnitKind, province_of
 from engine.new_homes import homes_of
-from engine.orders import Build, Move, Order
+from engine.orders import Build, Hold, Move, Order
 from engine.phase import Phase, PhaseKind, Season
 from engine.state import GameState
 
@@ -68,12 +68,31 @@ def allowance(game_map: GameMap, state: GameState, power: str, score: int) -> in
 
 
 def order_refusal(game_map: GameMap, state: GameState, power: str, order: Order) -> str:
-    """Why a movement phase's order is not taken beyond the map's own rules, or ''."""
+    """Why a movement phase's order is not taken beyond the map's own rules,
+    or ''. ``game_map``: the board in force in the phase."""
+    if "HIBERNATE" in game_map.flags and not isinstance(order, Hold):
+        hibernating = _hibernating(game_map, state, order)
+        if hibernating:
+            return hibernating
     if (isinstance(order, Move) and "IMMOBILE_DUMMIES" in game_map.flags
             and power in game_map.dummies):
         return (f"{power} is a dummy: its units may only hold, support or convoy "
                 "(DPJudge rule IMMOBILE_DUMMIES)")
     return ""
+
+
+def _hibernating(game_map: GameMap, state: GameState, order: Order) -> str:
+    """HIBERNATE: why the unit an order names may only hold, where the
+    season made its place impassable, or land for a fleet; else ''."""
+    ref = getattr(order, "unit", None)
+    if ref is None:
+        return ""
+    unit = next((u for u in state.units if u.province == province_of(ref.location)), None)
+    if unit is None or game_map.can_stand(unit.kind, unit.location):
+        return ""
+    return (f"{unit.kind.noun} {unit.location} hibernates: {game_map.province(unit.location).name}"
+            f" is {game_map.province(unit.location).terrain.value} in this season, so it may "
+            "only hold (DPJudge rule HIBERNATE)")
 
 
 def unordered_builds(game_map: GameMap, state: GameState, power: str, due: int,

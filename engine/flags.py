@@ -61,6 +61,8 @@ SUPPORTED: Mapping[str, str] = {
     "IMMOBILE_DUMMIES": "order_refusal: a dummy's units may not move",
     "FTF_PRESS": "press_refusal: press to the Master only outside movement phases",
     "NO_PARTISANS": "build_sites and allowance: the map's partisan sites are ignored",
+    "HIBERNATE": "order_refusal: a unit where the season's board leaves it no place may "
+                 "only hold",
 }
 
 # Flags DPJudge itself ignores in the games this judge plays: the Payola

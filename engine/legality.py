@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from itertools import pairwise
 from typing import Any
 
-from engine.map import GameMap, Reach, Terrain, UnitKind, coast_of, province_of
+from engine.map import Crossing, GameMap, Reach, Terrain, UnitKind, coast_of, province_of
 from engine.orders import (
     Convoy,
     Disband,
@@ -343,9 +343,22 @@ def _check_support_hold(board: Occupancy, unit: Unit, me: UnitRef,
     target_unit, target = found
     if not board.map.reaches_province(unit.kind, unit.location, target_unit.province):
         return None, illegal(f"{unit.location} cannot reach {target_unit.province}")
+    across = _across(board.map, unit.province, target_unit.province)
+    if across:
+        return None, illegal(across)
     if me is order.unit and target is order.target:
         return order, None
     return SupportHold(me, target), None
+
+
+def _across(game_map: GameMap, src: str, dst: str) -> str:
+    """Why a unit in src may not support into dst across a restricted
+    crossing (Map.html: no support across a weak strait nor the Cape), or ''."""
+    crossing = game_map.crossing(src, dst)
+    if crossing is None:
+        return ""
+    what = "weak strait" if crossing is Crossing.WEAK else "Cape of Good Hope crossing"
+    return f"support cannot be given across the {what} from {src} to {dst}"
 
 
 def _check_support_move(board: Occupancy, unit: Unit, me: UnitRef,
@@ -361,6 +374,9 @@ def _check_support_move(board: Occupancy, unit: Unit, me: UnitRef,
         unit.kind, unit.location, dest_prov
     ):
         return None, illegal(f"{unit.location} cannot reach {dest_prov}")
+    across = _across(board.map, unit.province, dest_prov)
+    if across:
+        return None, illegal(across)
     if target_unit.kind is UnitKind.ARMY and order.dest in board.map.army_moves[
             target_unit.province]:
         # the common case: support of an army's move to a neighbour

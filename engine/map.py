@@ -48,6 +48,27 @@ class Terrain(StrEnum):
     IMPASSABLE = "impassable"
 
 
+class Crossing(StrEnum):
+    """A restricted adjacency ([[crossings]] in the variant file; DPJudge's
+    marks on an abut, Map.html): how a move across it fights."""
+
+    WEAK = "weak"  # ~, a weak strait: no strength of its own, no support across
+    CAPE = "cape"  # *, the Cape of Good Hope: half strength, no support across
+
+
+@dataclass(frozen=True, slots=True)
+class Seasonal:
+    """Terrain that changes with the season ([seasonal.X] tables): each
+    such province has one passable kind, and is impassable in the seasons
+    that say so. ``army`` and ``fleet`` hold every move of the board with
+    the seasonal provinces open; a season's board leaves out the moves of
+    the provinces closed then (engine/seasons.py)."""
+
+    terrain: Mapping[str, Mapping[str, Terrain]]  # season letter -> province -> terrain
+    army: Mapping[str, frozenset[str]]
+    fleet: Mapping[str, frozenset[str]]
+
+
 class Reach(StrEnum):
     """Which adjacency a kind of unit follows."""
 
@@ -251,6 +272,10 @@ class GameMap:
     # the years whose adjustments make every power's owned centres its homes
     # ([variant] new_homes, DPJudge's NEWHOMES: engine/new_homes.py)
     new_homes: tuple[int, ...] = ()
+    # restricted adjacencies, by (from province, to province) ([[crossings]])
+    crossings: Mapping[tuple[str, str], Crossing] = field(default_factory=dict)
+    # terrain that changes with the season ([seasonal.X]); None: it never does
+    seasonal: Seasonal | None = None
 
     # -- places -----------------------------------------------------------
 
@@ -453,6 +478,12 @@ class GameMap:
         # every other field as it is (a field added later is carried too)
         return replace(self, fleet_moves={loc: frozenset(d) for loc, d in fleet.items()},
                        canals=tuple(c for c in self.canals if c not in opened))
+
+    def crossing(self, src: str, dst: str) -> Crossing | None:
+        """The restriction on a move from location src to location dst, if any."""
+        if not self.crossings:
+            return None
+        return self.crossings.get((province_of(src), province_of(dst)))
 
     # -- distances (civil disorder) ----------------------------------------
 

@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 from engine.orders import Order
+
+# a unit's strength in a battle: whole, but half across the Cape of Good Hope
+Strength = int | Fraction
 
 
 class Outcome(StrEnum):
@@ -41,6 +45,7 @@ class Why(StrEnum):
     CRISS_CROSS = "criss-cross"  # lost the head-to-head of two convoyed attacks (§3.11.1)
     RETALIATION = "retaliation"  # destroyed in a nuclear power's territory at zero Favor
     RETREATED = "retreated"  # moved by the rules, not by an order (Embassies, §11.7.3)
+    WEAK_STRAIT = "weak strait"  # across a weak strait without a support given: no strength
     ILLEGAL = "illegal"
 
 
@@ -50,12 +55,13 @@ class Reason:
 
     why: Why
     units: tuple[str, ...] = ()  # the other units involved, by location
-    strength: int | None = None  # this order's strength
-    against: int | None = None  # the strongest opposing strength
+    strength: Strength | None = None  # this order's strength
+    against: Strength | None = None  # the strongest opposing strength
     detail: str = ""  # for illegal orders: what exactly is wrong; else words the reason adds
 
     def describe(self) -> str:
         who = ", ".join(self.units)
+        # a half strength (the Cape of Good Hope) reads 1/2 v 1
         odds = f" ({self.strength} v {self.against})" if self.strength is not None else ""
         match self.why:
             case Why.BOUNCED:
@@ -84,7 +90,7 @@ class Reason:
                 return f"the unit in {who} was not ordered to do that" if who else \
                     "the unit named was not ordered to do that"
             case Why.RETREAT_CLASH:
-                return f"retreated to the same province as {who}; both disbanded"
+                return self.detail or f"retreated to the same province as {who}; both disbanded"
             case Why.TOO_MANY:
                 return self.detail or "more orders than the power may give"
             case Why.CIVIL_DISORDER:  # detail: a build the rule made (CD_BUILDS)
@@ -96,6 +102,8 @@ class Reason:
                 return f"the invulnerable unit in {who} stays: disabled{odds}"
             case Why.DISABLED:
                 return f"disabled by the unit from {who}: its support or convoy is void"
+            case Why.WEAK_STRAIT:
+                return "no strength: a move across a weak strait has only its supports'"
             case Why.RETREATED:
                 return self.detail or "retreated"
             case Why.RETALIATION:
@@ -112,9 +120,16 @@ class Reason:
         if self.units:
             data["units"] = list(self.units)
         if self.strength is not None:
-            data["strength"] = self.strength
-            data["against"] = self.against
+            data["strength"] = _number(self.strength)
+            data["against"] = _number(self.against)
         return data
+
+
+def _number(strength: Strength | None) -> int | float | None:
+    """A strength as JSON writes it: 0.5 for half a unit."""
+    if isinstance(strength, Fraction):
+        return int(strength) if strength.denominator == 1 else float(strength)
+    return strength
 
 
 def illegal(detail: str) -> Reason:

@@ -13,7 +13,7 @@ guess mattered:
   fleets in it hold. Any other cycle is circular movement: all its moves
   succeed.
 
-Variants add three things (engine/rules.py names them):
+Variants add three things (engine/rules.py names them), and maps a fourth:
 
 * stationary units (wings, neutral armies) never leave their province: an
   attack of theirs that prevails is a *sortie*, and the unit it would have
@@ -29,6 +29,12 @@ Variants add three things (engine/rules.py names them):
   ones both fail); any other paradox turns the paradoxical convoyed armies
   into holds one at a time, in alphabetical order of their provinces.
 
+* restricted crossings (``GameMap.crossings``, DPJudge's marks): a move
+  across a weak strait has no strength of its own (only its supports') and
+  cuts support only when some support of it is given; one across the Cape
+  of Good Hope, or convoyed with its last step across it, has half
+  strength and never cuts support.
+
 Input orders must already be legal and canonical (see engine.legality):
 illegal orders reach here as holds.
 """
@@ -39,11 +45,15 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
-from engine.map import GameMap, UnitKind, province_of
+from engine.map import Crossing, GameMap, UnitKind, province_of
 from engine.orders import Convoy, Move, MovementOrder, SupportHold, SupportMove
-from engine.outcomes import Reason, Why
+from engine.outcomes import Reason, Strength, Why
 from engine.units import Unit
+
+_OWN_STRENGTH: Mapping[Crossing | None, Strength] = {
+    None: 1, Crossing.WEAK: 0, Crossing.CAPE: Fraction(1, 2)}
 
 
 class ParadoxRule(StrEnum):
@@ -96,6 +106,11 @@ class MovementResolver:
         self.paradox_armies: set[str] = set()  # convoyed armies turned into holds (Dissolution)
         self.criss_cross: dict[str, str] = {}  # army origin -> the rival convoyed army
         self._relocating: set[str] = set()
+        # origin -> the crossing its move makes (direct moves), or CAPE for a
+        # convoyed move that some convoying fleet would land across the Cape;
+        # empty on a map without restricted crossings
+        self.crossed: dict[str, Crossing] = {}
+        self.weak_doubt: set[str] = set()  # supports no weak-strait move cuts (_backup_rule)
         self.known: dict[str, bool] = {}  # settled decisions
         self.guesses: dict[str, bool] = {}  # decisions being worked out, and their guess
         self.deps: list[str] = []
@@ -157,6 +172,8 @@ class MovementResolver:
                 self.matched.update(self.convoyers[army])
             else:
                 del self.convoyers[army]
+        if self.map.crossings:
+            self._index_crossings()
         for prov, support in supports:
             target = support.target.province
             if isinstance(support, SupportHold):
@@ -166,6 +183,43 @@ class MovementResolver:
             elif target in self.moves and self._support_fits(support, target):
                 self.move_support.setdefault(target, []).append(prov)
                 self.matched.add(prov)
+
+    def _index_crossings(self) -> None:
+        crossing = self.map.crossing
+        for prov, dest in self.moves.items():
+            if prov not in self.convoyed:
+                found = crossing(prov, dest)
+                if found is not None:
+                    self.crossed[prov] = found
+            elif any(crossing(f, dest) is Crossing.CAPE for f in self.convoyers.get(prov, ())):
+                self.crossed[prov] = Crossing.CAPE
+
+    def _landing(self, prov: str) -> Crossing | None:
+        """The crossing the move from prov makes: a convoyed one crosses the
+        Cape when every convoy route that gets through lands across it."""
+        crossed = self.crossed.get(prov)
+        if crossed is None or prov not in self.convoyed:
+            return crossed
+        elsewhere = self._convoy_route(
+            prov, self.resolve,
+            lambda fleet: self.map.crossing(fleet, self.moves[prov]) is not Crossing.CAPE)
+        return None if elsewhere else Crossing.CAPE
+
+    def _own_strength(self, prov: str) -> Strength:
+        """What the moving unit adds to its supports: 1, less across a crossing."""
+        return _OWN_STRENGTH[self._landing(prov)] if prov in self.crossed else 1
+
+    def _cuts(self, prov: str) -> bool:
+        """Does the move from prov cut a support at its destination? Across
+        the Cape never; across a weak strait only with some support given,
+        and never a support whose cut the backup rule left in doubt."""
+        landing = self._landing(prov) if prov in self.crossed else None
+        if landing is Crossing.CAPE:
+            return False
+        if landing is Crossing.WEAK:
+            return self.moves[prov] not in self.weak_doubt and \
+                self._support_count(self.move_support.get(prov, [])) > 0
+        return True
 
     def _support_fits(self, order: SupportMove, origin: str) -> bool:
         if province_of(order.dest) != self.moves[origin]:
@@ -227,6 +281,16 @@ class MovementResolver:
         if fleets:
             self.paradox_held.update(fleets)  # Szykman: the convoying fleets hold
             return
+        if self.crossed:
+            # supports whose cut hangs on weak-strait moves, each move's
+            # strength on another of them: those moves do not cut them (the
+            # doubt does not cut; docs/rules.md), and all is worked out again
+            doubted = [p for p in cycle if isinstance(self.orders[p], (SupportHold, SupportMove))
+                       and p not in self.weak_doubt and any(
+                           self.crossed.get(a) is Crossing.WEAK for a in self.attackers.get(p, ()))]
+            if doubted:
+                self.weak_doubt.update(doubted)
+                return
         for prov in cycle:  # circular movement: every move in the circle succeeds
             if prov in self.moves:
                 self._settle(prov, True)
@@ -302,7 +366,7 @@ class MovementResolver:
         power = self.units[prov].power
         for attacker in self.attackers.get(prov, ()):
             if attacker != aimed_at and self.units[attacker].power != power \
-                    and self.path(attacker):
+                    and self.path(attacker) and (not self.crossed or self._cuts(attacker)):
                 return attacker
         return None
 
@@ -314,14 +378,18 @@ class MovementResolver:
             return False
         return self._convoy_route(prov, lambda fleet: self.resolve(fleet))
 
-    def _convoy_route(self, prov: str, usable: Callable[[str], bool]) -> bool:
+    def _convoy_route(self, prov: str, usable: Callable[[str], bool],
+                      lands: Callable[[str], bool] | None = None) -> bool:
+        """Do the usable convoying fleets carry the army from prov to its
+        destination? ``lands``: which fleets may make the last step."""
         fleets = self.convoyers.get(prov)
         if not fleets:
             return False
         if self.combat.binding_paths:
             move = self.orders[prov]
             assert isinstance(move, Move)
-            return all(p in fleets for p in move.path) and all(usable(p) for p in move.path)
+            return all(p in fleets for p in move.path) and all(usable(p) for p in move.path) \
+                and (lands is None or lands(move.path[-1]))
         dest = self.moves[prov]
         waters = self.map.water_neighbours
         available = set(fleets)
@@ -334,7 +402,8 @@ class MovementResolver:
             seen.add(water)
             if not usable(water):
                 continue
-            if self.map.reaches_province(self.units[water].kind, water, dest):
+            if self.map.reaches_province(self.units[water].kind, water, dest) and (
+                    lands is None or lands(water)):
                 return True
             queue.extend(w for w in waters[water] if w in available and w not in seen)
         return False
@@ -351,11 +420,12 @@ class MovementResolver:
                 count += 1
         return count
 
-    def attack_strength(self, prov: str, assume_path: bool = False) -> int:
+    def attack_strength(self, prov: str, assume_path: bool = False) -> Strength:
         if prov in self.convoyed and not assume_path and not self.path(prov):
             return 0
         dest = self.moves[prov]
         supporters = self.move_support.get(prov)
+        own = self._own_strength(prov) if self.crossed else 1
         defender = self.units.get(dest)
         if defender is not None and not (
             prov not in self.head_to_head and dest in self.moves and self.moved(dest)
@@ -363,8 +433,8 @@ class MovementResolver:
             # the defender stays: no power helps dislodge its own unit
             if defender.power == self.units[prov].power:
                 return 0
-            return 1 + self._support_count(supporters, defender.power) if supporters else 1
-        return 1 + self._support_count(supporters) if supporters else 1
+            return own + self._support_count(supporters, defender.power) if supporters else own
+        return own + self._support_count(supporters) if supporters else own
 
     def hold_strength(self, dest: str) -> int:
         if dest not in self.units:
@@ -374,11 +444,12 @@ class MovementResolver:
         supporters = self.hold_support.get(dest)
         return 1 + self._support_count(supporters) if supporters else 1
 
-    def defend_strength(self, prov: str) -> int:
+    def defend_strength(self, prov: str) -> Strength:
         supporters = self.move_support.get(prov)
-        return 1 + self._support_count(supporters) if supporters else 1
+        own = self._own_strength(prov) if self.crossed else 1
+        return own + self._support_count(supporters) if supporters else own
 
-    def prevent_strength(self, prov: str) -> int:
+    def prevent_strength(self, prov: str) -> Strength:
         if prov in self.convoyed and not self.path(prov):
             return 0
         if self.criss_cross and self._lost_criss_cross(prov):
@@ -387,9 +458,10 @@ class MovementResolver:
         if opponent is not None and self.resolve(opponent):
             return 0  # it lost the head-to-head battle (DATC 4.A.7)
         supporters = self.move_support.get(prov)
-        return 1 + self._support_count(supporters) if supporters else 1
+        own = self._own_strength(prov) if self.crossed else 1
+        return own + self._support_count(supporters) if supporters else own
 
-    def criss_cross_strengths(self, prov: str) -> tuple[int, int]:
+    def criss_cross_strengths(self, prov: str) -> tuple[Strength, Strength]:
         """This convoyed attack and its criss-cross rival's, both convoys assumed to hold."""
         return (self.attack_strength(prov, assume_path=True),
                 self.attack_strength(self.criss_cross[prov], assume_path=True))
@@ -488,6 +560,8 @@ class MovementResolver:
         defender = self.units.get(dest)
         if attack == 0 and defender is not None and defender.power == self.units[prov].power:
             return Reason(Why.OWN_UNIT, (dest,))
+        if attack == 0 and self.crossed.get(prov) is Crossing.WEAK:
+            return Reason(Why.WEAK_STRAIT)
         opponent = self.head_to_head.get(prov)
         if opponent is not None:
             defend = self.defend_strength(opponent)

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.legality import CheckedRetreat, check_retreat
-from engine.map import GameMap, province_of
+from engine.map import Crossing, GameMap, province_of
 from engine.order_sets import OrderSet
 from engine.orders import Disband, Order, Retreat, UnitRef
 from engine.outcomes import OrderResult, Outcome, Reason, Why, illegal
@@ -40,18 +40,24 @@ def resolve_retreats(
     order_set: OrderSet[Retreat | Disband] = OrderSet(orders, check, key)
     chosen = order_set.chosen
 
-    # two or more retreats to one province: all of them disband
+    # two or more retreats to one province: all of them disband, but a
+    # retreat round the Cape of Good Hope loses to the others (Map.html)
     arrivals: dict[str, list[str]] = {}
     for prov, order in chosen.items():
         if isinstance(order, Retreat):
             arrivals.setdefault(province_of(order.dest), []).append(prov)
-    clashes = {p for origins in arrivals.values() if len(origins) > 1 for p in origins}
+    capes = {p for dest, origins in arrivals.items() if len(origins) > 1 for p in origins
+             if game_map.crossing(dislodged[p].province, dest) is Crossing.CAPE}
+    clashes = {p for origins in arrivals.values() if len(origins) > 1 for p in origins
+               if p in capes or len(set(origins) - capes) > 1}
 
     def judge(power: str, prov: str, order: Retreat | Disband) -> OrderResult:
         if prov in clashes and isinstance(order, Retreat):
             rivals = tuple(dislodged[p].province for p in arrivals[province_of(order.dest)]
                            if p != prov)
-            return OrderResult(power, order, Outcome.FAILS, Reason(Why.RETREAT_CLASH, rivals))
+            detail = _ROUND_THE_CAPE if prov in capes else ""
+            return OrderResult(power, order, Outcome.FAILS,
+                               Reason(Why.RETREAT_CLASH, rivals, detail=detail))
         return OrderResult(power, order, Outcome.SUCCEEDS)
 
     results, answered = order_set.answer(judge)
@@ -64,6 +70,10 @@ def resolve_retreats(
         if isinstance(final, Retreat) and prov not in clashes:
             board.append(Unit(unit.power, unit.kind, final.dest))
     return RetreatResult(tuple(results), tuple(board))
+
+
+_ROUND_THE_CAPE = ("another unit retreated there too: a retreat across the Cape of Good Hope "
+                   "is destroyed")
 
 
 def _choose_part(d: Dislodged) -> Reason:

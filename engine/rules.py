@@ -36,6 +36,7 @@ from engine.outcomes import OrderResult
 from engine.phase import Phase
 from engine.reports import ReportSection
 from engine.resolver import Combat, MovementResolver, ParadoxRule
+from engine.seasons import in_season
 from engine.state import GameState, StatePart
 from engine.units import Unit
 
@@ -185,8 +186,9 @@ class Rules:
     # -- the map in force ---------------------------------------------------
 
     def map_for(self, game_map: GameMap, state: GameState) -> GameMap:
-        """The board as it stands in this phase (canals open by year)."""
-        return game_map.with_canals_for(state.phase.year)
+        """The board as it stands in this phase: its season's terrain
+        ([seasonal.X], engine/seasons.py) and the canals open by its year."""
+        return in_season(game_map, state.phase.season).with_canals_for(state.phase.year)
 
     def reading_board(self, game_map: GameMap, state: GameState,
                       places: Collection[str] | None = None) -> GameMap:

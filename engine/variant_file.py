@@ -11,15 +11,15 @@ import os
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from engine import passages, variant_checks
 from engine import rings as ring_checks
-from engine import variant_checks
 from engine.flags import in_force, read_flags, unsupported_reason
 from engine.flow import STANDARD_FLOW, Flow, FlowError, read_begin, read_flow
 from engine.home_marks import read_home_marks
@@ -33,6 +33,7 @@ from engine.map import (
     Power,
     Province,
     Reach,
+    Seasonal,
     SupplyCentre,
     Terrain,
     UnitKind,
@@ -42,6 +43,8 @@ from engine.map import (
     province_of,
 )
 from engine.phase import Phase
+from engine.seasons import open_moves
+from engine.seasons import unplayable as seasonal_unplayable
 
 _CODE = re.compile(r"^[A-Z][A-Z0-9]{1,5}$")
 _ARTWORK = re.compile(r"^[a-z0-9_-]+\.(ps|svg)$")
@@ -180,7 +183,10 @@ class _Builder:
             self.problem(("variant",), "new_homes", "new_homes lists years: [1899]")
             new_homes = []
 
-        provinces, army, fleet, borders = self._provinces()
+        seasons = passages.read_seasons(self.problem, self.data.get("seasonal"), self.flow)
+        opened = passages.open_kinds(self.problem, self.data.get("provinces"), seasons)
+        provinces, army, fleet, borders = self._provinces(opened)
+        crossings = passages.read_crossings(self.problem, self.data.get("crossings"), army, fleet)
         aliases = self._aliases(provinces)
         canals = self._canals(provinces, fleet)
         variant_checks.check_adjacency(self.problem, provinces, army, fleet)
@@ -199,6 +205,17 @@ class _Builder:
                                             army, fleet, borders)
         if self.problems:
             raise VariantError(name or "variant", self.problems)
+        seasonal = None
+        army_moves = {p: frozenset(s) for p, s in army.items()}
+        fleet_moves = {p: frozenset(s) for p, s in fleet.items()}
+        if seasons:
+            # the board as the provinces' own kinds say; a season's board
+            # (engine/seasons.py) opens or closes the seasonal ones
+            seasonal = Seasonal(seasons, army_moves, fleet_moves)
+            provinces = {c: replace(p, terrain=Terrain(self.data["provinces"][c]["kind"]))
+                         if c in opened else p for c, p in provinces.items()}
+            army_moves, fleet_moves = open_moves(seasonal, frozenset(
+                c for c in opened if provinces[c].terrain is Terrain.IMPASSABLE))
         game_map = GameMap(
             name=name,
             title=str(header.get("title", name)),
@@ -206,8 +223,8 @@ class _Builder:
             victory=victory,
             provinces=provinces,
             powers=powers,
-            army_moves={p: frozenset(s) for p, s in army.items()},
-            fleet_moves={p: frozenset(s) for p, s in fleet.items()},
+            army_moves=army_moves,
+            fleet_moves=fleet_moves,
             aliases=aliases,
             power_aliases=power_aliases,
             canals=canals,
@@ -222,6 +239,8 @@ class _Builder:
             flags=flags,
             flow=self.flow,
             new_homes=tuple(sorted(set(new_homes))),
+            crossings=crossings,
+            seasonal=seasonal,
             tables={k: v for k, v in self.data.items() if k not in _KNOWN_TABLES},
         )
         for path, message in _rules_problems(game_map):
@@ -261,7 +280,7 @@ class _Builder:
         return traits
 
     def _provinces(
-        self,
+        self, opened: Mapping[str, Terrain],
     ) -> tuple[dict[str, Province], dict[str, set[str]], dict[str, set[str]], dict[str, set[str]]]:
         raw = self.data.get("provinces", {})
         provinces: dict[str, Province] = {}
@@ -280,10 +299,15 @@ class _Builder:
                 self.problem(path, None, "must be a table")
                 continue
             try:
-                terrain = Terrain(entry.get("kind", ""))
+                own = Terrain(entry.get("kind", ""))
             except ValueError:
                 self.problem(path, "kind", "kind must be land, coastal, water or impassable")
                 continue
+            # a province whose terrain changes with the season is read as
+            # its passable kind: its lists are its moves when open
+            terrain = opened.get(code, own)
+            if own is Terrain.IMPASSABLE:
+                borders[code] = set(self._code_list(path, entry, "borders"))
             coasts_raw = entry.get("coasts", {})
             coasts = tuple(coasts_raw) if isinstance(coasts_raw, dict) else ()
             if coasts and terrain is not Terrain.COASTAL:
@@ -309,7 +333,6 @@ class _Builder:
             if terrain is Terrain.IMPASSABLE:
                 if army_list or fleet_list or coasts:
                     self.problem(path, None, "an impassable province has no movement lists")
-                borders[code] = set(self._code_list(path, entry, "borders"))
                 continue
             if terrain in (Terrain.LAND, Terrain.COASTAL):
                 army[code] = set(army_list)
@@ -767,7 +790,7 @@ class _Builder:
 # informational: no rules read it
 _KNOWN_TABLES = frozenset(
     {"variant", "kinds", "powers", "provinces", "canals", "seats", "map", "ways_to_play",
-     "rings", "source"})
+     "rings", "source", "crossings", "seasonal"})
 
 
 def _rules_problems(game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
@@ -846,11 +869,12 @@ def unfinished_reason(name: str) -> str | None:
     flags = header.get("flags", [])
     # the file's own check names flags that are no DPJudge rule; here only
     # the rules it names but the judge does not play keep it from games
-    if isinstance(flags, list):
-        unplayed = unsupported_reason([f for f in flags if isinstance(f, str)])
-        if unplayed:
-            return unplayed
-    return flow_unplayable(header)
+    written = [f for f in flags if isinstance(f, str)] if isinstance(flags, list) else []
+    unplayed = unsupported_reason(written)
+    if unplayed:
+        return unplayed
+    seasons = seasonal_unplayable(in_force(written), bool(_variant_data(name).get("seasonal")))
+    return seasons or flow_unplayable(header)
 
 
 def flow_unplayable(header: Mapping[str, Any]) -> str | None:
@@ -873,11 +897,16 @@ def variant_notice(name: str) -> str | None:
     return str(notice) if notice else None
 
 
-@cache
 def _variant_header(name: str) -> dict[str, Any]:
-    """A shipped variant's [variant] table, read once per process."""
-    header = tomllib.loads(_shipped_file(name).read_text(encoding="utf-8")).get("variant", {})
+    """A shipped variant's [variant] table."""
+    header = _variant_data(name).get("variant", {})
     return header if isinstance(header, dict) else {}
+
+
+@cache
+def _variant_data(name: str) -> dict[str, Any]:
+    """A shipped variant's file as TOML reads it, once per process."""
+    return tomllib.loads(_shipped_file(name).read_text(encoding="utf-8"))
 
 
 def offered_variants() -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from engine.flags import unsupported_reason
+from engine.seasons import unplayable as seasonal_unplayable
 from engine.variant_file import VariantError, load_variant_file
 
 
@@ -61,10 +62,13 @@ def cmd_variant_check(args: argparse.Namespace, stdout: TextIO) -> int:
     stdout.write(f"{args.file}: ok: {game_map.title}, {len(game_map.provinces)} provinces, "
                  f"{centres} supply centres, {len(game_map.powers)} powers, {rings}\n")
     unplayed = unsupported_reason(game_map.flags)
+    seasons = seasonal_unplayable(game_map.flags, game_map.seasonal is not None)
     if unplayed:  # the file is sound, but CREATE will refuse it until the judge plays it
         stdout.write(f"{args.file}: not offered to games: {unplayed}\n")
     elif game_map.flow.unplayable:  # loads, but CREATE refuses it (unfinished_reason)
         stdout.write(f"{args.file}: not offered yet: {game_map.flow.unplayable}\n")
+    elif seasons:
+        stdout.write(f"{args.file}: not offered yet: {seasons}\n")
     return 0
 
 

@@ -5,7 +5,8 @@ cross (``TUS`` both, ``tus`` no fleet, ``Tus`` no army but by convoy);
 ``EI:NAF`` lets only the listed powers' units cross, ``:SKA`` none (a
 one-way adjacency); ``AEG(CON,SMY)`` only a power owning those centres;
 a leading or trailing ``~`` (a weak strait) or ``*`` (the Cape of Good
-Hope rule) changes the strength of what crosses.
+Hope rule) changes the strength of what crosses: the variant file's
+``[[crossings]]`` carry them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class Abut:
     fleet: bool
     one_way_block: bool = False  # ":SKA": nobody crosses from this side
     restriction: str | None = None
+    crossing: str | None = None  # "weak" (~) or "cape" (*): a [[crossings]] rule
 
 
 def read_abut(token: str) -> Abut | None:
@@ -51,15 +53,16 @@ def read_abut(token: str) -> Abut | None:
         restrictions.append(f"only units of the powers {', '.join(powers)} may cross")
     if found.group("centres") is not None:
         restrictions.append(f"only a power owning {found.group('centres')} may cross")
-    if "~" in marks:
-        restrictions.append("a weak strait (no support across, moves without strength)")
-    if "*" in marks:
-        restrictions.append("the Cape of Good Hope rule (half-strength moves, no support "
-                            "across)")
-    if set(marks) - set("~*"):
+    crossings = [rule for mark, rule in _CROSSINGS.items() if mark in marks]
+    if len(crossings) > 1 or set(marks) - set(_CROSSINGS):
         restrictions.append(f"the mark {marks!r}")
     return Abut(place.upper(), army, fleet, one_way_block=powers == "",
-                restriction="; ".join(restrictions) or None)
+                restriction="; ".join(restrictions) or None,
+                crossing=crossings[0] if len(crossings) == 1 else None)
+
+
+# the marks of a restricted crossing, and the variant file's rule for each
+_CROSSINGS = {"~": "weak", "*": "cape"}
 
 
 def bare_location(token: str) -> str:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from judge.variant_import.abuts import Abut, bare_location, read_abut
+from judge.variant_import.chain import Where
 from judge.variant_import.model import DpMap, Location, Note
 
 _COAST_WORDS = {"NC": "north coast", "SC": "south coast", "EC": "east coast",
@@ -42,12 +43,19 @@ class Province:
     coasts: tuple[Coast, ...]
     borders: tuple[str, ...]
     port: bool = False  # DPJudge's PORT: its fleets convoy as if at sea
+    # the kind it takes in the seasons that open it ([seasonal.X]), whose
+    # moves army and fleet are; None for a province that never changes
+    opens: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Board:
     provinces: Mapping[str, Province]
     notes: tuple[Note, ...]
+    # (from, to) -> "weak" or "cape": the moves DPJudge marks ~ or * ([[crossings]])
+    crossings: Mapping[tuple[str, str], str] = field(default_factory=dict)
+    # season letter -> province -> its kind in that season's phases ([seasonal.X])
+    seasonal: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 class BoardError(ValueError):
@@ -57,8 +65,13 @@ class BoardError(ValueError):
 def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
     """The provinces of the map; ``centres`` are its supply centres."""
     notes: list[Note] = []
+    # a seasonal place is built as its open terrain, its own kept for the file
+    opened = _opened(dp, notes)
+    own_terrain = {loc.key: loc.terrain for loc in dp.locations if loc.key in opened}
+    locations = [replace(loc, terrain=opened[loc.key]) if loc.key in opened else loc
+                 for loc in dp.locations]
     by_province: dict[str, list[Location]] = {}
-    for loc in dp.locations:
+    for loc in locations:
         by_province.setdefault(loc.province, []).append(loc)
     for code in by_province:
         if not _CODE.match(code):
@@ -83,7 +96,7 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
                               "its coasts in DPJudge; only the coasts are carried",
                               changes_play=True))
 
-    usable = {loc.key: _abuts(loc, notes, by_province) for loc in dp.locations}
+    usable = {loc.key: _abuts(loc, notes, by_province) for loc in locations}
     army: dict[str, set[str]] = {}
     fleet: dict[str, set[str]] = {}
     for p, loc in main.items():
@@ -105,10 +118,11 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
                                       "has coasts: the move names no coast and is left out"))
     _one_way(army, "army move", notes, dp)
     _one_way(fleet, "fleet move", notes, dp)
+    crossings = _crossings(locations, usable, army, fleet, notes)
 
     borders: dict[str, set[str]] = {
         p: {_province_of(t) for t in loc.abuts} - {p}
-        for p, loc in main.items() if loc.terrain == "SHUT"}
+        for p, loc in main.items() if own_terrain.get(p, loc.terrain) == "SHUT"}
     for p, locs in by_province.items():
         for loc in locs:
             for token in loc.abuts:
@@ -123,6 +137,7 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
         if name_entry is None:
             notes.append(Note(loc.where, f"{p} has no name line: its code is its name"))
         kind = _kind(loc, p in fleet_spots or bool(coasts[p]))
+        base = own_terrain.get(p)
         provinces[p] = Province(
             code=p,
             name=name_entry.name if name_entry else p,
@@ -135,7 +150,77 @@ def build_board(dp: DpMap, centres: frozenset[str]) -> Board:
             borders=tuple(sorted(borders.get(p, ()))),
             port=loc.terrain == "PORT" and kind == "coastal",
         )
-    return Board(provinces, tuple(notes))
+        if base is not None:
+            provinces[p] = replace(provinces[p], opens=kind, kind=_kind(
+                replace(loc, terrain=base), kind == "coastal"))
+    seasonal = {season: {p: _kind(replace(main[p], terrain=t), provinces[p].opens == "coastal")
+                         for p, t in places.items()}
+                for season, places in _seasons(dp, opened, notes).items()}
+    return Board(provinces, tuple(notes), crossings, seasonal)
+
+
+def _opened(dp: DpMap, notes: list[Note]) -> dict[str, str]:
+    """Each place whose terrain changes with the season (``IN SPRING:
+    WATER ARC``), and the one passable DPJudge terrain it has: the engine's
+    seasonal provinces are impassable or of one kind."""
+    own = {loc.key: loc for loc in dp.locations}
+    said: dict[str, set[str]] = {}
+    first: dict[str, Where] = {}  # the first line changing each place
+    for line in dp.seasonal:
+        loc = own.get(line.code)
+        if loc is None or "/" in line.code or any(k.startswith(line.code + "/") for k in own):
+            notes.append(Note(line.where, f"{line.code}: no place without coasts to change "
+                              "with the season; not carried", changes_play=True))
+            continue
+        said.setdefault(line.code, {loc.terrain}).add(line.terrain)
+        first.setdefault(line.code, line.where)
+    opened: dict[str, str] = {}
+    for code, terrains in said.items():
+        passable = terrains - {"SHUT"}
+        if len(passable) != 1:
+            notes.append(Note(first[code], f"{code} changes with the season between "
+                              f"{', '.join(sorted(terrains))}: the engine's seasonal places are "
+                              "impassable or of one kind; not carried", changes_play=True))
+        else:
+            opened[code] = passable.pop()
+    return opened
+
+
+def _seasons(dp: DpMap, opened: Mapping[str, str],
+             notes: list[Note]) -> dict[str, dict[str, str]]:
+    """Season letter -> place -> its DPJudge terrain then, for the places
+    carried: the variant file names a season by its letter (engine/flow.py)."""
+    words = {item.split(":")[0].upper() for line in dp.flow for item in line.split()} \
+        - {"NEWYEAR", "IFYEARDIV"} if dp.flow else {"SPRING", "FALL", "WINTER"}
+    seasons: dict[str, dict[str, str]] = {}
+    for line in dp.seasonal:
+        if line.season not in words:
+            notes.append(Note(line.where, f"IN {line.season}: no season of the map's year; "
+                              "not carried", changes_play=True))
+        elif line.code in opened:
+            seasons.setdefault(line.season[0], {})[line.code] = line.terrain
+            notes.append(Note(line.where, f"{line.code} is {line.terrain} in {line.season} "
+                              f"phases: carried ([seasonal.{line.season[0]}])"))
+    return seasons
+
+
+def _crossings(locations: list[Location], usable: Mapping[str, list[Abut]],
+               army: Mapping[str, set[str]], fleet: Mapping[str, set[str]],
+               notes: list[Note]) -> dict[tuple[str, str], str]:
+    """The carried moves whose abut DPJudge marks ~ or *, by province."""
+    found: dict[tuple[str, str], str] = {}
+    for loc in locations:
+        for a in usable[loc.key]:
+            there = a.location.split("/")[0]
+            carried = there in army.get(loc.key, set()) or a.location in fleet.get(loc.key, set())
+            if a.crossing is None or not carried:
+                continue
+            pair = (loc.province, there)
+            if found.setdefault(pair, a.crossing) != a.crossing:
+                notes.append(Note(loc.where, f"{loc.key} ABUTS {a.location}: marked both "
+                                  f"{found[pair]} and {a.crossing} from {loc.province}; "
+                                  f"{found[pair]} is carried", changes_play=True))
+    return found
 
 
 def _province_of(token: str) -> str:
@@ -173,7 +258,7 @@ def _abuts(loc: Location, notes: list[Note], known: Mapping[str, object]) -> lis
             notes.append(Note(where, f"{loc.key} ABUTS {token}: no such place", True))
         elif abut.location.split("/")[0] == loc.province:
             notes.append(Note(where, f"{loc.key} ABUTS {token}: itself; left out"))
-        elif abut.restriction:
+        elif abut.restriction:  # a crossing's mark is carried ([[crossings]])
             notes.append(Note(where, f"{loc.key} ABUTS {token}: {abut.restriction}: "
                               "not supported, the move is left out", changes_play=True))
         elif not abut.one_way_block:

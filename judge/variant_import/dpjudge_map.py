@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 
 from judge.variant_import.abuts import bare_location, rename_token
 from judge.variant_import.chain import Chain, SourceLine, Where
-from judge.variant_import.model import DpMap, DpPower, Location, Note, PlaceName
+from judge.variant_import.model import (
+    DpMap,
+    DpPower,
+    Location,
+    Note,
+    PlaceName,
+    SeasonalTerrain,
+)
 from judge.variant_import.words import (
     CENTRE,
     CODES_FOLLOW,
@@ -67,7 +74,9 @@ class _Reader:
         self.new_homes: tuple[int, ...] = ()
         self.current: str | None = None
         self.stanza: str | None = None  # inside DIRECTIVES: its variant, "" for none
-        self.dynamic: tuple[str, str] | None = None  # inside IN/FROM: (its file, its line)
+        # inside IN/FROM: (its file, its line, the season of an IN SEASON block)
+        self.dynamic: tuple[str, str, str | None] | None = None
+        self.seasonal: list[SeasonalTerrain] = []
 
     def note(self, where: Where | None, text: str, changes_play: bool = False) -> None:
         self.notes.append(Note(where, text, changes_play))
@@ -86,6 +95,9 @@ class _Reader:
             self._dynamic(where, text, words)
             return
         if self.dynamic is not None:
+            season = self.dynamic[2]
+            if season is not None and self._seasonal(where, season, words):
+                return
             self.note(where, f"'{text}' applies only from or in a phase given at line "
                       f"{self.dynamic[1]}: the engine's board does not change during a game",
                       changes_play=True)
@@ -165,13 +177,29 @@ class _Reader:
         if words[0].upper() == "FROM" and len(words) > 1 and words[1].upper() == "START":
             self.dynamic = None
             return
-        if ":" in text and text.split(":", 1)[1].strip():
-            self.note(where, f"'{text}' changes the board during the game: not supported",
-                      changes_play=True)
+        phase, _, directive = text.partition(":")
+        # IN SPRING (any phase of a season), not IN S1904M nor IN SPRING 1904
+        said = phase.split()[1:]
+        season = said[0].upper() if words[0].upper() == "IN" and len(said) == 1 and not any(
+            c.isdigit() for c in said[0]) else None
+        if directive.strip():
+            if season is None or not self._seasonal(where, season, directive.split()):
+                self.note(where, f"'{text}' changes the board during the game: not supported",
+                          changes_play=True)
             return
-        self.dynamic = (where.file, str(where.line))
-        self.note(where, f"'{text}': the lines after it apply only in or from that phase: "
-                  "not supported", changes_play=True)
+        self.dynamic = (where.file, str(where.line), season)
+        if season is None:
+            self.note(where, f"'{text}': the lines after it apply only in or from that phase: "
+                      "not supported", changes_play=True)
+
+    def _seasonal(self, where: Where, season: str, words: list[str]) -> bool:
+        """A terrain line without ABUTS in an IN SEASON block: the place's
+        terrain in that season's phases ([seasonal.X]); False for any other."""
+        if len(words) != 2 or words[0].upper() not in TERRAINS:
+            return False
+        self.seasonal.append(SeasonalTerrain(season, words[0].upper(),
+                                             ascii_code(words[1]).upper(), where))
+        return True
 
     # -- geography -------------------------------------------------------
 
@@ -474,7 +502,8 @@ class _Reader:
             powers=powers, unowned=tuple(self.unowned), victory=self.victory,
             begin=self.begin, flow=tuple(self.flow), flags=tuple(flags),
             flag_lines=dict(self.rule_lines),
-            notes=tuple(self.notes), text_only=self.text_only, new_homes=self.new_homes)
+            notes=tuple(self.notes), text_only=self.text_only, new_homes=self.new_homes,
+            seasonal=tuple(self.seasonal))
 
 
 def _without(loc: Location, gone: Callable[[str], bool]) -> Location:

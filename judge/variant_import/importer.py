@@ -82,7 +82,8 @@ def import_map(path: Path, artwork: Path | None = None, name: str | None = None,
                     flow=dp.flow, flags=dp.flags, unfinished=unfinished,
                     new_homes=dp.new_homes)
     source = Source(map=path.name, files=chain.files, artwork=used)
-    text = variant_text(header, source, powers, provinces, table)
+    text = variant_text(header, source, powers, provinces, table, board.crossings,
+                        board.seasonal)
     try:
         parse_variant(text, f"{name}.toml")
     except VariantError as exc:

@@ -65,6 +65,16 @@ class Location:
 
 
 @dataclass(frozen=True, slots=True)
+class SeasonalTerrain:
+    """``IN SPRING: WATER ARC``: a place's terrain in the phases of a season."""
+
+    season: str  # DPJudge's season word, upper case: "SPRING"
+    terrain: str  # COAST, LAND, WATER, PORT or SHUT
+    code: str  # upper case
+    where: Where
+
+
+@dataclass(frozen=True, slots=True)
 class DpPower:
     """A power: its name as DPJudge writes it (``U+S+A``, ``_Belgium``),
     its ownership word and letter when the map gives them, its home
@@ -109,3 +119,4 @@ class DpMap:
     notes: tuple[Note, ...]
     text_only: bool
     new_homes: tuple[int, ...] = ()  # NEWHOMES: the years homes are reassigned
+    seasonal: tuple[SeasonalTerrain, ...] = ()

@@ -58,7 +58,11 @@ def phase_keys(begin: str | None, flow: tuple[str, ...]) -> dict[str, object]:
 
 
 def variant_text(header: Header, source: Source, powers: Iterable[PowerOut],
-                 provinces: Mapping[str, Province], map_table: str) -> str:
+                 provinces: Mapping[str, Province], map_table: str,
+                 crossings: Mapping[tuple[str, str], str] | None = None,
+                 seasonal: Mapping[str, Mapping[str, str]] | None = None) -> str:
+    crossings = crossings or {}
+    seasonal = seasonal or {}
     out = [
         f"# {header.title}: DPJudge's {source.map}, imported by `judge variant import`.",
         "# The map's facts are DPJudge's (MIT licence, Copyright 2017 Manus Hand);",
@@ -102,11 +106,29 @@ def variant_text(header: Header, source: Source, powers: Iterable[PowerOut],
                               for code, homes in power.alternative_homes)
             out.append(f"alternative_homes = {{ {table} }}")
         out.append("")
+    out += _crossings(crossings)
+    for season, places in seasonal.items():
+        out += [f"[seasonal.{bare_key(season)}]",
+                *(f"{bare_key(code)} = {_q(kind)}" for code, kind in places.items()), ""]
     out += ["# Provinces, by code", ""]
     for code in sorted(provinces):
         out += _province(provinces[code])
     out.append(map_table.rstrip("\n"))
     return "\n".join(out) + "\n"
+
+
+def _crossings(crossings: Mapping[tuple[str, str], str]) -> list[str]:
+    """[[crossings]]: one per adjacency, both ways where DPJudge marks both ends alike."""
+    out = ["# Restricted crossings (DPJudge's ~ and * marks)", ""] if crossings else []
+    for (a, b), rule in crossings.items():
+        back = crossings.get((b, a))
+        if back == rule and (b, a) < (a, b):
+            continue  # written with (b, a)
+        out += ["[[crossings]]", f"between = {toml_value([a, b])}", f"rule = {_q(rule)}"]
+        if back != rule:
+            out.append("one_way = true")
+        out.append("")
+    return out
 
 
 def _province(prov: Province) -> list[str]:
@@ -119,9 +141,11 @@ def _province(prov: Province) -> list[str]:
         lines.append(f"aliases = {toml_value(list(prov.aliases))}")
     if prov.kind == "impassable":
         lines.append(f"borders = {toml_value(list(prov.borders))}")
-    if prov.kind in ("land", "coastal"):
+    # a province that changes with the season lists its moves when open
+    kind = prov.opens or prov.kind
+    if kind in ("land", "coastal"):
         lines.append(f"army = {toml_value(list(prov.army))}")
-    if prov.kind in ("water", "coastal") and not prov.coasts:
+    if kind in ("water", "coastal") and not prov.coasts:
         lines.append(f"fleet = {toml_value(list(prov.fleet))}")
     lines.append("")
     for coast in prov.coasts:
