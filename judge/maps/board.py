@@ -17,13 +17,14 @@ from shapely.geometry.base import BaseGeometry
 from engine.map import GameMap, Point, Terrain
 from judge.maps.dislodged import Aside, dislodged_spots
 from judge.maps.labels import label_box
-from judge.maps.postscript import ARTWORK, Path, PostScriptMap, read_postscript
+from judge.maps.postscript import ARTWORK, Layer, Path, PostScriptMap, read_postscript
 from judge.maps.shapes import province_shapes
 
 SEA = "#9cc3e0"
 LAND = "#e8dcb5"
 MOUNTAIN = "#b9ad95"
 LAKE = SEA
+ICE = "#eef2f4"
 BORDER = "#5c4a32"
 COAST = "#40617a"
 SIMPLIFY = 0.2  # map units: province areas are drawn with this much less detail
@@ -113,28 +114,92 @@ def area_data(shape: BaseGeometry) -> str:
     return "".join(words)
 
 
+# the judge's colours for the map's own (by their names in dpmap's files);
+# any other colour is drawn as the file defines it
+PALETTE = {"SeaBlue": SEA, "LandBrown": LAND, "MountainGrey": MOUNTAIN, "IceGrey": ICE,
+           "BorderBlack": BORDER}
+# the judge draws lines thinner than dpmap (a mail shows the map at
+# 1000 px, not on paper): the standard map's borders at 1 and 0.5 for 1.5
+# and 0.75, its coasts at 0.6 for 0.75
+BORDER_SCALE = 2 / 3
+COAST_SCALE = 0.8
+
+
+def _colour(art: PostScriptMap, name: str) -> str:
+    return PALETTE.get(name) or art.colours.get(name, BORDER)
+
+
+def _lakes(art: PostScriptMap) -> set[str]:
+    """The water layers painted over land (lakes): drawn again over the
+    owners' colours, which cover the land provinces' areas whole."""
+    seen_land, lakes = False, set()
+    for layer in art.paint:
+        if layer.role == "land":
+            seen_land = True
+        elif layer.role == "water" and seen_land:
+            lakes.add(layer.name)
+    return lakes
+
+
+def _stroke(art: PostScriptMap, layer: Layer, scale: float) -> str:
+    dash = ""
+    if layer.dash:  # the dashes drawn shorter with the line, the gaps as long (still seen)
+        pattern = [d * (scale if index % 2 == 0 else 1) for index, d in enumerate(layer.dash)]
+        dash = f' stroke-dasharray="{" ".join(number(d) for d in pattern)}"'
+    caps = ' stroke-linecap="round"' if layer.round_caps else ""
+    colour = _colour(art, layer.stroke or "BorderBlack")
+    return (f'<path d="{path_data(list(layer.paths), art)}" fill="none" stroke="{colour}" '
+            f'stroke-width="{number(layer.width * scale)}"{dash}{caps}/>')
+
+
+def artwork_pictures(art: PostScriptMap, width: float, height: float) -> tuple[str, str]:
+    """The artwork as SVG under the owners' colours (the background, land
+    and seas) and over them (mountains, lakes, borders, coasts, the rest)."""
+    lakes = _lakes(art)
+    frame = (f'<path d="{path_data(list(art.frame), art)}" fill="{_colour(art, art.background)}"/>'
+             if art.frame else
+             f'<rect width="{number(width)}" height="{number(height)}" '
+             f'fill="{_colour(art, art.background)}"/>')
+    under = [frame]
+    for layer in art.paint:
+        if layer.fill and layer.role in ("land", "water") and layer.name not in lakes:
+            under.append(f'<path d="{path_data(list(layer.paths), art)}" '
+                         f'fill="{_colour(art, layer.fill)}"/>')
+    over = [f'<path d="{path_data(list(layer.paths), art)}" fill="{_colour(art, layer.fill)}"/>'
+            for layer in art.paint
+            if layer.fill and (layer.role == "impassable" or layer.name in lakes)]
+    over += [_stroke(art, layer, BORDER_SCALE) for layer in art.paint
+             if layer.role == "inner_border"]
+    over += [f'<path d="{path_data(list(layer.paths), art)}" fill="none" stroke="{COAST}" '
+             f'stroke-width="{number(layer.width * COAST_SCALE)}"/>'
+             for layer in art.paint if layer.role == "land"
+             or (layer.role == "water" and layer.name not in lakes)]
+    over += [_stroke(art, layer, BORDER_SCALE) for layer in art.paint if layer.role == "border"]
+    for layer in art.paint:
+        if layer.role != "decoration":
+            continue
+        if layer.casing:
+            casing_width, casing = layer.casing
+            over.append(f'<path d="{path_data(list(layer.paths), art)}" fill="none" '
+                        f'stroke="{_colour(art, casing)}" '
+                        f'stroke-width="{number(casing_width * BORDER_SCALE)}"/>')
+        if layer.fill:
+            over.append(f'<path d="{path_data(list(layer.paths), art)}" '
+                        f'fill="{_colour(art, layer.fill)}"/>')
+        if layer.stroke:
+            over.append(_stroke(art, layer, BORDER_SCALE))
+    over += [f'<path d="{path_data([box.outline], art)}" fill="none" stroke="{BORDER}" '
+             f'stroke-width="1"/>' for box in art.off_board.values()]
+    return "".join(under), "".join(over)
+
+
 def artwork_board(game_map: GameMap) -> MapDrawing:
     drawing = game_map.drawing
     assert drawing.artwork is not None
     art = read_postscript((ARTWORK / drawing.artwork).read_text(encoding="latin-1"))
     x0, y0, x1, y1 = art.box
     width, height = drawing.size or (x1 - x0, y1 - y0)
-    layers = art.layers
-    land = path_data(list(layers["land"]), art)  # filled under, its coast stroked over
-    under = (
-        f'<rect width="{number(width)}" height="{number(height)}" fill="{SEA}"/>'
-        f'<path d="{land}" fill="{LAND}"/>'
-    )
-    over = (
-        f'<path d="{path_data(list(layers["mountain"]), art)}" fill="{MOUNTAIN}"/>'
-        f'<path d="{path_data(list(layers["lake"]), art)}" fill="{LAKE}"/>'
-        f'<path d="{path_data(list(layers["inner_border"]), art)}" fill="none" '
-        f'stroke="{BORDER}" stroke-width="0.5" stroke-dasharray="3 1.5"/>'
-        f'<path d="{land}" fill="none" stroke="{COAST}" '
-        f'stroke-width="0.6"/>'
-        f'<path d="{path_data(list(layers["border"]), art)}" fill="none" stroke="{BORDER}" '
-        f'stroke-width="1"/>'
-    )
+    under, over = artwork_pictures(art, width, height)
     water = {code: prov.terrain is Terrain.WATER for code, prov in game_map.provinces.items()
              if prov.terrain is not Terrain.IMPASSABLE}
     flip = [1, 0, 0, -1, -x0, y1]

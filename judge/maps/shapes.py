@@ -20,7 +20,7 @@ from shapely.geometry import LineString, MultiPolygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points, polygonize
 
-from judge.maps.postscript import Path, Point, PostScriptMap
+from judge.maps.postscript import FILL_ROLES, Path, Point, PostScriptMap
 
 STEPS = 8  # straight pieces a Bezier curve is cut into
 ISLAND_AREA = 60.0  # square points: larger nameless land is neutral (Ireland, Corsica)
@@ -82,14 +82,42 @@ def _joined(points: list[Point], others: list[BaseGeometry]) -> list[Point]:
     return [reach(points[0], points[1]), *points, reach(points[-1], points[-2])]
 
 
+def _area(paths: Iterable[Path]) -> BaseGeometry:
+    polygons = [Polygon(points) for points in map(flatten, paths) if len(points) >= 4]
+    return unary_union([p.buffer(0) for p in polygons])
+
+
+def frame_line(art: PostScriptMap) -> LineString:
+    """The map's edge: its ClipMap outline (Hundred's, Zeus' heptagon), or
+    else its frame's rectangle."""
+    if art.frame:
+        return LineString(flatten(art.frame[0]))
+    x0, y0, x1, y1 = art.box
+    return LineString([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)])
+
+
+def painted_land(art: PostScriptMap) -> BaseGeometry:
+    """Where the map is land as painted: its background, then each fill in
+    turn (a sea over a land background, an island over the sea, a lake)."""
+    x0, y0, x1, y1 = art.box
+    land: BaseGeometry = Polygon()
+    if FILL_ROLES.get(art.background) == "land":
+        land = Polygon([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    for layer in art.paint:
+        if layer.fill is None or layer.role not in ("land", "water", "impassable"):
+            continue
+        area = _area(layer.paths)
+        land = land.difference(area) if layer.role == "water" else land.union(area)
+    return land
+
+
 def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
                     ) -> dict[str, MultiPolygon]:
     """Each province's shape. ``provinces``: code -> True for water."""
-    x0, y0, x1, y1 = art.box
-    frame = [(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)]
-    lines = [LineString(frame)]
-    for layer in ("land", "mountain", "lake"):
+    lines = [frame_line(art)]
+    for layer in ("land", "impassable", "water"):
         lines += [LineString(flatten(p)) for p in art.layers[layer]]
+    lines += [LineString(flatten(box.outline)) for box in art.off_board.values()]
     borders = [flatten(p) for layer in ("inner_border", "border") for p in art.layers[layer]]
     drawn = lines + [LineString(b) for b in borders]
     tree = STRtree(drawn)  # the lines as drawn: what each border comes near
@@ -99,8 +127,8 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
         close_by = [drawn[n] for n in tree.query(drawn[own].buffer(SNAP)) if n != own]
         joined.append(LineString(_joined(points, close_by)))
     faces = list(polygonize(unary_union(lines + joined)))
-    land = unary_union([Polygon(flatten(p)) for p in art.layers["land"]]).buffer(0)
-    mountains = unary_union([Polygon(flatten(p)) for p in art.layers["mountain"]])
+    land = painted_land(art)
+    mountains = _area(art.layers["impassable"])
     owner: dict[int, str] = {}
     for code in provinces:
         if code not in art.places:
