@@ -158,26 +158,33 @@ def _places(text: str, procedures: dict[str, list[str]]
             places[code] = (float(x), float(y))
             names[code] = name
     kinds: dict[str, str] = {}
-    letters: list[str] = []
     for line in procedures.get("VisitTerritories", []):
-        if found := _LETTER.match(line):
-            letters.append(found.group(1))
-        elif found := _VISIT.match(line):
+        if found := _VISIT.match(line):
             code, x, y, kind = found.groups()
             kinds[code] = kind
             if code not in places:
                 places[code] = (float(x), float(y))
                 names[code] = code
-    # NameTerritories pushes one procedure per kind, in the reverse of the
-    # order VisitTerritories takes them off the stack: each writes the name
-    # in a colour, or pops it unwritten
-    writers = [_words([line]) for line in procedures.get("NameTerritories", [])
-               if line.strip().startswith("{")]
-    colour_of = {}
-    for letter, words in zip(reversed(letters), writers, strict=False):
-        colour_of[letter] = "" if "DrawAlias" not in words else words[1]
-    name_colours = {code: colour_of.get(kind, "") for code, kind in kinds.items()}
+    name_colours = _name_colours(procedures, "VisitTerritories", "NameTerritories", kinds)
+    boxes = {found.group(1): found.group(5) for line in procedures.get("VisitOffBoardBoxes", [])
+             if (found := _BOX.match(line))}
+    name_colours |= _name_colours(procedures, "VisitOffBoardBoxes", "NameOffBoardBoxes", boxes)
     return places, names, kinds, name_colours
+
+
+def _name_colours(procedures: dict[str, list[str]], visit: str, name: str,
+                  kinds: dict[str, str]) -> dict[str, str]:
+    """The colour each place's name is written in, "" for none. The naming
+    procedure pushes one procedure per kind, in the reverse of the order
+    the visiting one takes them off the stack (``/c xd``): each writes the
+    name in a colour, or pops it unwritten."""
+    letters = [found.group(1) for line in procedures.get(visit, [])
+               if (found := _LETTER.match(line))]
+    writers = [_words([line]) for line in procedures.get(name, [])
+               if line.strip().startswith("{")]
+    colour_of = {letter: words[1] if "DrawAlias" in words else ""
+                 for letter, words in zip(reversed(letters), writers, strict=False)}
+    return {code: colour_of.get(kind, "") for code, kind in kinds.items()}
 
 
 def _layer(name: str, lines: list[str], procedures: dict[str, list[str]],

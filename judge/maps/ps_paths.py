@@ -68,6 +68,7 @@ def _arc(x: float, y: float, radius: float, start: float, end: float
 
 
 _ARITY = {"m": 2, "l": 2, "c": 6, "t": 2, "o": 1, "x": 2, "a": 5}
+_KEEPS = frozenset({"s", "r", "n"})
 
 
 def read_paths(words: list[str], closes: bool, matrix: Matrix = IDENTITY,
@@ -99,7 +100,8 @@ def read_paths(words: list[str], closes: bool, matrix: Matrix = IDENTITY,
             stack.clear()
             continue
         v: list[float] = stack[len(stack) - arity:]
-        stack.clear()
+        if word not in _KEEPS:  # gsave and the like leave the stack be
+            stack.clear()
         if word == "m":
             finish(False)
             start = apply(matrix, (v[0], v[1]))

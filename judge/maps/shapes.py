@@ -12,7 +12,7 @@ taken to be part of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from shapely import Point as ShapelyPoint
 from shapely import Polygon, STRtree, unary_union
@@ -29,6 +29,7 @@ OVERSHOOT = 0.5  # points a border is drawn on past the line it meets
 ONWARDS = 2.0  # points a border ending on a line is drawn on, in its direction
 TOUCHING = 0.05  # points: an end this near a line is on it
 ISLAND_REACH = 6.0  # points: how near an island must lie to a province to join it
+POINT_REACH = 10.0  # points: how far off its face a province's point may lie
 
 
 def _bezier(controls: tuple[Point, ...], t: float) -> Point:
@@ -119,16 +120,25 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
         lines += [LineString(flatten(p)) for p in art.layers[layer]]
     lines += [LineString(flatten(box.outline)) for box in art.off_board.values()]
     borders = [flatten(p) for layer in ("inner_border", "border") for p in art.layers[layer]]
-    drawn = lines + [LineString(b) for b in borders]
-    tree = STRtree(drawn)  # the lines as drawn: what each border comes near
-    joined = []
-    for index, points in enumerate(borders):
-        own = len(lines) + index
-        close_by = [drawn[n] for n in tree.query(drawn[own].buffer(SNAP)) if n != own]
-        joined.append(LineString(_joined(points, close_by)))
-    faces = list(polygonize(unary_union(lines + joined)))
+    faces = list(polygonize(unary_union(lines + _drawn_on(lines, borders))))
     land = painted_land(art)
     mountains = _area(art.layers["impassable"])
+
+    def is_land(face: Polygon) -> bool:
+        return bool(land.contains(face.representative_point()))
+
+    # A face holding two provinces' points lacks a border the artwork draws
+    # otherwise: as a river (Ancient Mediterranean's Nile, the Mississippi),
+    # a strait or a canal. Only there are those lines cuts: elsewhere a
+    # canal runs through its province.
+    decorations = [flatten(p) for layer in art.paint if layer.role == "decoration"
+                   and layer.stroke and not layer.fill for p in layer.paths]
+    crowded = [face for face in faces if _crowded(face, art, provinces, is_land)]
+    if crowded and decorations:
+        finer = list(polygonize(unary_union(lines + _drawn_on(lines, borders + decorations))))
+        for face in crowded:
+            faces.remove(face)
+            faces += [piece for piece in finer if face.contains(piece.representative_point())]
     owner: dict[int, str] = {}
     for code in provinces:
         if code not in art.places:
@@ -136,7 +146,10 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
         spot = ShapelyPoint(art.places[code])
         for index, face in enumerate(faces):
             if face.contains(spot):
-                owner[index] = code
+                # a coastal province's point may lie just off its coast
+                # (Youngstown's Clyde): the sea is not its face
+                if provinces[code] is not is_land(face):
+                    owner[index] = code
                 break
     # a nameless face holding a province's supply-centre marker is that
     # province's, however large: the artwork writes CON's name in Asia and
@@ -149,6 +162,18 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
             if index not in owner and face.contains(spot):
                 owner[index] = code
                 break
+    # a province still without a face takes the nearest nameless one of
+    # its kind, its point lying off it
+    placed = set(owner.values())
+    for code in provinces:
+        if code in placed or code not in art.places:
+            continue
+        spot = ShapelyPoint(art.places[code])
+        free = [(face.distance(spot), index) for index, face in enumerate(faces)
+                if index not in owner and face.distance(spot) <= POINT_REACH
+                and provinces[code] is not is_land(face)]
+        if free:
+            owner[min(free)[1]] = code
     shapes: dict[str, list[Polygon]] = {}
     for index, code in owner.items():
         shapes.setdefault(code, []).append(faces[index])
@@ -156,12 +181,32 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
         if index in owner or face.area > ISLAND_AREA or mountains.contains(
                 face.representative_point()):
             continue
-        is_land = land.contains(face.representative_point())
         near = _nearest(face, ((c, shapes[c]) for c in shapes
-                               if provinces[c] is not is_land), ISLAND_REACH)
+                               if provinces[c] is not is_land(face)), ISLAND_REACH)
         if near is not None:
             shapes[near].append(face)
     return {code: MultiPolygon(parts) for code, parts in shapes.items()}
+
+
+def _drawn_on(lines: list[LineString], borders: list[list[Point]]) -> list[LineString]:
+    """The borders, each end drawn on to the line it was meant to meet."""
+    drawn = lines + [LineString(b) for b in borders]
+    tree = STRtree(drawn)  # the lines as drawn: what each border comes near
+    joined = []
+    for index, points in enumerate(borders):
+        own = len(lines) + index
+        close_by = [drawn[n] for n in tree.query(drawn[own].buffer(SNAP)) if n != own]
+        joined.append(LineString(_joined(points, close_by)))
+    return joined
+
+
+def _crowded(face: Polygon, art: PostScriptMap, provinces: Mapping[str, bool],
+             is_land: Callable[[Polygon], bool]) -> bool:
+    """Whether the face holds the points of two provinces of its kind."""
+    kind = is_land(face)
+    holding = [code for code in provinces if code in art.places
+               and provinces[code] is not kind and face.contains(ShapelyPoint(art.places[code]))]
+    return len(holding) > 1
 
 
 def _nearest(face: Polygon, candidates: Iterable[tuple[str, list[Polygon]]],

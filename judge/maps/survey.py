@@ -1,0 +1,77 @@
+"""How well the judge reads an artwork: whether it reads at all, which
+provinces get an area of their own, and which share one (a border the
+artwork does not draw, or draws a little off).
+
+    python -m judge.maps.survey FILE.ps ...      one line per file
+
+Without a variant file the provinces are the artwork's own places, water
+where DPJudge writes the name as a sea's (judge/maps/postscript.py
+``is_water_named``); with ``--variant NAME`` (one file) the variant's.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from shapely import Point
+
+from engine.map import Terrain
+from engine.variant_file import load_variant
+from judge.maps.postscript import PostScriptMap, read_postscript
+from judge.maps.shapes import province_shapes
+
+
+@dataclass(frozen=True)
+class Survey:
+    provinces: int  # the provinces looked at (with a point on the artwork)
+    without_area: tuple[str, ...]  # provinces no face was found for
+    # (province, another of its kind whose point its area holds): a border
+    # missing between them (a land province's point may lie off its coast)
+    sharing: tuple[tuple[str, str], ...]
+
+
+def artwork_provinces(art: PostScriptMap) -> dict[str, bool]:
+    """The artwork's own provinces (places that are not coasts): code -> water."""
+    return {code: art.is_water_named(code) for code in art.places if "/" not in code}
+
+
+def survey(art: PostScriptMap, provinces: Mapping[str, bool]) -> Survey:
+    looked_at = {code: water for code, water in provinces.items() if code in art.places}
+    shapes = province_shapes(art, looked_at)
+    without = tuple(sorted(code for code in looked_at if code not in shapes))
+    sharing = tuple(sorted(
+        (code, other) for code, shape in shapes.items() for other in looked_at
+        if other != code and looked_at[other] is looked_at[code]
+        and shape.contains(Point(art.places[other]))))
+    return Survey(len(looked_at), without, sharing)
+
+
+def variant_provinces(name: str) -> dict[str, bool]:
+    game_map = load_variant(name)
+    return {code: prov.terrain is Terrain.WATER for code, prov in game_map.provinces.items()
+            if prov.terrain is not Terrain.IMPASSABLE}
+
+
+def main(argv: list[str]) -> int:
+    variant = argv[argv.index("--variant") + 1] if "--variant" in argv else None
+    files = [a for a in argv if a.endswith(".ps")]
+    for file in files:
+        try:
+            art = read_postscript(Path(file).read_text(encoding="latin-1"))
+        except ValueError as error:
+            print(f"{Path(file).name}: unreadable: {error}")
+            continue
+        provinces = variant_provinces(variant) if variant else artwork_provinces(art)
+        found = survey(art, provinces)
+        print(f"{Path(file).name}: {found.provinces} provinces, "
+              f"{found.provinces - len(found.without_area)} with an area; "
+              f"without: {' '.join(found.without_area) or '-'}; "
+              f"sharing: {' '.join(f'{a}>{b}' for a, b in found.sharing) or '-'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
