@@ -18,7 +18,7 @@ from shapely import Point as ShapelyPoint
 from shapely import Polygon, STRtree, unary_union
 from shapely.geometry import LineString, MultiPolygon
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import nearest_points, polygonize
+from shapely.ops import nearest_points, polygonize, substring
 
 from judge.maps.postscript import FILL_ROLES, Path, Point, PostScriptMap
 
@@ -29,6 +29,7 @@ OVERSHOOT = 0.5  # points a border is drawn on past the line it meets
 ONWARDS = 2.0  # points a border ending on a line is drawn on, in its direction
 TOUCHING = 0.05  # points: an end this near a line is on it
 ISLAND_REACH = 6.0  # points: how near an island must lie to a province to join it
+FRAME_SNAP = 0.1  # points: an outline's point this near the frame is on it
 POINT_REACH = 10.0  # points: how far off its face a province's point may lie
 
 
@@ -64,12 +65,21 @@ def _joined(points: list[Point], others: list[BaseGeometry]) -> list[Point]:
     it), or, for an end already on a line, a little further in the
     border's direction. The original ends stay, so a line that meets this
     one there still does; the ends left over are dropped by polygonize."""
-    if len(points) < 2 or not others:
+    if len(points) < 2:
         return points
+    whole = LineString(points)
 
-    def reach(end: Point, before: Point) -> Point:
+    def reach(end: Point, before: Point, first: bool) -> Point:
         spot = ShapelyPoint(end)
-        target = nearest_points(spot, min(others, key=spot.distance))[1]
+        # a border may end on itself, further along (Sengoku's, round Shimousa)
+        cut = 2 * SNAP
+        own = (substring(whole, cut, whole.length) if first
+               else substring(whole, 0, whole.length - cut))
+        candidates = others + ([own] if whole.length > 2 * cut else [])
+        if not candidates:
+            return end
+        line = min(candidates, key=spot.distance)
+        target = nearest_points(spot, line)[1]
         tx, ty = target.x, target.y
         gap = ((tx - end[0]) ** 2 + (ty - end[1]) ** 2) ** 0.5
         if gap > SNAP:
@@ -78,9 +88,17 @@ def _joined(points: list[Point], others: list[BaseGeometry]) -> list[Point]:
             dx, dy = end[0] - before[0], end[1] - before[1]
             norm = (dx * dx + dy * dy) ** 0.5 or 1.0
             return end[0] + dx / norm * ONWARDS, end[1] + dy / norm * ONWARDS
-        return (tx + (tx - end[0]) / gap * OVERSHOOT, ty + (ty - end[1]) / gap * OVERSHOOT)
+        past = (tx + (tx - end[0]) / gap * OVERSHOOT, ty + (ty - end[1]) / gap * OVERSHOOT)
+        if LineString([end, past]).intersects(line):
+            return past
+        # the nearest point is a corner the way on only grazes (a notch in
+        # Youngstown's Kyushu): end on the corner itself, one of the line's
+        # own points, which the lines' union joins exactly
+        coords = [c for part in getattr(line, "geoms", [line])
+                  for c in getattr(part, "exterior", part).coords]
+        return min(coords, key=lambda c: (c[0] - end[0]) ** 2 + (c[1] - end[1]) ** 2)
 
-    return [reach(points[0], points[1]), *points, reach(points[-1], points[-2])]
+    return [reach(points[0], points[1], True), *points, reach(points[-1], points[-2], False)]
 
 
 def _area(paths: Iterable[Path]) -> BaseGeometry:
@@ -115,11 +133,14 @@ def painted_land(art: PostScriptMap) -> BaseGeometry:
 def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
                     ) -> dict[str, MultiPolygon]:
     """Each province's shape. ``provinces``: code -> True for water."""
+    def on_frame(path: Path) -> list[Point]:
+        return _onto_frame(flatten(path), art)
+
     lines = [frame_line(art)]
     for layer in ("land", "impassable", "water"):
-        lines += [LineString(flatten(p)) for p in art.layers[layer]]
+        lines += [LineString(on_frame(p)) for p in art.layers[layer]]
     lines += [LineString(flatten(box.outline)) for box in art.off_board.values()]
-    borders = [flatten(p) for layer in ("inner_border", "border") for p in art.layers[layer]]
+    borders = [on_frame(p) for layer in ("inner_border", "border") for p in art.layers[layer]]
     faces = list(polygonize(unary_union(lines + _drawn_on(lines, borders))))
     land = painted_land(art)
     mountains = _area(art.layers["impassable"])
@@ -131,7 +152,7 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
     # otherwise: as a river (Ancient Mediterranean's Nile, the Mississippi),
     # a strait or a canal. Only there are those lines cuts: elsewhere a
     # canal runs through its province.
-    decorations = [flatten(p) for layer in art.paint if layer.role == "decoration"
+    decorations = [on_frame(p) for layer in art.paint if layer.role == "decoration"
                    and layer.stroke and not layer.fill for p in layer.paths]
     crowded = [face for face in faces if _crowded(face, art, provinces, is_land)]
     if crowded and decorations:
@@ -186,6 +207,21 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
         if near is not None:
             shapes[near].append(face)
     return {code: MultiPolygon(parts) for code, parts in shapes.items()}
+
+
+def _onto_frame(points: list[Point], art: PostScriptMap) -> list[Point]:
+    """The points, those a hair off the frame's rectangle put on it: dpmap
+    rounds the frame (Ancient Mediterranean's 14.57) and not the outlines
+    reaching it (14.5758), and land would run round a sea through the gap."""
+    if art.frame:
+        return points
+    x0, y0, x1, y1 = art.box
+
+    def snap(value: float, low: float, high: float) -> float:
+        return (low if abs(value - low) <= FRAME_SNAP else
+                high if abs(value - high) <= FRAME_SNAP else value)
+
+    return [(snap(x, x0, x1), snap(y, y0, y1)) for x, y in points]
 
 
 def _drawn_on(lines: list[LineString], borders: list[list[Point]]) -> list[LineString]:
