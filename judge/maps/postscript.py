@@ -45,6 +45,7 @@ ROLES = ("land", "water", "impassable", "inner_border", "border", "decoration")
 FILL_ROLES = {"LandBrown": "land", "SeaBlue": "water", "MountainGrey": "impassable",
                "IceGrey": "impassable"}
 _BORDER_COLOUR = "BorderBlack"
+REGULAR_SCALE = 0.8631  # the regular (standard) map's page points per map unit
 _WATER_NAMES = frozenset({"White", "SeaWhite"})  # the colours a sea's name is written in
 
 # A file with outlines but no Include procedures (a hand-made excerpt of the
@@ -97,6 +98,13 @@ class PostScriptMap:
     # place -> the colour DPJudge writes its name in, "" for none (a coast)
     name_colours: dict[str, str] = field(default_factory=dict)
     off_board: dict[str, OffBoard] = field(default_factory=dict)
+    page_scale: float = REGULAR_SCALE  # page points per map unit (SwitchToMapMode's)
+
+    @property
+    def unit(self) -> float:
+        """The map's units for one of the regular map's: a gap, an island,
+        a unit drawn the same size on the page."""
+        return REGULAR_SCALE / self.page_scale
 
     def is_water_named(self, code: str) -> bool:
         """Whether DPJudge writes the place's name as a sea's."""
@@ -112,6 +120,7 @@ _LETTER = re.compile(r"^\s*/(\w+)\s+xd\s*$")
 _COLOUR = re.compile(r"^\s*/(\w+)\s+([\d.]+)(?:\s+([\d.]+)\s+([\d.]+))?\s+[rg]\s*$")
 _FORM = re.compile(r"/Matrix\s*\[\s*([-\d.\s]+)\]\s*/BBox\s*\[\s*([-\d.\s]+)\]")
 _FILLED_BOX = re.compile(r"(\w+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+([\d.]+)\s+([\d.]+)\s+rectfill")
+_MAP_MODE = re.compile(r"(?:^|\s)([\d.]+)\s+[\d.]+\s+x\s+-?[\d.]+\s+-?[\d.]+\s+t\b")
 _CALL = re.compile(r"^(Outline|Shape)\w+$")
 
 
@@ -317,8 +326,12 @@ def read_postscript(text: str) -> PostScriptMap:
         frame = tuple(path for call in _words(procedures["ClipMap"])
                       if _CALL.match(call) and call in procedures
                       for path in read_paths(_words(procedures[call]), True))
+    page_scale = REGULAR_SCALE
+    for line in procedures.get("SwitchToMapMode", []):
+        if found := _MAP_MODE.search(line):
+            page_scale = float(found.group(1))
     return PostScriptMap(places, names, centres, layers, box, paint, background, colours,
-                         frame, kinds, name_colours, _off_board(procedures))
+                         frame, kinds, name_colours, _off_board(procedures), page_scale)
 
 
 LABEL_DROP = 14.0  # points below its unit the province name goes (dpmap: 7, for smaller units)

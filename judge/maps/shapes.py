@@ -23,6 +23,8 @@ from shapely.ops import nearest_points, polygonize, substring
 from judge.maps.postscript import FILL_ROLES, Path, Point, PostScriptMap
 
 STEPS = 8  # straight pieces a Bezier curve is cut into
+# Sizes are the regular map's points; on another map they are taken at the
+# same size on the page (PostScriptMap.unit): Zeus' units are half as big.
 ISLAND_AREA = 60.0  # square points: larger nameless land is neutral (Ireland, Corsica)
 SNAP = 3.0  # points: the widest gap between a border's end and its line
 OVERSHOOT = 0.5  # points a border is drawn on past the line it meets
@@ -55,13 +57,14 @@ def flatten(path: Path) -> list[Point]:
     return points
 
 
-def _joined(points: list[Point], others: list[BaseGeometry]) -> list[Point]:
+def _joined(points: list[Point], others: list[BaseGeometry], snap: float = SNAP
+            ) -> list[Point]:
     """A border with each end drawn on to the line it was meant to meet.
 
     dpmap's borders stop at the coast or at another border, but often a
     hair short of it, or on it but not exactly in floating point; then no
     face would close there. A point is added past each end: just past the
-    nearest point of the ``others`` (the lines within ``SNAP`` points of
+    nearest point of the ``others`` (the lines within ``snap`` points of
     it), or, for an end already on a line, a little further in the
     border's direction. The original ends stay, so a line that meets this
     one there still does; the ends left over are dropped by polygonize."""
@@ -72,7 +75,7 @@ def _joined(points: list[Point], others: list[BaseGeometry]) -> list[Point]:
     def reach(end: Point, before: Point, first: bool) -> Point:
         spot = ShapelyPoint(end)
         # a border may end on itself, further along (Sengoku's, round Shimousa)
-        cut = 2 * SNAP
+        cut = 2 * snap
         own = (substring(whole, cut, whole.length) if first
                else substring(whole, 0, whole.length - cut))
         candidates = others + ([own] if whole.length > 2 * cut else [])
@@ -82,7 +85,7 @@ def _joined(points: list[Point], others: list[BaseGeometry]) -> list[Point]:
         target = nearest_points(spot, line)[1]
         tx, ty = target.x, target.y
         gap = ((tx - end[0]) ** 2 + (ty - end[1]) ** 2) ** 0.5
-        if gap > SNAP:
+        if gap > snap:
             return end
         if gap < TOUCHING:  # on it, or as good as: on past it, in the border's direction
             dx, dy = end[0] - before[0], end[1] - before[1]
@@ -141,7 +144,7 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
         lines += [LineString(on_frame(p)) for p in art.layers[layer]]
     lines += [LineString(flatten(box.outline)) for box in art.off_board.values()]
     borders = [on_frame(p) for layer in ("inner_border", "border") for p in art.layers[layer]]
-    faces = list(polygonize(unary_union(lines + _drawn_on(lines, borders))))
+    faces = list(polygonize(unary_union(lines + _drawn_on(lines, borders, SNAP * art.unit))))
     land = painted_land(art)
     mountains = _area(art.layers["impassable"])
 
@@ -156,7 +159,7 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
                    and layer.stroke and not layer.fill for p in layer.paths]
     crowded = [face for face in faces if _crowded(face, art, provinces, is_land)]
     if crowded and decorations:
-        finer = list(polygonize(unary_union(lines + _drawn_on(lines, borders + decorations))))
+        finer = list(polygonize(unary_union(lines + _drawn_on(lines, borders + decorations, SNAP * art.unit))))
         for face in crowded:
             faces.remove(face)
             faces += [piece for piece in finer if face.contains(piece.representative_point())]
@@ -191,7 +194,7 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
             continue
         spot = ShapelyPoint(art.places[code])
         free = [(face.distance(spot), index) for index, face in enumerate(faces)
-                if index not in owner and face.distance(spot) <= POINT_REACH
+                if index not in owner and face.distance(spot) <= POINT_REACH * art.unit
                 and provinces[code] is not is_land(face)]
         if free:
             owner[min(free)[1]] = code
@@ -199,11 +202,11 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
     for index, code in owner.items():
         shapes.setdefault(code, []).append(faces[index])
     for index, face in enumerate(faces):
-        if index in owner or face.area > ISLAND_AREA or mountains.contains(
+        if index in owner or face.area > ISLAND_AREA * art.unit ** 2 or mountains.contains(
                 face.representative_point()):
             continue
         near = _nearest(face, ((c, shapes[c]) for c in shapes
-                               if provinces[c] is not is_land(face)), ISLAND_REACH)
+                               if provinces[c] is not is_land(face)), ISLAND_REACH * art.unit)
         if near is not None:
             shapes[near].append(face)
     return {code: MultiPolygon(parts) for code, parts in shapes.items()}
@@ -224,15 +227,16 @@ def _onto_frame(points: list[Point], art: PostScriptMap) -> list[Point]:
     return [(snap(x, x0, x1), snap(y, y0, y1)) for x, y in points]
 
 
-def _drawn_on(lines: list[LineString], borders: list[list[Point]]) -> list[LineString]:
+def _drawn_on(lines: list[LineString], borders: list[list[Point]], snap: float
+              ) -> list[LineString]:
     """The borders, each end drawn on to the line it was meant to meet."""
     drawn = lines + [LineString(b) for b in borders]
     tree = STRtree(drawn)  # the lines as drawn: what each border comes near
     joined = []
     for index, points in enumerate(borders):
         own = len(lines) + index
-        close_by = [drawn[n] for n in tree.query(drawn[own].buffer(SNAP)) if n != own]
-        joined.append(LineString(_joined(points, close_by)))
+        close_by = [drawn[n] for n in tree.query(drawn[own].buffer(snap)) if n != own]
+        joined.append(LineString(_joined(points, close_by, snap)))
     return joined
 
 

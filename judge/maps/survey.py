@@ -27,10 +27,11 @@ from judge.maps.shapes import province_shapes
 @dataclass(frozen=True)
 class Survey:
     provinces: int  # the provinces looked at (with a point on the artwork)
-    without_area: tuple[str, ...]  # provinces no face was found for
-    # (province, another of its kind whose point its area holds): a border
-    # missing between them (a land province's point may lie off its coast)
-    sharing: tuple[tuple[str, str], ...]
+    without_area: tuple[str, ...]  # provinces no face was found for (a border missing)
+    # provinces whose point lies off their area, in a neighbour's (Ambition's
+    # MIL, written across its border) or off the coast: where DPJudge draws
+    # the unit, as the judge does
+    off_area: tuple[str, ...]
 
 
 def artwork_provinces(art: PostScriptMap) -> dict[str, bool]:
@@ -42,11 +43,9 @@ def survey(art: PostScriptMap, provinces: Mapping[str, bool]) -> Survey:
     looked_at = {code: water for code, water in provinces.items() if code in art.places}
     shapes = province_shapes(art, looked_at)
     without = tuple(sorted(code for code in looked_at if code not in shapes))
-    sharing = tuple(sorted(
-        (code, other) for code, shape in shapes.items() for other in looked_at
-        if other != code and looked_at[other] is looked_at[code]
-        and shape.contains(Point(art.places[other]))))
-    return Survey(len(looked_at), without, sharing)
+    off = tuple(sorted(code for code, shape in shapes.items()
+                       if not shape.contains(Point(art.places[code]))))
+    return Survey(len(looked_at), without, off)
 
 
 def variant_provinces(name: str) -> dict[str, bool]:
@@ -69,7 +68,7 @@ def main(argv: list[str]) -> int:
         print(f"{Path(file).name}: {found.provinces} provinces, "
               f"{found.provinces - len(found.without_area)} with an area; "
               f"without: {' '.join(found.without_area) or '-'}; "
-              f"sharing: {' '.join(f'{a}>{b}' for a, b in found.sharing) or '-'}")
+              f"points off their area: {' '.join(found.off_area) or '-'}")
     return 0
 
 
