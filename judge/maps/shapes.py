@@ -144,7 +144,8 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
         lines += [LineString(on_frame(p)) for p in art.layers[layer]]
     lines += [LineString(flatten(box.outline)) for box in art.off_board.values()]
     borders = [on_frame(p) for layer in ("inner_border", "border") for p in art.layers[layer]]
-    faces = list(polygonize(unary_union(lines + _drawn_on(lines, borders, SNAP * art.unit))))
+    snap = SNAP * art.unit
+    faces = list(polygonize(unary_union(lines + _drawn_on(lines, borders, snap))))
     land = painted_land(art)
     mountains = _area(art.layers["impassable"])
 
@@ -159,7 +160,8 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
                    and layer.stroke and not layer.fill for p in layer.paths]
     crowded = [face for face in faces if _crowded(face, art, provinces, is_land)]
     if crowded and decorations:
-        finer = list(polygonize(unary_union(lines + _drawn_on(lines, borders + decorations, SNAP * art.unit))))
+        finer = list(polygonize(unary_union(lines + _drawn_on(lines, borders + decorations,
+                                                              snap))))
         for face in crowded:
             faces.remove(face)
             faces += [piece for piece in finer if face.contains(piece.representative_point())]
