@@ -97,8 +97,8 @@ def _joined(points: list[Point], others: list[BaseGeometry], snap: float = SNAP
         # the nearest point is a corner the way on only grazes (a notch in
         # Youngstown's Kyushu): end on the corner itself, one of the line's
         # own points, which the lines' union joins exactly
-        coords = [c for part in getattr(line, "geoms", [line])
-                  for c in getattr(part, "exterior", part).coords]
+        coords: list[Point] = [(float(c[0]), float(c[1])) for part in getattr(line, "geoms", [line])
+                               for c in getattr(part, "exterior", part).coords]
         return min(coords, key=lambda c: (c[0] - end[0]) ** 2 + (c[1] - end[1]) ** 2)
 
     return [reach(points[0], points[1], True), *points, reach(points[-1], points[-2], False)]
