@@ -63,6 +63,11 @@ class MapDrawing:
     # owned land painted round the names, not over them (judge/maps/labels.py
     # bare_names): a strong owner_opacity would hide the names drawn under it
     bare_names: bool = False
+    # the PNG's width, where the board asks for more than PIXELS_WIDE: an
+    # artwork drawn at a smaller scale than the standard map (Youngstown's
+    # 1033 points on the page the standard's 628 fill) is drawn as much
+    # wider, so that its units and names show at the standard map's size
+    pixels: int = 0
 
     def aside(self, location: str, unit: Point) -> Aside:
         """Where a dislodged unit of ``location`` is drawn, its province's
@@ -122,6 +127,8 @@ PALETTE = {"SeaBlue": SEA, "LandBrown": LAND, "MountainGrey": MOUNTAIN, "IceGrey
 # 1000 px, not on paper): the standard map's borders at 1 and 0.5 for 1.5
 # and 0.75, its coasts at 0.6 for 0.75
 BORDER_SCALE = 2 / 3
+WIDER = 1.1  # an artwork's unit (PostScriptMap.unit) from which its PNG is drawn wider
+CAPTION_SIZE = 5.0  # map units: an off-board box's caption (the boxes it leads to)
 COAST_SCALE = 0.8
 
 
@@ -188,8 +195,13 @@ def artwork_pictures(art: PostScriptMap, width: float, height: float) -> tuple[s
                         f'fill="{_colour(art, layer.fill)}"/>')
         if layer.stroke:
             over.append(_stroke(art, layer, BORDER_SCALE))
-    over += [f'<path d="{path_data([box.outline], art)}" fill="none" stroke="{BORDER}" '
-             f'stroke-width="1"/>' for box in art.off_board.values()]
+    x0, _, _, y1 = art.box
+    for code, box in sorted(art.off_board.items()):
+        x, y = art.places[code]
+        over.append(f'<path d="{path_data([box.outline], art)}" fill="none" stroke="{BORDER}" '
+                    f'stroke-width="1"/><text class="off-board" x="{number(x - x0)}" '
+                    f'y="{number(y1 - y + 14 + CAPTION_SIZE * 1.2)}" font-size="{CAPTION_SIZE:g}" '
+                    f'font-family="{FONTS}" text-anchor="middle">{box.caption}</text>')
     return "".join(under), "".join(over)
 
 
@@ -208,7 +220,8 @@ def artwork_board(game_map: GameMap) -> MapDrawing:
     areas = {code: area_data(shape) for code, shape in shapes.items() if not water[code]}
     board = MapDrawing(width=width, height=height, under=under, over=over, areas=areas,
                        units=dict(drawing.units), labels=dict(drawing.labels),
-                       centres=dict(drawing.centres), unit_size=13.0)
+                       centres=dict(drawing.centres), unit_size=13.0,
+                       pixels=round(PIXELS_WIDE * art.unit) if art.unit >= WIDER else 0)
     # the artwork draws a coastal province's fleet on its coast: a dislodged
     # unit may reach over it too, where a narrow province (Rome) has no room
     sea = unary_union([shape for code, shape in shapes.items() if water[code]]).buffer(SHORE)
@@ -226,5 +239,5 @@ def with_dislodged(game_map: GameMap, board: MapDrawing, shapes: Mapping[str, Ba
     names = [label_box(code, x, y, board.label_size) for code, (x, y) in board.labels.items()]
     spots = dislodged_spots(game_map, shapes, board.units, board.centres, names,
                             board.unit_size, board.dislodged_shift,
-                            board.width / PIXELS_WIDE * BORDER_ROOM, walls)
+                            board.width / (board.pixels or PIXELS_WIDE) * BORDER_ROOM, walls)
     return replace(board, dislodged={**board.dislodged, **spots})
