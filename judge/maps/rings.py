@@ -10,7 +10,8 @@ shapes (judge/maps/shapes.py) and stored as data in the variant file's
 Where an artwork leaves something unsaid (two seas drawn as one face, a
 province's land the shapes leave nameless), a small file beside it says
 it: ``judge/maps/artwork/NAME.rings.toml`` (``[[cuts]]`` and ``[faces]``,
-see :class:`RingFixes`).
+see :class:`RingFixes`, or ``same_as = "standard"`` for a map drawn on
+another's lines).
 
     python -m judge.maps.rings [VARIANT]           print the [rings] table
     python -m judge.maps.rings [VARIANT] --write   replace it in engine/variants/VARIANT.toml
@@ -74,6 +75,8 @@ def fixes_for(artwork: str) -> RingFixes:
     if not path.exists():
         return RingFixes()
     data = tomllib.loads(path.read_text(encoding="utf-8"))
+    if "same_as" in data:  # a map redrawn from another's lines: its fixes
+        return fixes_for(data["same_as"] + ".ps")
     cuts = tuple(Cut(row["holder"], row["lost"],
                      tuple(((a[0], a[1]), (b[0], b[1])) for a, b in row["lines"]))
                  for row in data.get("cuts", []))
