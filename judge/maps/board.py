@@ -17,7 +17,14 @@ from shapely.geometry.base import BaseGeometry
 from engine.map import GameMap, Point, Terrain
 from judge.maps.dislodged import Aside, dislodged_spots
 from judge.maps.labels import label_box
-from judge.maps.postscript import ARTWORK, Layer, Path, PostScriptMap, read_postscript
+from judge.maps.postscript import (
+    ARTWORK,
+    Layer,
+    Path,
+    PostScriptMap,
+    read_postscript,
+    variant_points,
+)
 from judge.maps.shapes import province_shapes
 
 SEA = "#9cc3e0"
@@ -215,8 +222,9 @@ def artwork_board(game_map: GameMap) -> MapDrawing:
     water = {code: prov.terrain is Terrain.WATER for code, prov in game_map.provinces.items()
              if prov.terrain is not Terrain.IMPASSABLE}
     flip = [1, 0, 0, -1, -x0, y1]
+    points, markers = variant_points(art, drawing.units, drawing.centres)
     shapes = {code: affinity.affine_transform(shape, flip).simplify(SIMPLIFY)
-              for code, shape in province_shapes(art, water).items()}
+              for code, shape in province_shapes(art, water, points, markers).items()}
     areas = {code: area_data(shape) for code, shape in shapes.items() if not water[code]}
     board = MapDrawing(width=width, height=height, under=under, over=over, areas=areas,
                        units=dict(drawing.units), labels=dict(drawing.labels),

@@ -28,13 +28,14 @@ ValueError saying why, and a variant then gets a schematic board.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path as FilePath
 
 from judge.maps.ps_paths import IDENTITY, Path, Point, read_paths
 
 __all__ = ["ARTWORK", "Layer", "Path", "Point", "PostScriptMap", "drawing_table",
-           "read_postscript", "to_map_units"]
+           "from_map_units", "read_postscript", "to_map_units", "variant_points"]
 
 ARTWORK = FilePath(__file__).parent / "artwork"  # the map files the judge ships
 
@@ -342,6 +343,23 @@ def to_map_units(art: PostScriptMap, point: Point) -> Point:
     file's map units (y down, from the frame's top left corner)."""
     x0, _, _, y1 = art.box
     return round(point[0] - x0, 1), round(y1 - point[1], 1)
+
+
+def from_map_units(art: PostScriptMap, point: Point) -> Point:
+    """A variant file's point (map units, y down) in the artwork's
+    coordinates: :func:`to_map_units` undone."""
+    x0, _, _, y1 = art.box
+    return point[0] + x0, y1 - point[1]
+
+
+def variant_points(art: PostScriptMap, units: Mapping[str, Point],
+                   centres: Mapping[str, Point]) -> tuple[dict[str, Point], dict[str, Point]]:
+    """Where the variant file puts each province and its centre marker (its
+    ``[map.units]`` and ``[map.centres]``), in the artwork's coordinates:
+    the variant's codes, which may name a place otherwise than the artwork
+    (modern.ps's AND for the map's ADL), and places the artwork leaves out."""
+    return ({code: from_map_units(art, p) for code, p in units.items() if "/" not in code},
+            {code: from_map_units(art, p) for code, p in centres.items()})
 
 
 def drawing_table(art: PostScriptMap, artwork: str) -> str:

@@ -33,7 +33,7 @@ from shapely.ops import polygonize
 from engine.map import Terrain
 from engine.rings import EDGE
 from engine.variant_file import load_variant
-from judge.maps.postscript import ARTWORK, PostScriptMap, read_postscript
+from judge.maps.postscript import ARTWORK, PostScriptMap, read_postscript, variant_points
 from judge.maps.shapes import frame_line, province_shapes
 
 STEP = 0.5  # points: the border is looked at this often
@@ -91,11 +91,16 @@ def _main_part(shape: BaseGeometry) -> Polygon:
     return max((p for p in parts if isinstance(p, Polygon)), key=lambda p: p.area)
 
 
-def ring_shapes(art: PostScriptMap, water: Mapping[str, bool], fixes: RingFixes
+def ring_shapes(art: PostScriptMap, water: Mapping[str, bool], fixes: RingFixes,
+                points: Mapping[str, tuple[float, float]] | None = None,
+                centres: Mapping[str, tuple[float, float]] | None = None
                 ) -> dict[str, Polygon]:
     """One polygon per province (``water``: code -> True for water; the
-    impassable ones, as Switzerland, given as land), and EDGE."""
-    shapes = {code: _main_part(shape) for code, shape in province_shapes(art, water).items()}
+    impassable ones, as Switzerland, given as land), and EDGE. ``points``,
+    ``centres``: as for shapes.province_shapes."""
+    places = art.places if points is None else points
+    shapes = {code: _main_part(shape)
+              for code, shape in province_shapes(art, water, places, centres).items()}
     frame = frame_line(art)
     rest = Polygon(frame.coords).difference(unary_union(list(shapes.values())))
     leftover = [p for p in getattr(rest, "geoms", [rest]) if isinstance(p, Polygon)]
@@ -113,27 +118,28 @@ def ring_shapes(art: PostScriptMap, water: Mapping[str, bool], fixes: RingFixes
         lines = [whole.boundary, *(_drawn_on(start, end) for start, end in cut.lines)]
         pieces = [p for p in polygonize(unary_union(lines))
                   if whole.contains(p.representative_point())]
-        spot = Point(art.places[cut.lost])
+        spot = Point(places[cut.lost])
         shapes[cut.lost] = next(p for p in pieces if p.contains(spot))
         shapes[cut.holder] = max((p for p in pieces if not p.contains(spot)),
                                  key=lambda p: p.area)
     return shapes
 
 
-def _artwork_of(variant: str) -> tuple[PostScriptMap, str, dict[str, bool]]:
+def _artwork_of(variant: str) -> tuple[PostScriptMap, dict[str, Polygon]]:
+    """The variant's artwork and one polygon per province, impassable ones included."""
     game_map = load_variant(variant)
-    artwork = game_map.drawing.artwork
-    if artwork is None:
+    drawing = game_map.drawing
+    if drawing.artwork is None:
         raise ValueError(f"variant {variant} has no artwork to derive its rings from")
-    art = read_postscript((ARTWORK / artwork).read_text(encoding="latin-1"))
+    art = read_postscript((ARTWORK / drawing.artwork).read_text(encoding="latin-1"))
     water = {code: prov.terrain is Terrain.WATER for code, prov in game_map.provinces.items()}
-    return art, artwork, water
+    points, centres = variant_points(art, drawing.units, drawing.centres)
+    return art, ring_shapes(art, water, fixes_for(drawing.artwork), points, centres)
 
 
 def shapes_for_rings(variant: str = "standard") -> dict[str, Polygon]:
     """One polygon per province of the variant, impassable ones included."""
-    art, artwork, water = _artwork_of(variant)
-    return ring_shapes(art, water, fixes_for(artwork))
+    return _artwork_of(variant)[1]
 
 
 def _drawn_on(start: tuple[float, float], end: tuple[float, float]) -> LineString:
@@ -186,8 +192,7 @@ def ring(code: str, shapes: dict[str, Polygon], tree: STRtree, codes: list[str],
 def variant_rings(variant: str = "standard"
                   ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     """Each province's ring, and the corner touches left out of it."""
-    art, artwork, water = _artwork_of(variant)
-    shapes = ring_shapes(art, water, fixes_for(artwork))
+    art, shapes = _artwork_of(variant)
     codes = sorted(shapes)
     tree = STRtree([shapes[c] for c in codes])
     frame = frame_line(art)

@@ -133,9 +133,16 @@ def painted_land(art: PostScriptMap) -> BaseGeometry:
     return land
 
 
-def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
-                    ) -> dict[str, MultiPolygon]:
-    """Each province's shape. ``provinces``: code -> True for water."""
+def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool],
+                    points: Mapping[str, Point] | None = None,
+                    centres: Mapping[str, Point] | None = None) -> dict[str, MultiPolygon]:
+    """Each province's shape. ``provinces``: code -> True for water;
+    ``points`` and ``centres``: where each province is and its centre
+    marker, in the artwork's coordinates (the variant's, which may name a
+    place otherwise or place one the artwork leaves out), the artwork's own
+    unless given."""
+    places = art.places if points is None else points
+    markers = art.centres if centres is None else centres
     def on_frame(path: Path) -> list[Point]:
         return _onto_frame(flatten(path), art)
 
@@ -158,7 +165,7 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
     # canal runs through its province.
     decorations = [on_frame(p) for layer in art.paint if layer.role == "decoration"
                    and layer.stroke and not layer.fill for p in layer.paths]
-    crowded = [face for face in faces if _crowded(face, art, provinces, is_land)]
+    crowded = [face for face in faces if _crowded(face, places, provinces, is_land)]
     if crowded and decorations:
         finer = list(polygonize(unary_union(lines + _drawn_on(lines, borders + decorations,
                                                               snap))))
@@ -167,9 +174,9 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
             faces += [piece for piece in finer if face.contains(piece.representative_point())]
     owner: dict[int, str] = {}
     for code in provinces:
-        if code not in art.places:
+        if code not in places:
             continue
-        spot = ShapelyPoint(art.places[code])
+        spot = ShapelyPoint(places[code])
         for index, face in enumerate(faces):
             if face.contains(spot):
                 # a coastal province's point may lie just off its coast
@@ -180,7 +187,7 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
     # a nameless face holding a province's supply-centre marker is that
     # province's, however large: the artwork writes CON's name in Asia and
     # puts its centre on the European shore, DEN's centre on Zealand
-    for code, marker in art.centres.items():
+    for code, marker in markers.items():
         if code not in provinces:
             continue
         spot = ShapelyPoint(marker)
@@ -192,9 +199,9 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool]
     # its kind, its point lying off it
     placed = set(owner.values())
     for code in provinces:
-        if code in placed or code not in art.places:
+        if code in placed or code not in places:
             continue
-        spot = ShapelyPoint(art.places[code])
+        spot = ShapelyPoint(places[code])
         free = [(face.distance(spot), index) for index, face in enumerate(faces)
                 if index not in owner and face.distance(spot) <= POINT_REACH * art.unit
                 and provinces[code] is not is_land(face)]
@@ -242,12 +249,12 @@ def _drawn_on(lines: list[LineString], borders: list[list[Point]], snap: float
     return joined
 
 
-def _crowded(face: Polygon, art: PostScriptMap, provinces: Mapping[str, bool],
+def _crowded(face: Polygon, places: Mapping[str, Point], provinces: Mapping[str, bool],
              is_land: Callable[[Polygon], bool]) -> bool:
     """Whether the face holds the points of two provinces of its kind."""
     kind = is_land(face)
-    holding = [code for code in provinces if code in art.places
-               and provinces[code] is not kind and face.contains(ShapelyPoint(art.places[code]))]
+    holding = [code for code in provinces if code in places
+               and provinces[code] is not kind and face.contains(ShapelyPoint(places[code]))]
     return len(holding) > 1
 
 
