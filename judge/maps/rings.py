@@ -28,7 +28,7 @@ from pathlib import Path
 from shapely import LineString, Point, Polygon, STRtree, unary_union
 from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
-from shapely.ops import polygonize
+from shapely.ops import nearest_points, polygonize
 
 from engine.map import Terrain
 from engine.rings import EDGE
@@ -41,6 +41,7 @@ NEAR = 0.05  # points: a shape this near the border is what it touches there
 SHORTEST = 1.0  # points: a stretch shorter than this is a touch at a corner, not a border
 REACH = 1.0  # points a cut is drawn on past each end
 EDGE_NEAR = 0.5  # points: neutral land this near the frame is part of the edge
+BRIDGE = 1.5  # points: half a bridge's width, where it meets each province
 VARIANTS = Path(__file__).resolve().parents[2] / "engine" / "variants"
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
@@ -67,6 +68,13 @@ class RingFixes:
     # cut off by the Bosporus, and Zealand, Denmark's island, which is what
     # reaches Sweden across the Sound. A point inside each says which face.
     faces: Mapping[str, tuple[float, float]] | None = None
+    # Provinces adjacent across water or at a corner, where the artwork
+    # draws no shared border (Hundred's Calais and London across the
+    # Strait, Sengoku's crossings, Modern's Sound): a strip of the first,
+    # where the two come nearest, reaches the second, and the water it
+    # crosses is parted there, as the standard map's Zealand parts the
+    # Skagerrak from the Baltic.
+    bridges: tuple[tuple[str, str], ...] = ()
 
 
 def fixes_for(artwork: str) -> RingFixes:
@@ -81,7 +89,8 @@ def fixes_for(artwork: str) -> RingFixes:
                      tuple(((a[0], a[1]), (b[0], b[1])) for a, b in row["lines"]))
                  for row in data.get("cuts", []))
     faces = {code: (float(x), float(y)) for code, (x, y) in data.get("faces", {}).items()}
-    return RingFixes(cuts, faces)
+    bridges = tuple((str(a), str(b)) for a, b in data.get("bridges", []))
+    return RingFixes(cuts, faces, bridges)
 
 
 def _main_part(shape: BaseGeometry) -> Polygon:
@@ -122,6 +131,14 @@ def ring_shapes(art: PostScriptMap, water: Mapping[str, bool], fixes: RingFixes,
         shapes[cut.lost] = next(p for p in pieces if p.contains(spot))
         shapes[cut.holder] = max((p for p in pieces if not p.contains(spot)),
                                  key=lambda p: p.area)
+    for first, second in fixes.bridges:
+        near, far = nearest_points(shapes[first], shapes[second])
+        strip = LineString([near, far]).buffer(BRIDGE) if near.distance(far) > 0 \
+            else near.buffer(BRIDGE)
+        for code in list(shapes):
+            if code not in (first, second) and shapes[code].intersects(strip):
+                shapes[code] = _main_part(shapes[code].difference(strip))
+        shapes[first] = _main_part(unary_union([shapes[first], strip]))
     return shapes
 
 
