@@ -32,7 +32,7 @@ ONWARDS = 2.0  # points a border ending on a line is drawn on, in its direction
 TOUCHING = 0.05  # points: an end this near a line is on it
 ISLAND_REACH = 6.0  # points: how near an island must lie to a province to join it
 FRAME_SNAP = 0.1  # points: an outline's point this near the frame is on it
-POINT_REACH = 10.0  # points: how far off its face a province's point may lie
+POINT_REACH = 15.0  # points: how far off its face a province's point may lie
 
 
 def _bezier(controls: tuple[Point, ...], t: float) -> Point:

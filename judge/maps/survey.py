@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from shapely import Point
+from shapely import Point as ShapelyPoint
 
 from engine.map import Terrain
 from engine.variant_file import load_variant
-from judge.maps.postscript import PostScriptMap, read_postscript
+from judge.maps.postscript import Point, PostScriptMap, read_postscript, variant_points
 from judge.maps.shapes import province_shapes
 
 
@@ -39,19 +39,27 @@ def artwork_provinces(art: PostScriptMap) -> dict[str, bool]:
     return {code: art.is_water_named(code) for code in art.places if "/" not in code}
 
 
-def survey(art: PostScriptMap, provinces: Mapping[str, bool]) -> Survey:
-    looked_at = {code: water for code, water in provinces.items() if code in art.places}
-    shapes = province_shapes(art, looked_at)
+def survey(art: PostScriptMap, provinces: Mapping[str, bool],
+           points: Mapping[str, Point] | None = None,
+           centres: Mapping[str, Point] | None = None) -> Survey:
+    """``points``, ``centres``: the variant's, as for shapes.province_shapes."""
+    places = art.places if points is None else points
+    looked_at = {code: water for code, water in provinces.items() if code in places}
+    shapes = province_shapes(art, looked_at, places, centres)
     without = tuple(sorted(code for code in looked_at if code not in shapes))
     off = tuple(sorted(code for code, shape in shapes.items()
-                       if not shape.contains(Point(art.places[code]))))
+                       if not shape.contains(ShapelyPoint(places[code]))))
     return Survey(len(looked_at), without, off)
 
 
-def variant_provinces(name: str) -> dict[str, bool]:
+def variant_provinces(name: str, art: PostScriptMap
+                      ) -> tuple[dict[str, bool], dict[str, Point], dict[str, Point]]:
+    """The variant's provinces (code -> water; impassable ones left out) and
+    its points on the artwork."""
     game_map = load_variant(name)
-    return {code: prov.terrain is Terrain.WATER for code, prov in game_map.provinces.items()
-            if prov.terrain is not Terrain.IMPASSABLE}
+    provinces = {code: prov.terrain is Terrain.WATER for code, prov in game_map.provinces.items()
+                 if prov.terrain is not Terrain.IMPASSABLE}
+    return (provinces, *variant_points(art, game_map.drawing.units, game_map.drawing.centres))
 
 
 def main(argv: list[str]) -> int:
@@ -63,8 +71,8 @@ def main(argv: list[str]) -> int:
         except ValueError as error:
             print(f"{Path(file).name}: unreadable: {error}")
             continue
-        provinces = variant_provinces(variant) if variant else artwork_provinces(art)
-        found = survey(art, provinces)
+        found = (survey(art, *variant_provinces(variant, art)) if variant
+                 else survey(art, artwork_provinces(art)))
         print(f"{Path(file).name}: {found.provinces} provinces, "
               f"{found.provinces - len(found.without_area)} with an area; "
               f"without: {' '.join(found.without_area) or '-'}; "
