@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.map import GameMap, Terrain, UnitKind, coast_of, province_of
 from engine.orders import Build, Disband, Order, Remove, UnitRef, Waive
@@ -129,7 +129,10 @@ def resolve_adjustments(
             results.extend(OrderResult(power, o, Outcome.ILLEGAL, illegal(
                 f"{power} never builds or removes")) for o in given)
             given = []
-        if due > 0:
+        if due > 0 and not given:
+            results.extend(_unordered_builds(game_map, state, power, due, board, scores,
+                                             occupied))
+        elif due > 0:
             results.extend(_builds(game_map, state, power, due, given, board, scores, occupied))
         elif due < 0:
             results.extend(_removals(game_map, state, power, -due, given, board))
@@ -204,6 +207,22 @@ def _builds(
     # builds not ordered are waived
     results.extend(OrderResult(power, Waive(), Outcome.SUCCEEDS) for _ in range(allowed - used))
     return results
+
+
+def _unordered_builds(
+    game_map: GameMap, state: GameState, power: str, due: int,
+    board: list[Unit], scores: Mapping[str, int], occupied: set[str],
+) -> list[OrderResult]:
+    """A power that ordered no adjustments: its builds are waived, unless the
+    rules build for it (DPJudge's CD_BUILDS), as orders checked like any."""
+    if power in state.unplayed:
+        return _builds(game_map, state, power, due, [], board, scores, occupied)
+    sites = free_sites(game_map, state, power, occupied)
+    made = rules_for(game_map).unordered_builds(game_map, state, power, due, sites)
+    results = _builds(game_map, state, power, due, list(made), board, scores, occupied)
+    built = Reason(Why.CIVIL_DISORDER, detail="built by the civil disorder rule")
+    return [replace(r, reason=built) if isinstance(r.order, Build)
+            and r.outcome is Outcome.SUCCEEDS else r for r in results]
 
 
 def _removals(

@@ -22,7 +22,7 @@ from engine.map import GameMap
 from engine.movement import resolve_movement
 from engine.orders import Convoy, Disband, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from engine.outcomes import OrderResult, Outcome, Reason, Why
-from engine.phase import PhaseKind, Season
+from engine.phase import PhaseKind
 from engine.phase_context import PhaseContext, phase_context
 from engine.reports import Destroyed, ReportSection, destroyed_section, removed_in_disorder
 from engine.retreats import resolve_retreats
@@ -181,7 +181,7 @@ def _end_of_season(
         gone = (*gone, *(Destroyed(u.power, str(u), why.describe(), str(order))
                          for u, order, why in hit))
     reports = (*reports, *destroyed_section(gone))
-    if phase.season is Season.SPRING:
+    if not phase.counts_centres:
         return Resolution(adjudicated, results, state.evolve(
             units=units, dislodged=(), contested=frozenset(),
             phase=phase.following_movement()), None, reports)
@@ -192,8 +192,10 @@ def _end_of_season(
     scores = rules.scores(game_map, following)
     winner = rules.victor(game_map, following, scores)
     following = rules.end_of_year(game_map, following, scores)
-    if rules.always_winter or needs_adjustments(game_map, following, scores):
-        following = following.evolve(phase=phase.adjustment())
+    adjusting = phase.adjustment()  # None in a year whose flow has no adjustments
+    if adjusting is not None and (rules.always_winter
+                                  or needs_adjustments(game_map, following, scores)):
+        following = following.evolve(phase=adjusting)
     else:
         following = following.evolve(phase=phase.following_movement())
     return Resolution(adjudicated, results, following, winner, reports)

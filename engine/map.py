@@ -16,6 +16,8 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
+from engine.flow import STANDARD_FLOW, Flow
+
 
 class UnitKind(StrEnum):
     """The kinds of unit the engine knows, by the letter orders write.
@@ -142,6 +144,9 @@ class Power:
     friends: tuple[str, ...] = ()  # powers it never attacks (nor helps attack)
     default_order: str = "hold"  # a bid-ordered unit's order when no bid wins
     title: str = ""  # its name in prose ('US Navy', 'NATO'), where its key's words mislead
+    # a DPJudge DUMMY power: no player takes it, it sits in no seat, and its
+    # units hold unless ordered (engine/flags.py: CD_DUMMIES, IMMOBILE_DUMMIES)
+    dummy: bool = False
 
     @property
     def name_in_prose(self) -> str:
@@ -229,6 +234,11 @@ class GameMap:
     # What each province's border touches, clockwise ([rings], engine/rings.py);
     # empty for a variant without rings. Diplomap splits provinces by it.
     rings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # DPJudge RULE flags in force, in the file's order ([variant] flags,
+    # engine/flags.py): the standard rules' hooks read them (engine/flag_rules.py)
+    flags: tuple[str, ...] = ()
+    # the phases of a year ([variant] flow, DPJudge's FLOW: engine/flow.py)
+    flow: Flow = STANDARD_FLOW
 
     # -- places -----------------------------------------------------------
 
@@ -255,6 +265,11 @@ class GameMap:
     def bid_powers(self) -> frozenset[str]:
         """The neutral powers whose units obey Diplomacy Point bids."""
         return frozenset(n for n, p in self.powers.items() if p.ordered_by_bids)
+
+    @cached_property
+    def dummies(self) -> frozenset[str]:
+        """The DUMMY powers: in no seat, no player takes them."""
+        return frozenset(n for n, p in self.powers.items() if p.dummy)
 
     @cached_property
     def non_capturing(self) -> frozenset[str]:
@@ -424,6 +439,8 @@ class GameMap:
             kinds=self.kinds,
             kind_traits=self.kind_traits,
             tables=self.tables,
+            flags=self.flags,
+            flow=self.flow,
         )
 
     # -- distances (civil disorder) ----------------------------------------

@@ -34,10 +34,15 @@ def resolve_movement(
             return None, illegal(f"{power} is not played: its units hold")
         if power in by_bids:
             return None, illegal(f"{power} is neutral: its orders come from bids")
+        refusal = rules.order_refusal(game_map, state, power, order)
+        if refusal:
+            return None, illegal(refusal)
         return check_movement(board, power, order)
 
-    # every power orders its own units (the standard game): no power to turn away
-    checker = check if state.unplayed or by_bids else partial(check_movement, board)
+    # every power orders its own units (the standard game): no power to turn
+    # away, nor any DPJudge rule flag that refuses orders (engine/flag_rules.py)
+    checker = check if state.unplayed or by_bids or game_map.flags \
+        else partial(check_movement, board)
     order_set: OrderSet[MovementOrder] = OrderSet(orders, checker)
     chosen = order_set.chosen
     neutral = rules.neutral_orders(game_map, state, board, dict(chosen), bids or {}) \

@@ -34,7 +34,7 @@ class Why(StrEnum):
     NOT_MATCHED = "not matched"  # support/convoy of an order that was not given
     RETREAT_CLASH = "retreat clash"  # two retreats to one province
     TOO_MANY = "too many"  # builds/removes beyond the allowance
-    CIVIL_DISORDER = "civil disorder"  # removed by the civil disorder rule
+    CIVIL_DISORDER = "civil disorder"  # removed (or built) by the civil disorder rule
     SORTIE = "sortie"  # a stationary unit's move: never moves (Dissolution §3.7)
     DISABLES = "disables"  # prevailed on an invulnerable unit: disabled it (§3.8)
     DISABLED = "disabled"  # the unit was disabled: its support or convoy is void (§3.9)
@@ -87,8 +87,8 @@ class Reason:
                 return f"retreated to the same province as {who}; both disbanded"
             case Why.TOO_MANY:
                 return self.detail or "more orders than the power may give"
-            case Why.CIVIL_DISORDER:
-                return "removed by the civil disorder rule"
+            case Why.CIVIL_DISORDER:  # detail: a build the rule made (CD_BUILDS)
+                return self.detail or "removed by the civil disorder rule"
             case Why.SORTIE:
                 disabled = f"; disabled the unit in {who}" if who else ""
                 return f"a sortie: a stationary unit never moves{disabled}{odds}"

@@ -7,10 +7,11 @@ the data lacks with its default, so data written before the field existed
 still reads.
 
 Supported: str, int, float, bool, None, enums (by value), types read back
-from their text by a one-argument ``parse`` (a phase, written as its text), tuples (of one type or
-of fixed types), frozensets (written sorted, so equal values write alike),
-dicts with string keys, optional and union types, and dataclasses. A union
-of several dataclasses is written as ``[class name, fields]``.
+from their text by ``parse`` with one argument (a phase, written as its
+text), tuples (of one type or of fixed types), frozensets (written sorted,
+so equal values write alike), dicts with string keys, optional and union
+types, and dataclasses. A union of several dataclasses is written as
+``[class name, fields]``.
 """
 
 from __future__ import annotations
@@ -125,7 +126,11 @@ def _written_as_text(hint: Any) -> bool:
     """A type read back from its text by ``parse(text)`` alone (a phase) is
     written as that text."""
     parse = getattr(hint, "parse", None) if isinstance(hint, type) else None
-    return parse is not None and len(inspect.signature(parse).parameters) == 1
+    if parse is None:
+        return False
+    required = [p for p in inspect.signature(parse).parameters.values()
+                if p.default is inspect.Parameter.empty]
+    return len(required) == 1
 
 
 def _order(value: Any) -> str:

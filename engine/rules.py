@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from engine import flag_rules
 from engine.bids import Bid, BidResult
 from engine.boards import Happened, HexBoard
 from engine.holdings import NOTHING, Holdings
@@ -30,8 +31,9 @@ from engine.legality import Occupancy
 from engine.lines import ORDERS, LineKind
 from engine.map import GameMap, Power
 from engine.movement_result import MovementResult
-from engine.orders import MovementOrder, Order
+from engine.orders import Build, MovementOrder, Order
 from engine.outcomes import OrderResult
+from engine.phase import Phase
 from engine.reports import ReportSection
 from engine.resolver import Combat, MovementResolver, ParadoxRule
 from engine.state import GameState, StatePart
@@ -164,8 +166,9 @@ class Rules:
         raise ValueError("this variant has no players in exile")
 
     def opening(self, game_map: GameMap, state: GameState) -> GameState:
-        """The opening position, once the seats are known (Embassies placed...)."""
-        return state
+        """The opening position, once the seats are known (Embassies placed...);
+        DPJudge's MOBILIZE empties the board for a first winter of builds."""
+        return flag_rules.opening(game_map, state)
 
     def map_key(self, game_map: GameMap, state: GameState) -> MapKey | None:
         """The map's colours for this position, if not the variant file's."""
@@ -258,6 +261,12 @@ class Rules:
 
     # -- orders -----------------------------------------------------------------
 
+    def order_refusal(self, game_map: GameMap, state: GameState, power: str,
+                      order: Order) -> str:
+        """Why a movement order the map allows is not taken, or '' (DPJudge's
+        IMMOBILE_DUMMIES: a dummy's units never move)."""
+        return flag_rules.order_refusal(game_map, state, power, order)
+
     def occupancy(self, game_map: GameMap, state: GameState,
                   units: Mapping[str, Unit]) -> Occupancy:
         return Occupancy(game_map, units, state.closed, self.binding_paths)
@@ -325,8 +334,9 @@ class Rules:
 
     def allowance(self, game_map: GameMap, state: GameState, power: str,
                   scores: Mapping[str, int]) -> int:
-        """How many units a power may keep: one per supply centre."""
-        return scores.get(power, 0)
+        """How many units a power may keep: one per supply centre (DPJudge's
+        MOBILIZE: a single build in the first winter)."""
+        return flag_rules.allowance(game_map, state, power, scores.get(power, 0))
 
     def victor(self, game_map: GameMap, state: GameState,
                scores: Mapping[str, int]) -> str | None:
@@ -375,8 +385,16 @@ class Rules:
         return power.name not in state.unplayed
 
     def build_sites(self, game_map: GameMap, state: GameState, power: str) -> set[str]:
-        """Every supply centre the power may build in, were it owned and empty."""
-        return set(game_map.powers[power].home)
+        """Every supply centre the power may build in, were it owned and
+        empty: its homes, or others by DPJudge's BUILD_ANY, HOME_BUILDS and
+        REMOTE_BUILDS."""
+        return flag_rules.build_sites(game_map, state, power)
+
+    def unordered_builds(self, game_map: GameMap, state: GameState, power: str, due: int,
+                         sites: Sequence[str]) -> tuple[Build, ...]:
+        """The builds of a power that ordered no adjustments, among its free
+        ``sites``: none, its builds are waived (DPJudge's CD_BUILDS builds)."""
+        return flag_rules.unordered_builds(game_map, state, power, due, sites)
 
     def build_refusal(self, game_map: GameMap, state: GameState, power: str, unit: Unit,
                       scores: Mapping[str, int], board: Sequence[Unit]) -> str:
@@ -392,6 +410,19 @@ class Rules:
                           built: Sequence[Unit]) -> GameState:
         """Remember what the adjustments leave behind (build history and the like)."""
         return state
+
+    # -- what the judge asks: draws and press -----------------------------------------
+
+    def draw_refusal(self, game_map: GameMap) -> str:
+        """Why the players may not vote a draw, or '' (DPJudge's NO_DRAW)."""
+        return flag_rules.draw_refusal(game_map)
+
+    def press_refusal(self, game_map: GameMap, phase: Phase, to_master_only: bool,
+                      broadcast: bool, after_deadline: bool) -> str:
+        """Why a player's press is not sent in this phase, or '' (DPJudge's
+        FTF_PRESS); the game's own press setting is the judge's."""
+        return flag_rules.press_refusal(game_map, phase, to_master_only, broadcast,
+                                        after_deadline)
 
     # -- the results ----------------------------------------------------------------
 

@@ -162,7 +162,7 @@ class GameState:
         owners = cls.make_owners({p.name: p.centres for p in game_map.powers.values()})
         return cls(
             variant=game_map.name,
-            phase=Phase.parse(game_map.start),
+            phase=Phase.parse(game_map.start, game_map.flow),
             units=units,
             owners=owners,
             victory=game_map.victory,

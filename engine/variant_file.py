@@ -7,6 +7,7 @@ master can fix a whole map in one pass.
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -19,6 +20,8 @@ from typing import Any
 
 from engine import rings as ring_checks
 from engine import variant_checks
+from engine.flags import in_force, read_flags, unsupported_reason
+from engine.flow import STANDARD_FLOW, Flow, FlowError, read_begin, read_flow
 from engine.kinds import kind_traits, standard_kinds
 from engine.map import (
     COLOUR,
@@ -37,9 +40,9 @@ from engine.map import (
     normalise_name,
     province_of,
 )
+from engine.phase import Phase
 
 _CODE = re.compile(r"^[A-Z][A-Z0-9]{1,5}$")
-_PHASE = re.compile(r"^[SFW]\d{4}[MRA]$")
 _ARTWORK = re.compile(r"^[a-z0-9_-]+\.(ps|svg)$")
 _VIEW_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
@@ -100,6 +103,7 @@ class _Builder:
         self.data = data
         self.find = _LineFinder(text)
         self.problems: list[VariantProblem] = []
+        self.flow: Flow = STANDARD_FLOW  # the year's phases, once [variant] is read
 
     def problem(self, path: tuple[str, ...], key: str | None, message: str) -> None:
         line = self.find.key(path, key) if key else self.find.table(*path)
@@ -110,6 +114,43 @@ class _Builder:
 
     # -- the sections -----------------------------------------------------
 
+    def _flow_and_start(self, header: Mapping[str, Any]) -> tuple[Flow, str]:
+        """The year's flow of phases and the first phase: ``start`` in the
+        standard flow ("S1901M", "W1900A", "S1M"), or DPJudge's words:
+        ``flow`` (its FLOW lines) and ``begin`` (its BEGIN line)."""
+        flow = STANDARD_FLOW
+        lines = header.get("flow")
+        if lines is not None:
+            if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+                self.problem(("variant",), "flow", "flow is a list of DPJudge's FLOW lines")
+            else:
+                try:
+                    flow = read_flow(lines)
+                except FlowError as exc:
+                    self.problem(("variant",), "flow", str(exc))
+        begin = header.get("begin")
+        if begin is not None:
+            if "start" in header:
+                self.problem(("variant",), "begin", "begin and start both give the first "
+                             "phase: keep one")
+            try:
+                return flow, read_begin(str(begin), flow)
+            except FlowError as exc:
+                self.problem(("variant",), "begin", str(exc))
+                return flow, "S1901M"
+        start = str(header.get("start", "S1901M"))
+        if not self._is_phase(start, flow):
+            self.problem(("variant",), "start", f"start phase {start!r} is not like S1901M"
+                         + ("" if flow == STANDARD_FLOW else " in the variant's flow"))
+        return flow, start
+
+    def _is_phase(self, text: str, flow: Flow | None = None) -> bool:
+        try:
+            Phase.parse(text, flow or self.flow)
+        except ValueError:
+            return False
+        return True
+
     def build(self) -> GameMap:
         header = self.data.get("variant", {})
         if not isinstance(header, dict):
@@ -118,9 +159,7 @@ class _Builder:
         name = str(header.get("name", ""))
         if not name:
             self.problem(("variant",), "name", "missing variant name")
-        start = str(header.get("start", "S1901M"))
-        if not _PHASE.match(start):
-            self.problem(("variant",), "start", f"start phase {start!r} is not like S1901M")
+        self.flow, start = self._flow_and_start(header)
         victory = header.get("victory", 0)
         if not isinstance(victory, int) or victory <= 0:
             self.problem(("variant",), "victory", "victory must be a positive number of centres")
@@ -133,6 +172,7 @@ class _Builder:
             rules = "standard"
         kind_traits = self._kind_traits()
         kinds = self._kinds(header, kind_traits)
+        flags = in_force(read_flags(self.problem, header.get("flags")))
 
         provinces, army, fleet, borders = self._provinces()
         aliases = self._aliases(provinces)
@@ -173,6 +213,8 @@ class _Builder:
             kinds=kinds,
             kind_traits=kind_traits,
             rings=rings,
+            flags=flags,
+            flow=self.flow,
             tables={k: v for k, v in self.data.items() if k not in _KNOWN_TABLES},
         )
         for path, message in _rules_problems(game_map):
@@ -475,12 +517,14 @@ class _Builder:
             self.problem(path, "ordered_by", "ordered_by is 'player' or 'bids'")
         traits["ordered_by_bids"] = ordered_by == "bids"
         for key, default in (("stationary", False), ("invulnerable", False),
-                             ("captures", True)):
+                             ("captures", True), ("dummy", False)):
             value = entry.get(key, default)
             if not isinstance(value, bool):
                 self.problem(path, key, f"{key} is true or false")
                 value = default
             traits[key] = value
+        if traits["dummy"] and traits["ordered_by_bids"]:
+            self.problem(path, "dummy", "a dummy power is not ordered by bids")
         barred = self._code_list(path, entry, "barred")
         for code in barred:
             if code not in provinces:
@@ -600,7 +644,8 @@ class _Builder:
         Without it every power is a seat of its own.
         """
         raw = self.data.get("seats")
-        played = [p for p, power in powers.items() if not power.ordered_by_bids]
+        played = [p for p, power in powers.items()
+                  if not power.ordered_by_bids and not power.dummy]
         if raw is None:
             return tuple((p, (p,)) for p in played)
         if not isinstance(raw, dict):
@@ -615,6 +660,8 @@ class _Builder:
             for power in members:
                 if power not in powers:
                     self.problem(("seats",), name, f"unknown power {power!r}")
+                elif powers[power].dummy:
+                    self.problem(("seats",), name, f"{power} is a dummy: no player takes it")
                 elif power in seated:
                     self.problem(("seats",), name, f"{power} is already in seat {seated[power]}")
                 else:
@@ -645,8 +692,11 @@ class _Builder:
             seated = [p for s in seats for p in s]
             if len(set(seated)) != len(seated):
                 self.problem(path, "seats", "a power sits in one seat only")
+            for power in seated:
+                if powers[power].dummy:
+                    self.problem(path, "seats", f"{power} is a dummy: no player takes it")
             start = entry.get("start")
-            if start is not None and not (isinstance(start, str) and _PHASE.match(start)):
+            if start is not None and not (isinstance(start, str) and self._is_phase(start)):
                 self.problem(path, "start", f"start phase {start!r} is not like S1901M")
                 start = None
             victory = entry.get("victory")
@@ -669,6 +719,7 @@ class _Builder:
         result: dict[str, str] = {}
         raw = self.data.get("powers", {})
         for name, power in powers.items():
+            own = {normalise_name(name), normalise_name(power.adjective)}
             spellings = [name, power.adjective, *raw[name].get("aliases", [])]
             for spelling in spellings:
                 key = normalise_name(str(spelling))
@@ -676,18 +727,25 @@ class _Builder:
                     self.problem(("powers", name), "aliases",
                                  f"alias {spelling!r} already means {result[key]}")
                 elif key in province_aliases:
-                    # a neutral power is never named in orders, and is often
-                    # named after its one province (Hungary): the province wins
-                    if not power.ordered_by_bids:
+                    # a power's own name or adjective may be a province's
+                    # (Hungary, chaos.map's Ankara): the province wins, as
+                    # orders name provinces far more often than powers, and
+                    # where a power is expected (JOIN, SIGNON, a GM's command)
+                    # its name is read first (power_named, resolve_power). A
+                    # neutral power is never named in orders at all. An alias
+                    # the file adds that is a province's is a mistake.
+                    if key not in own and not power.ordered_by_bids:
                         self.problem(("powers", name), "aliases", f"alias {spelling!r} is also "
                                      f"a province ({province_aliases[key]})")
                 else:
                     result[key] = name
         return result
 
+# [source] says where an imported map came from (judge variant import); it is
+# informational: no rules read it
 _KNOWN_TABLES = frozenset(
     {"variant", "kinds", "powers", "provinces", "canals", "seats", "map", "ways_to_play",
-     "rings"})
+     "rings", "source"})
 
 
 def _rules_problems(game_map: GameMap) -> list[tuple[tuple[str, ...], str]]:
@@ -733,16 +791,56 @@ def shipped_variants() -> list[str]:
                   if entry.name.endswith(".toml") and not entry.name.endswith("_facts.toml"))
 
 
+def added_variants() -> list[str]:
+    """The variants of the folders named by JUDGE_VARIANTS (separated as
+    PATH is) that the engine does not ship: a keeper's own maps, or maps
+    made by ``judge variant import`` being tried before they are shipped.
+    A shipped variant's name is never taken by one of them."""
+    shipped = set(shipped_variants())
+    return sorted({path.stem for folder in _added_folders() for path in folder.glob("*.toml")
+                   if not path.name.endswith("_facts.toml") and path.stem not in shipped
+                   and re.fullmatch(_NAME, path.stem)})
+
+
+def _added_folders() -> list[Path]:
+    return [Path(p) for p in os.environ.get("JUDGE_VARIANTS", "").split(os.pathsep) if p]
+
+
 def unfinished_reason(name: str) -> str | None:
     """Why a shipped variant is not offered to games yet, or None when it is.
 
     A variant whose board is shipped before its rules module
     says so with ``unfinished = "why"`` in its [variant] table: the engine and
     its tests load it, but CREATE refuses it and LIST does not offer it, so no
-    GM starts a game the judge would adjudicate by the wrong rules.
+    GM starts a game the judge would adjudicate by the wrong rules. So is a
+    map imported from DPJudge with a RULE flag the judge does not play yet
+    (engine/flags.py): "DPJudge rule NAME is not supported yet", and one
+    whose flow of phases the engine cannot play (DPJudge's INCOME phases).
     """
-    reason = _variant_header(name).get("unfinished")
-    return str(reason) if reason else None
+    header = _variant_header(name)
+    reason = header.get("unfinished")
+    if reason:
+        return str(reason)
+    flags = header.get("flags", [])
+    # the file's own check names flags that are no DPJudge rule; here only
+    # the rules it names but the judge does not play keep it from games
+    if isinstance(flags, list):
+        unplayed = unsupported_reason([f for f in flags if isinstance(f, str)])
+        if unplayed:
+            return unplayed
+    return flow_unplayable(header)
+
+
+def flow_unplayable(header: Mapping[str, Any]) -> str | None:
+    """Why the engine cannot play the flow of phases a [variant] table
+    gives (a DPJudge phase such as INCOME), or None."""
+    lines = header.get("flow")
+    if not isinstance(lines, list):
+        return None
+    try:
+        return read_flow([str(line) for line in lines]).unplayable
+    except FlowError:
+        return None  # a problem `judge variant check` reports
 
 
 def variant_notice(name: str) -> str | None:
@@ -761,8 +859,10 @@ def _variant_header(name: str) -> dict[str, Any]:
 
 
 def offered_variants() -> list[str]:
-    """The shipped variants a GM may CREATE a game of."""
-    return [name for name in shipped_variants() if unfinished_reason(name) is None]
+    """The variants a GM may CREATE a game of: the shipped ones and those
+    of the JUDGE_VARIANTS folders, less the unfinished."""
+    return [name for name in sorted({*shipped_variants(), *added_variants()})
+            if unfinished_reason(name) is None]
 
 
 _CACHE: dict[str, GameMap] = {}
@@ -777,12 +877,19 @@ def load_variant(name: str) -> GameMap:
 
 
 def _shipped_file(name: str) -> Traversable:
-    """engine/variants/NAME.toml; KeyError for a name that is no shipped
-    variant (any text a mail may carry: never a path, never too long for one)."""
-    if not re.fullmatch(r"[a-z0-9_-]{1,64}", name):
+    """engine/variants/NAME.toml, else NAME.toml in a JUDGE_VARIANTS folder;
+    KeyError for a name that is no variant (any text a mail may carry:
+    never a path, never too long for one)."""
+    if not re.fullmatch(_NAME, name):
         shown = name if len(name) <= 40 else name[:40] + "..."
         raise KeyError(f"unknown variant {shown!r}")
     resource = resources.files("engine") / "variants" / f"{name}.toml"
-    if not resource.is_file():
-        raise KeyError(f"unknown variant {name!r}")
-    return resource
+    if resource.is_file():
+        return resource
+    for folder in _added_folders():
+        if (folder / f"{name}.toml").is_file():
+            return folder / f"{name}.toml"
+    raise KeyError(f"unknown variant {name!r}")
+
+
+_NAME = r"[a-z0-9_-]{1,64}"

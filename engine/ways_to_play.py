@@ -65,11 +65,13 @@ def setup(game_map: GameMap, players: int, seed: int = 0) -> GameState:
     seated = {p for seat in way.seats for p in seat}
     state = state.evolve(
         seats=tuple(Seat(seat_name(s), s) for s in way.seats),
+        # bid-ordered and dummy powers are in no seat of any way to play
         unplayed=frozenset(p for p in game_map.powers if p not in seated
-                           and not game_map.powers[p].ordered_by_bids),
+                           and not game_map.powers[p].ordered_by_bids
+                           and not game_map.powers[p].dummy),
     )
     if way.start is not None:
-        state = state.evolve(phase=Phase.parse(way.start))
+        state = state.evolve(phase=Phase.parse(way.start, game_map.flow))
     if way.victory is not None:
         state = state.evolve(victory=way.victory)
     if way.victory_by_player:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from engine.flags import unsupported_reason
 from engine.variant_file import VariantError, load_variant_file
 
 
@@ -59,6 +60,11 @@ def cmd_variant_check(args: argparse.Namespace, stdout: TextIO) -> int:
              else "no rings (Diplomap is refused)")
     stdout.write(f"{args.file}: ok: {game_map.title}, {len(game_map.provinces)} provinces, "
                  f"{centres} supply centres, {len(game_map.powers)} powers, {rings}\n")
+    unplayed = unsupported_reason(game_map.flags)
+    if unplayed:  # the file is sound, but CREATE will refuse it until the judge plays it
+        stdout.write(f"{args.file}: not offered to games: {unplayed}\n")
+    elif game_map.flow.unplayable:  # loads, but CREATE refuses it (unfinished_reason)
+        stdout.write(f"{args.file}: not offered yet: {game_map.flow.unplayable}\n")
     return 0
 
 
@@ -209,6 +215,10 @@ def build_parser() -> argparse.ArgumentParser:
     vsub = variant.add_subparsers(dest="variant_command", required=True)
     check = vsub.add_parser("check", help="validate a variant file and list every problem")
     check.add_argument("file")
+    from judge.variant_import.cli import add_arguments
+
+    add_arguments(vsub.add_parser("import", help="write a variant file from a DPJudge .map "
+                                  "file, and report what it does not carry"))
     return parser
 
 
@@ -218,6 +228,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (judge.config pulls in the outbox, so SQLAlchemy: a third of a second)
     if args.command == "adjudicate":
         return cmd_adjudicate(args, sys.stdin, sys.stdout)
+    if args.command == "variant" and args.variant_command == "import":
+        from judge.variant_import.cli import cmd_variant_import
+
+        return cmd_variant_import(args, sys.stdout)
     if args.command == "variant":
         return cmd_variant_check(args, sys.stdout)
     from judge.config import ConfigError

@@ -97,7 +97,7 @@ def notices(game: Game, config: Config) -> list[OutgoingMail]:
 
     def body(for_keeper: bool) -> str:
         return render("deadline_failed.txt.j2", **header(config, game, settings),
-                      phase=game.phase, phase_name=phase_name(game.phase),
+                      phase=game.phase, phase_name=phase_name(game.phase, game.variant),
                       deadline=format_deadline(game.deadline, settings.zone),
                       failed_at=format_deadline(as_utc(failed_at), settings.zone),
                       error=textwrap.indent(textwrap.fill(game.failure, 74), "    "),

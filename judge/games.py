@@ -269,7 +269,8 @@ def powers_to_order(game_map: GameMap, state: GameState) -> list[str]:
     else:  # adjustments, and whatever else the variant's Winter asks for (Embassies)
         powers = set(powers_adjusting(board, state)) \
             | rules_for(board).winter_orderers(board, state)
-    return sorted(p for p in powers if p not in state.unplayed)
+    # nor are DPJudge's DUMMY powers, in no seat: the judge never waits for them
+    return sorted(p for p in powers if p not in state.unplayed and p not in game_map.dummies)
 
 
 def missing_powers(session: Session, game: Game, game_map: GameMap,

@@ -55,7 +55,7 @@ def history_text(game: Game, records: Sequence[PhaseRecord], after: Mapping[int,
     bidders = reported.seat_names(snapshots.loads(records[0].state)) if records else {}
     out: list[str] = []
     for record in records:
-        out.append(f"{record.phase} ({phase_name(record.phase)})")
+        out.append(f"{record.phase} ({phase_name(record.phase, game.variant)})")
         sections = reported.read_text(record.results, bidders)
         told = reported.told_as_destroyed(sections)  # in its section, once
         for row in rows[record.seq]:

@@ -19,12 +19,13 @@ from typing import Any
 import jinja2
 
 from engine.adjustments import centre_counts
+from engine.flow import STANDARD_FLOW, Flow
 from engine.layers import LAYERS
 from engine.map import GameMap
-from engine.phase import Phase
+from engine.phase import Phase, PhaseKind
 from engine.standing import AdjustmentDue, Budget, Standing
 from engine.state import GameState
-from engine.variant_file import variant_notice
+from engine.variant_file import load_variant, variant_notice
 from engine.variants import rules_for
 from judge.config import Config
 from judge.models import Game, Member
@@ -135,11 +136,23 @@ def _zone_unknown(text: str, game: Game, settings: GameSettings, zone: str) -> s
     return text
 
 
-def phase_name(phase: str) -> str:
+def phase_name(phase: str, variant: str = "standard") -> str:
+    """'Spring 1901 Movement' for S1901M, in the flow of the variant's year
+    ('A.D. 1430 Adjustment' for Hundred's A1430A); the text itself when it
+    is no phase of that flow."""
     try:
-        return Phase.parse(phase).name
+        return Phase.parse(phase, variant_flow(variant)).name
     except ValueError:
         return phase
+
+
+def variant_flow(variant: str) -> Flow:
+    """The flow of phases of a shipped variant's year (the standard year's
+    for a name no longer shipped)."""
+    try:
+        return load_variant(variant).flow
+    except KeyError:
+        return STANDARD_FLOW
 
 
 def header(config: Config, game: Game, settings: GameSettings) -> dict[str, Any]:
@@ -299,13 +312,15 @@ def results_body(config: Config, game: Game, settings: GameSettings, game_map: G
     dislodged = [{"power": d.unit.power, "unit": str(d.unit), "attacker": d.attacker,
                   "retreats": list(d.retreats), "displaced": d.displaced}
                  for d in after.dislodged]
-    fall_done = Phase.parse(phase).season.value == "F" and after.phase.kind.value != "R"
+    # the centres are shown once they have changed hands (after Fall's retreats)
+    fall_done = Phase.parse(phase, game_map.flow).counts_centres \
+        and after.phase.kind is not PhaseKind.RETREAT
     centres = centre_table(game_map, after, standing.scores) if fall_done or ending else []
     return render(
         "results.txt.j2",
         **header(config, game, settings),
         phase=phase,
-        phase_name=phase_name(phase),
+        phase_name=phase_name(phase, game.variant),
         orders=ordered,
         late=late_by_seat(after, late),
         dislodged=dislodged,

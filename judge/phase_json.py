@@ -99,7 +99,7 @@ def read_state(data: Mapping[str, Any]) -> tuple[GameMap, GameState]:
     except KeyError as exc:
         raise PhaseInputError(f"variant: {exc.args[0]}") from None
     try:
-        phase = Phase.parse(str(data.get("phase", "")))
+        phase = Phase.parse(str(data.get("phase", "")), game_map.flow)
     except ValueError as exc:
         raise PhaseInputError(f"phase: {exc}") from None
     game_map = _with_options(game_map, data)

@@ -49,6 +49,7 @@ class OnFile:
 @dataclass(frozen=True)
 class UndonePhase:
     phase: str
+    name: str  # in words: 'Spring 1901 Movement'
     processed: bool  # its results had gone out
     on_file: tuple[OnFile, ...]
 
@@ -57,7 +58,7 @@ class UndonePhase:
         done = "its results are undone" if self.processed else "not processed yet"
         cleared = ("cleared: " + ", ".join(f.text for f in self.on_file)) if self.on_file \
             else "nothing was on file"
-        return f"{self.phase} ({phase_name(self.phase)}): {done}; {cleared}."
+        return f"{self.phase} ({self.name}): {done}; {cleared}."
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class Before:
                        () if k in kinds and kinds[k].secret else tuple(sorted(powers[k])))
                 for k in sorted(counts, key=lambda k: list(kinds).index(k)
                                 if k in kinds else len(kinds)))
-            phases.append(UndonePhase(phase, processed, on_file))
+            phases.append(UndonePhase(phase, phase_name(phase, game.variant), processed, on_file))
         board = rules.board_changes_since(game_map, snapshots.loads(target.state),
                                           self.position)
         return Undone(tuple(phases), board)
@@ -119,7 +120,7 @@ def rollback_mails(session: Session, game: Game, config: Config, target: PhaseRe
     game_map, scene = stored_scene(session, game, target.phase)
     files = maps.attachments_or_none(game_map, scene)
     body = render("rollback.txt.j2", **header(config, game, settings), phase=target.phase,
-                  phase_name=phase_name(target.phase),
+                  phase_name=phase_name(target.phase, game.variant),
                   deadline=format_deadline(game.deadline, settings.zone),
                   phases=[p.text for p in undone.phases], board=list(undone.board),
                   maps=[name for name, _, _ in files])

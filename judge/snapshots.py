@@ -14,8 +14,11 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from engine.plain import field_hints, from_plain, to_plain
+from engine.flow import STANDARD_FLOW, Flow
+from engine.phase import Phase
+from engine.plain import PlainDataError, field_hints, from_plain, to_plain
 from engine.state import GameState
+from engine.variant_file import load_variant
 from engine.variants import state_part_named
 from judge import snapshot_versions
 
@@ -42,11 +45,34 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
     if version < VERSION:
         data = snapshot_versions.upgrade(data, version)
     core = {name: value for name, value in data.items() if name not in ("version", "parts")}
-    state: GameState = from_plain(core, GameState, "snapshot")
+    state = _core_from_plain(core)
     for key, fields in data.get("parts", {}).items():
         state = state.with_part(from_plain(fields, state_part_named(key),
                                            f"snapshot.parts.{key}"))
     return state
+
+
+def _core_from_plain(core: dict[str, Any]) -> GameState:
+    """The position's own fields; its phase read in its variant's flow of
+    phases (A1425M is a phase of Hundred's flow, not of the standard year)."""
+    hints = field_hints(GameState)
+    unknown = sorted(set(core) - set(hints))
+    if unknown:
+        raise PlainDataError(f"snapshot: unknown field {unknown[0]!r}")
+    values = {name: from_plain(core[name], hint, f"snapshot.{name}")
+              for name, hint in hints.items() if name in core and name != "phase"}
+    try:
+        phase = Phase.parse(str(core.get("phase", "")), _flow_of(str(core.get("variant", ""))))
+    except ValueError as exc:
+        raise PlainDataError(f"snapshot.phase: {exc}") from None
+    return GameState(**values, phase=phase)
+
+
+def _flow_of(variant: str) -> Flow:
+    try:
+        return load_variant(variant).flow
+    except KeyError:  # a variant no longer shipped: its phases are the standard year's
+        return STANDARD_FLOW
 
 
 def dumps(state: GameState) -> str:

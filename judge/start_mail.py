@@ -68,7 +68,7 @@ def started_mails(session: Session, game: Game, config: Config) -> list[Outgoing
     # one picture for every player: everyone sees the same board
     files = maps.attachments_or_none(game_map, Scene(game.name, state))
     shared = {**header(config, game, settings), "groups": groups, "players": players,
-              "phase": game.phase, "phase_name": phase_name(game.phase),
+              "phase": game.phase, "phase_name": phase_name(game.phase, game.variant),
               "deadline": format_deadline(game.deadline, settings.zone),
               "caps_title": rules_for(game_map).caps_title,
               "layered": bool(settings.layers),  # Diplomap: say so beside the header

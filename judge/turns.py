@@ -147,7 +147,7 @@ def due(session: Session, game: Game, config: Config, now: datetime) -> list[Out
         game.grace_until = as_utc(game.deadline) + settings.grace
         session.add(game)
         body = render("late.txt.j2", **header(config, game, settings), powers=late,
-                      phase=game.phase, phase_name=phase_name(game.phase),
+                      phase=game.phase, phase_name=phase_name(game.phase, game.variant),
                       grace_until=format_deadline(game.grace_until, settings.zone),
                       nmr_text=nmr_text(settings))
         return to_game(game, settings, config, everyone(session, game),
@@ -193,7 +193,7 @@ def reminders(session: Session, game: Game, config: Config) -> list[OutgoingMail
         if not missing:
             continue
         body = render("reminder.txt.j2", **header(config, game, settings), powers=missing,
-                      phase=game.phase, phase_name=phase_name(game.phase),
+                      phase=game.phase, phase_name=phase_name(game.phase, game.variant),
                       deadline=format_deadline(game.deadline, settings.zone),
                       grace=grace_text(settings), nmr_text=nmr_text(settings))
         mails.append(OutgoingMail(to=(member.address,),

@@ -64,7 +64,7 @@ def _describe_game(ctx: Context, game: Game) -> str:
     if _board_notice(game):
         lines.append(_board_notice(game))
     if game.phase:
-        lines.append(f"Phase {game.phase} ({phase_name(game.phase)}), due "
+        lines.append(f"Phase {game.phase} ({phase_name(game.phase, game.variant)}), due "
                      f"{format_deadline(game.deadline, settings.zone)}")
     if deadline_failure.failing(game):
         gm = ctx.master and ctx.game is not None and ctx.game.id == game.id
@@ -146,11 +146,11 @@ def do_summary(ctx: Context, command: c.Summary) -> str:
     lines = [f"{counted} at the start of each year:",
              "year  " + " ".join(f"{p[:3]:>4}" for p in powers)]
     for record in records:
-        if record.phase.startswith("S") and record.phase.endswith("M"):
-            state = snapshots.loads(record.state)
+        state = snapshots.loads(record.state)
+        if state.phase.opens_year:
             table = {r["power"]: r["count"] for r in centre_table(
                 games.board_of(game_map, state), state)}
-            lines.append(f"{record.phase[1:5]}  " + " ".join(f"{table[p]:>4}" for p in powers))
+            lines.append(f"{state.phase.year:<4}  " + " ".join(f"{table[p]:>4}" for p in powers))
     lines.append("")
     lines.append(_describe_game(ctx, game))
     return "\n".join(lines)
@@ -164,7 +164,8 @@ def do_map(ctx: Context, command: c.MapRequest) -> str:
     phase = (command.phase or game.phase).upper()
     game_map, scene = stored_scene(ctx.session, game, phase)
     state = scene.position
-    lines = [f"Position of {game.name} at the start of {phase} ({phase_name(phase)}):"]
+    named = phase_name(phase, game.variant)
+    lines = [f"Position of {game.name} at the start of {phase} ({named}):"]
     if _board_notice(game):
         lines.insert(0, _board_notice(game))
     for power in game_map.powers:

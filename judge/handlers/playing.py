@@ -7,8 +7,9 @@ import json
 from dataclasses import replace
 from datetime import datetime, time, timedelta
 
-from engine.phase import PhaseKind
+from engine.phase import Phase, PhaseKind
 from engine.phase_context import phase_context
+from engine.variants import rules_for
 from judge import games, kinds, order_entry, turns, winter_notes
 from judge.games import MASTER, GameError
 from judge.handlers import leaving
@@ -39,7 +40,7 @@ def _orders_summary(ctx: Context, game: Game, member: Member) -> str:
     state = games.current_state(ctx.session, game)
     powers = games.powers_of(member)
     on_file = {p: o for p, o in games.orders_on_file(ctx.session, game).items() if p in powers}
-    lines = [f"Orders on file for {phase_name(game.phase)} ({game.phase}):"]
+    lines = [f"Orders on file for {phase_name(game.phase, game.variant)} ({game.phase}):"]
     for power in powers:
         for text in on_file.get(power, []):
             lines.append(f"  {power:<9} {text}")
@@ -183,6 +184,10 @@ def _running(game: Game) -> None:
 def do_set_draw(ctx: Context, command: c.SetDraw) -> str:
     game, member = _player(ctx)
     _running(game)
+    game_map = games.map_of(game)
+    refusal = rules_for(game_map).draw_refusal(game_map)  # DPJudge's NO_DRAW
+    if refusal:
+        raise GameError(refusal)
     if command.powers:
         seats = []
         for power in command.powers:
@@ -225,6 +230,22 @@ def do_set_concede(ctx: Context, command: c.SetConcede) -> str:
     return text
 
 
+def _press_rules(ctx: Context, game: Game, command: c.Press) -> None:
+    """What the game's rules say of a player's press (DPJudge's FTF_PRESS):
+    GameError with their reason when it may not be sent now."""
+    if not game.phase:  # a game still forming: no phase, no rule of play yet
+        return
+    names = [r.upper() for r in command.recipients]
+    game_map = games.map_of(game)
+    refusal = rules_for(game_map).press_refusal(
+        game_map, Phase.parse(game.phase),
+        to_master_only=all(n in (MASTER, "M", "GM") for n in names),
+        broadcast="ALL" in names,
+        after_deadline=game.deadline is not None and ctx.now >= as_utc(game.deadline))
+    if refusal:
+        raise GameError(refusal)
+
+
 def do_press(ctx: Context, command: c.Press) -> str:
     game = _signed_on(ctx)
     settings = _settings(game)
@@ -235,6 +256,8 @@ def do_press(ctx: Context, command: c.Press) -> str:
         raise GameError(f"{game.name} allows no press (only press to MASTER)")
     if command.grey and settings.press != "grey":
         raise GameError(f"{game.name} does not allow grey (anonymous) press")
+    if not ctx.master:
+        _press_rules(ctx, game, command)
     everyone = turns.everyone(ctx.session, game)
     targets: list[Member]
     if any(r.upper() == "ALL" for r in command.recipients):

@@ -64,7 +64,9 @@ def _token(pattern: str, name: str, convert: Callable[[str], str]) -> pp.ParserE
 
 GAME_NAME = r"[A-Za-z0-9_]+"
 GAME = _token(GAME_NAME, "a game name (letters, digits and _)", str.lower)
-PHASE_PATTERN = r"[A-Za-z]\d{3,4}[A-Za-z]"
+# DPJudge's abbreviation: a season's letter, the year (one digit or more in
+# a map's own flow: S1M, A1425M, B273M), the phase type's letter
+PHASE_PATTERN = r"[A-Za-z]\d{1,5}[A-Za-z]"
 PHASE = _token(PHASE_PATTERN, "a phase such as S1901M", str.upper)
 POWER = _token(r"[A-Za-z0-9][^\s,@]*?", "a power", str.upper)
 PASSWORD = pp.Regex(r"\S+").set_name("a password")

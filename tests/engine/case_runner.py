@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.bids import Bid
+from engine.flags import in_force
 from engine.game import Resolution, adjudicate
 from engine.lines import BIDS
 from engine.map import GameMap, province_of
@@ -22,7 +24,7 @@ from engine.outcomes import Reason
 from engine.phase import Phase
 from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
-from engine.variant_file import load_variant
+from engine.variant_file import load_variant, load_variant_file
 from engine.variants import rules_for
 from engine.variants.dissolution.favor_board import favor_board
 from engine.variants.dissolution.state import DissolutionState, favor_of
@@ -318,10 +320,22 @@ def _with_tables(game_map: GameMap, changes: dict[str, dict[str, Any]]) -> GameM
     return replace(game_map, tables=tables)
 
 
+@cache
+def _test_variant(name: str) -> GameMap:
+    """A variant file of the tests (tests/engine/data/NAME)."""
+    return load_variant_file(Path(__file__).parent / "data" / name)
+
+
 def run_case(case: dict[str, Any], game_map: GameMap | None = None) -> None:
     """``game_map``: the board to play on, when not the case's variant as
-    shipped (a variant's rules tested before its rules module names them)."""
-    game_map = game_map or load_variant(case.get("variant", "standard"))
+    shipped (a variant's rules tested before its rules module names them).
+    A case may play on a test variant file (``variant_file``) and set the
+    DPJudge RULE flags in force (``flags``, as a variant file writes them)."""
+    if game_map is None:
+        game_map = _test_variant(case["variant_file"]) if "variant_file" in case \
+            else load_variant(case.get("variant", "standard"))
+    if "flags" in case:
+        game_map = replace(game_map, flags=in_force(case["flags"]))
     if "tables" in case:
         game_map = _with_tables(game_map, case["tables"])
     state = _check_phase(game_map, _start(game_map, case), case)

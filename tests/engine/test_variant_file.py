@@ -89,6 +89,15 @@ def test_variant_check_command(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
     assert main(["variant", "check", str(tmp_path / "missing.toml")]) == 2
 
+    # a DPJudge rule the judge does not play yet: the file is sound, not offered
+    flagged = tmp_path / "flagged.toml"
+    flagged.write_text(example_variant().replace(
+        'start = "S1901M"', 'start = "S1901M"\nflags = ["NO_DRAW", "VASSAL_DUMMIES"]'),
+        encoding="utf-8")
+    assert main(["variant", "check", str(flagged)]) == 0
+    assert capsys.readouterr().out.endswith(
+        "not offered to games: DPJudge rule VASSAL_DUMMIES is not supported yet\n")
+
 
 def _kind_cases() -> list[Any]:
     data = tomllib.loads((DATA / "variant_kinds.toml").read_text(encoding="utf-8"))

@@ -11,6 +11,8 @@ A scenario:
     vars = { settings = "" }   # optional: $names replaced in the prelude's mails
     now = "2026-03-02T12:00Z"  # optional: the time every mail is processed at
     limits = { failed_signons_per_power_hour = 20 }  # optional: the judge's limits changed
+    flags = ["NO_DRAW"]        # optional: DPJudge RULE flags on the variant, as an
+                               # imported map's file would set them
 
     [[scenario.mail]]
     from = "france@players.test"
@@ -58,6 +60,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from functools import lru_cache
 from pathlib import Path
 from string import Template
 from typing import Any
@@ -66,6 +69,8 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from engine.flags import in_force
+from judge import games
 from judge.config import Config, Limits
 from judge.intake.store import store_inbound
 from judge.models import FiledLines, Game, Member, Outbox, PhaseRecord, Press, as_utc
@@ -272,9 +277,20 @@ def _keep(folder: Path, first: int, sent: list[Sent]) -> None:
                 (folder / f"{number:03d}-{name}").write_bytes(part.get_payload(decode=True))
 
 
+def _with_flags(monkeypatch: pytest.MonkeyPatch, flags: list[str]) -> None:
+    """Every game's map with these DPJudge RULE flags, as a variant file
+    imported from DPJudge would give them (no shipped variant has them yet)."""
+    plain = games._map
+    flagged = lru_cache(maxsize=None)(
+        lambda variant, settings: replace(plain(variant, settings), flags=in_force(flags)))
+    monkeypatch.setattr(games, "_map", flagged)
+
+
 @pytest.mark.parametrize("scenario", scenarios_in(DATA))
-def test_scenario(db: Engine, scenario: dict[str, Any]) -> None:
+def test_scenario(db: Engine, scenario: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     config = CONFIG.with_(limits=replace(CONFIG.limits, **scenario.get("limits", {})))
+    if "flags" in scenario:
+        _with_flags(monkeypatch, scenario["flags"])
     keep = os.environ.get("JUDGE_SCENARIO_MAILS")
     folder = Path(keep) / re.sub(r"[^A-Za-z0-9-]+", "_", scenario["name"])[:80] if keep else None
     kept = 0

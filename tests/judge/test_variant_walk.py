@@ -1,8 +1,10 @@
 """Every shipped variant (and Diplomap's layer) walked end to end: its file
 passes `judge variant check`, its opening adjudicates, and a random game
-of five years gives the same results from every phase's position as kept
-in a snapshot and as written in `judge adjudicate`'s JSON. A variant's
-state that a snapshot or the JSON forgets makes the replayed phase differ.
+of five years (ten for a map imported from DPJudge, which must see
+retreats and builds) gives the same results from every phase's position
+as kept in a snapshot and as written in `judge adjudicate`'s JSON, with
+every phase drawn as the results mail draws it. A variant's state that a
+snapshot or the JSON forgets makes the replayed phase differ.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import contextlib
 import io
 import json
 import random
+import tomllib
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,12 +35,15 @@ from engine.variants import rules_for
 from engine.ways_to_play import setup
 from judge import snapshots
 from judge.cli import main as judge_main
+from judge.maps.render import render_svg
+from judge.maps.scene import scene_after
 from judge.phase_json import read_state, write_resolution, write_state
 from tests.engine.random_orders import random_orders
 from tests.engine.variants.dissolution.random_phases import random_orders_and_bids
 from tests.engine.variants.intercontinental import random_play
 
 YEARS = 5
+IMPORTED_YEARS = 10  # a map imported from DPJudge: long enough for retreats and builds
 VARIANTS = Path(__file__).resolve().parents[2] / "engine" / "variants"
 
 
@@ -98,12 +105,22 @@ class Walk:
     name: str
     game_map: GameMap
     lines: Draw_lines
+    imported: bool = False  # from DPJudge (the file has a [source] table)
+
+    @property
+    def years(self) -> int:
+        return IMPORTED_YEARS if self.imported else YEARS
+
+
+def _imported(name: str) -> bool:
+    text = (VARIANTS / f"{name}.toml").read_text(encoding="utf-8")
+    return "source" in tomllib.loads(text)
 
 
 def _walks() -> list[Walk]:
     drawers: dict[str, Draw_lines] = {"dissolution": _dissolution,
                                       "intercontinental": _intercontinental}
-    walks = [Walk(name, load_variant(name), drawers.get(name, _plain))
+    walks = [Walk(name, load_variant(name), drawers.get(name, _plain), _imported(name))
              for name in shipped_variants() if (VARIANTS / f"{name}.toml").exists()]
     walks.append(Walk("standard with Diplomap", with_diplomap(load_variant("standard")),
                       _diplomap))
@@ -158,12 +175,22 @@ def test_every_phase_survives_snapshot_and_json(walk: Walk, seed: int) -> None:
     game_map = walk.game_map
     players = len(rules_for(game_map).opening(game_map, GameState.initial(game_map)).seats)
     state = setup(game_map, players, seed=seed)
-    last = state.phase.year + YEARS - 1
+    # years counted by their openings: a flow's year may step by five or
+    # count down (Hundred's, Classical's), or open with builds (Chaos's W1900A)
+    years = 0
     phases = 0
-    while state.phase.year <= last:
+    retreats = builds = 0
+    while years < walk.years or not state.phase.opens_year:
+        years += state.phase.opens_year
         lines = walk.lines(rng, game_map, state)
         resolution = _adjudicated(walk, state, lines)
         expected = _as_json(game_map, resolution)
+        if seed == 1:  # every phase drawn as its results mail draws it
+            drawn = render_svg(game_map, scene_after(walk.name, resolution))
+            assert ET.fromstring(drawn).tag.endswith("svg"), f"{state.phase}: not drawn"
+        retreats += state.phase.kind is PhaseKind.RETREAT
+        if state.phase.kind is PhaseKind.ADJUSTMENT:
+            builds += len(resolution.next.units) > len(state.units)
 
         stored = snapshots.loads(snapshots.dumps(state))
         assert stored == state, f"{state.phase}: the snapshot differs"
@@ -181,3 +208,5 @@ def test_every_phase_survives_snapshot_and_json(walk: Walk, seed: int) -> None:
             break
         state = resolution.next
     assert phases >= 3 * min(YEARS, 2)
+    if walk.imported and not (resolution.winner or resolution.next.drawn):
+        assert retreats and builds, f"{walk.name}: {retreats} retreat and {builds} build phases"

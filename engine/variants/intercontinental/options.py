@@ -22,7 +22,7 @@ LAST = 9999  # the phase format's years have four digits
 
 def read(game_map: GameMap, key: str, value: str) -> str:
     """The setting's value as the game keeps it; ValueError with the reason."""
-    first = Phase.parse(game_map.start).year
+    first = Phase.parse(game_map.start, game_map.flow).year
     text = value.strip().lower()
     if key == "year_cap" and text in ("none", "no", "off"):
         return "none"
@@ -43,7 +43,7 @@ def read(game_map: GameMap, key: str, value: str) -> str:
 
 def offered(game_map: GameMap) -> tuple[tuple[str, str], ...]:
     """Each setting with the values ``read`` takes, for the manual and HELP."""
-    first = Phase.parse(game_map.start).year
+    first = Phase.parse(game_map.start, game_map.flow).year
     return (("suez", f"a year from {first + 1} to {LAST} (the canal opens; §5.2: 1870)"),
             ("year_cap", f"a year from {first} to {LAST}, or none (the last year; "
                          "§2.2 advises 1880)"))
