@@ -166,12 +166,15 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool],
     decorations = [on_frame(p) for layer in art.paint if layer.role == "decoration"
                    and layer.stroke and not layer.fill for p in layer.paths]
     crowded = [face for face in faces if _crowded(face, places, provinces, is_land)]
+    groups: list[list[int]] = []  # the pieces each crowded face was cut into
     if crowded and decorations:
         finer = list(polygonize(unary_union(lines + _drawn_on(lines, borders + decorations,
                                                               snap))))
         for face in crowded:
             faces.remove(face)
-            faces += [piece for piece in finer if face.contains(piece.representative_point())]
+            pieces = [piece for piece in finer if face.contains(piece.representative_point())]
+            groups.append(list(range(len(faces), len(faces) + len(pieces))))
+            faces += pieces
     owner: dict[int, str] = {}
     for code in provinces:
         if code not in places:
@@ -186,13 +189,15 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool],
                 break
     # a nameless face holding a province's supply-centre marker is that
     # province's, however large: the artwork writes CON's name in Asia and
-    # puts its centre on the European shore, DEN's centre on Zealand
+    # puts its centre on the European shore, DEN's centre on Zealand (but a
+    # marker on the sea beside islets, Zeus' Hawaii, does not make it land)
     for code, marker in markers.items():
         if code not in provinces:
             continue
         spot = ShapelyPoint(marker)
         for index, face in enumerate(faces):
-            if index not in owner and face.contains(spot):
+            if index not in owner and face.contains(spot) \
+                    and provinces[code] is not is_land(face):
                 owner[index] = code
                 break
     # a province still without a face takes the nearest nameless one of
@@ -207,6 +212,23 @@ def province_shapes(art: PostScriptMap, provinces: Mapping[str, bool],
                 and provinces[code] is not is_land(face)]
         if free:
             owner[min(free)[1]] = code
+    # a piece the decorations cut that holds no province's point (the
+    # Nile's delta, between its branches) stays with the piece of the same
+    # face it shares most of its outline with
+    for group in groups:
+        left = [index for index in group if index not in owner]
+        while left:
+            joined = False
+            for index in list(left):
+                shared = [(faces[index].boundary.intersection(faces[other].boundary).length,
+                           other) for other in group if other in owner]
+                length, other = max(shared, default=(0.0, -1))
+                if length > 0:
+                    owner[index] = owner[other]
+                    left.remove(index)
+                    joined = True
+            if not joined:
+                break
     shapes: dict[str, list[Polygon]] = {}
     for index, code in owner.items():
         shapes.setdefault(code, []).append(faces[index])
