@@ -78,19 +78,20 @@ class RingFixes:
 
 
 def fixes_for(artwork: str) -> RingFixes:
-    """The artwork's fixes file, or none."""
+    """The artwork's fixes file, or none. A file with ``same_as`` (a map
+    redrawn on another's lines) takes that map's fixes, and adds its own."""
     path = ARTWORK / (artwork.removesuffix(".ps") + ".rings.toml")
     if not path.exists():
         return RingFixes()
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    if "same_as" in data:  # a map redrawn from another's lines: its fixes
-        return fixes_for(data["same_as"] + ".ps")
+    base = fixes_for(data["same_as"] + ".ps") if "same_as" in data else RingFixes()
     cuts = tuple(Cut(row["holder"], row["lost"],
                      tuple(((a[0], a[1]), (b[0], b[1])) for a, b in row["lines"]))
                  for row in data.get("cuts", []))
     faces = {code: (float(x), float(y)) for code, (x, y) in data.get("faces", {}).items()}
     bridges = tuple((str(a), str(b)) for a, b in data.get("bridges", []))
-    return RingFixes(cuts, faces, bridges)
+    return RingFixes(base.cuts + cuts, {**(base.faces or {}), **faces} or None,
+                     base.bridges + bridges)
 
 
 def _main_part(shape: BaseGeometry) -> Polygon:
