@@ -225,30 +225,7 @@ def _layer(name: str, lines: list[str], procedures: dict[str, list[str]],
             stroke_colour = word
         elif _CALL.match(word) and word in procedures:
             calls.append(word)
-    fill: str | None = None
-    casing: tuple[float, str] | None = None
-    fk = fk_body.split()
-    top_level: list[str] = []
-    depth, group = 0, list[str]()
-    for word in fk:  # s ... r groups inside fk: a fill, or a casing stroke
-        if word == "s":
-            depth, group = depth + 1, []
-        elif word == "r" and depth:
-            depth -= 1
-            named = [w for w in group if w in colours]
-            if "f" in group:
-                fill = named[-1] if named else stroke_colour
-            elif "k" in group and "w" in group:
-                casing = (float(group[group.index("w") - 1]) * scale,
-                          named[-1] if named else _BORDER_COLOUR)
-        elif depth:
-            group.append(word)
-        else:
-            top_level.append(word)
-    if "f" in top_level:
-        fill = stroke_colour
-    stroked = "k" in top_level
-    closes = fill is not None or "p" in top_level
+    fill, casing, stroked, closes = _fk_paint(fk_body.split(), stroke_colour, scale, colours)
     paths: list[Path] = []
     matrix = (scale, 0.0, 0.0, scale, 0.0, 0.0) if scale != 1.0 else IDENTITY
     for call in calls:
@@ -261,6 +238,36 @@ def _layer(name: str, lines: list[str], procedures: dict[str, list[str]],
         role = "decoration"
     return Layer(name, role, tuple(paths), fill, stroke_colour if stroked else None,
                  width * scale, tuple(v * scale for v in dash), caps, casing)
+
+
+def _fk_paint(fk: list[str], colour: str | None, scale: float, colours: dict[str, str]
+              ) -> tuple[str | None, tuple[float, str] | None, bool, bool]:
+    """What an Include's ``fk`` does: the colour it fills with (the one it
+    names, or the current ``colour``), a wider stroke under the line (Zeus'
+    canals: ``s 24 w ... BorderBlack k r``), whether it strokes, and whether
+    it closes the path."""
+    fill: str | None = None
+    casing: tuple[float, str] | None = None
+    top_level: list[str] = []
+    depth, group = 0, list[str]()
+    for word in fk:  # s ... r groups: a fill, or a casing stroke
+        if word == "s":
+            depth, group = depth + 1, []
+        elif word == "r" and depth:
+            depth -= 1
+            named = [w for w in group if w in colours]
+            if "f" in group:
+                fill = named[-1] if named else colour
+            elif "k" in group and "w" in group:
+                casing = (float(group[group.index("w") - 1]) * scale,
+                          named[-1] if named else _BORDER_COLOUR)
+        elif depth:
+            group.append(word)
+        else:
+            top_level.append(word)
+    if "f" in top_level:
+        fill = colour
+    return fill, casing, "k" in top_level, fill is not None or "p" in top_level
 
 
 def _off_board(procedures: dict[str, list[str]]) -> dict[str, OffBoard]:
