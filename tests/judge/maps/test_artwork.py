@@ -94,3 +94,13 @@ def test_each_artwork_gives_its_provinces_areas(path: Path) -> None:
     want = SURVEY[path.name]
     assert (found.provinces, list(found.without_area), list(found.off_area)) == (
         want["provinces"], want["without"], want["off_area"])
+
+
+def test_without_an_info_table_the_places_come_from_visit_territories() -> None:
+    text = (DATA / "little.ps").read_text(encoding="latin-1")
+    bare = "\n".join(line for line in text.splitlines()
+                     if not (line.startswith("% ") and line[2:].strip()[:1].isdigit()))
+    art = read_postscript(bare)
+    visited = {code: tuple(xy) for code, xy in LITTLE["places"].items() if code in LITTLE["kinds"]}
+    assert art.places == visited
+    assert art.names == {code: code for code in visited}
