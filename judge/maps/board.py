@@ -17,13 +17,21 @@ from shapely.geometry.base import BaseGeometry
 from engine.map import GameMap, Point, Terrain
 from judge.maps.dislodged import Aside, dislodged_spots
 from judge.maps.labels import label_box
-from judge.maps.postscript import ARTWORK, Path, PostScriptMap, read_postscript
+from judge.maps.postscript import (
+    ARTWORK,
+    Layer,
+    Path,
+    PostScriptMap,
+    read_postscript,
+    variant_points,
+)
 from judge.maps.shapes import province_shapes
 
 SEA = "#9cc3e0"
 LAND = "#e8dcb5"
 MOUNTAIN = "#b9ad95"
 LAKE = SEA
+ICE = "#eef2f4"
 BORDER = "#5c4a32"
 COAST = "#40617a"
 SIMPLIFY = 0.2  # map units: province areas are drawn with this much less detail
@@ -62,6 +70,11 @@ class MapDrawing:
     # owned land painted round the names, not over them (judge/maps/labels.py
     # bare_names): a strong owner_opacity would hide the names drawn under it
     bare_names: bool = False
+    # the PNG's width, where the board asks for more than PIXELS_WIDE: an
+    # artwork drawn at a smaller scale than the standard map (Youngstown's
+    # 1033 points on the page the standard's 628 fill) is drawn as much
+    # wider, so that its units and names show at the standard map's size
+    pixels: int = 0
 
     def aside(self, location: str, unit: Point) -> Aside:
         """Where a dislodged unit of ``location`` is drawn, its province's
@@ -113,37 +126,110 @@ def area_data(shape: BaseGeometry) -> str:
     return "".join(words)
 
 
+# the judge's colours for the map's own (by their names in dpmap's files);
+# any other colour is drawn as the file defines it
+PALETTE = {"SeaBlue": SEA, "LandBrown": LAND, "MountainGrey": MOUNTAIN, "IceGrey": ICE,
+           "BorderBlack": BORDER}
+# the judge draws lines thinner than dpmap (a mail shows the map at
+# 1000 px, not on paper): the standard map's borders at 1 and 0.5 for 1.5
+# and 0.75, its coasts at 0.6 for 0.75
+BORDER_SCALE = 2 / 3
+WIDER = 1.1  # an artwork's unit (PostScriptMap.unit) from which its PNG is drawn wider
+CAPTION_SIZE = 5.0  # map units: an off-board box's caption (the boxes it leads to)
+COAST_SCALE = 0.8
+
+
+def _colour(art: PostScriptMap, name: str) -> str:
+    return PALETTE.get(name) or art.colours.get(name, BORDER)
+
+
+def _lakes(art: PostScriptMap) -> set[str]:
+    """The water layers painted over land (lakes): drawn again over the
+    owners' colours, which cover the land provinces' areas whole."""
+    seen_land, lakes = False, set()
+    for layer in art.paint:
+        if layer.role == "land":
+            seen_land = True
+        elif layer.role == "water" and seen_land:
+            lakes.add(layer.name)
+    return lakes
+
+
+def _stroke(art: PostScriptMap, layer: Layer, scale: float) -> str:
+    dash = ""
+    if layer.dash:  # the dashes drawn shorter with the line, the gaps as long (still seen)
+        pattern = [d * (scale if index % 2 == 0 else 1) for index, d in enumerate(layer.dash)]
+        dash = f' stroke-dasharray="{" ".join(number(d) for d in pattern)}"'
+    caps = ' stroke-linecap="round"' if layer.round_caps else ""
+    colour = _colour(art, layer.stroke or "BorderBlack")
+    return (f'<path d="{path_data(list(layer.paths), art)}" fill="none" stroke="{colour}" '
+            f'stroke-width="{number(layer.width * scale)}"{dash}{caps}/>')
+
+
+def artwork_pictures(art: PostScriptMap, width: float, height: float) -> tuple[str, str]:
+    """The artwork as SVG under the owners' colours (the background, land
+    and seas) and over them (mountains, lakes, borders, coasts, the rest)."""
+    lakes = _lakes(art)
+    frame = (f'<path d="{path_data(list(art.frame), art)}" fill="{_colour(art, art.background)}"/>'
+             if art.frame else
+             f'<rect width="{number(width)}" height="{number(height)}" '
+             f'fill="{_colour(art, art.background)}"/>')
+    under = [frame]
+    for layer in art.paint:
+        if layer.fill and layer.role in ("land", "water") and layer.name not in lakes:
+            under.append(f'<path d="{path_data(list(layer.paths), art)}" '
+                         f'fill="{_colour(art, layer.fill)}"/>')
+    over = [f'<path d="{path_data(list(layer.paths), art)}" fill="{_colour(art, layer.fill)}"/>'
+            for layer in art.paint
+            if layer.fill and (layer.role == "impassable" or layer.name in lakes)]
+    over += [_stroke(art, layer, BORDER_SCALE) for layer in art.paint
+             if layer.role == "inner_border"]
+    over += [f'<path d="{path_data(list(layer.paths), art)}" fill="none" stroke="{COAST}" '
+             f'stroke-width="{number(layer.width * COAST_SCALE)}"/>'
+             for layer in art.paint if layer.role == "land"
+             or (layer.role == "water" and layer.name not in lakes)]
+    over += [_stroke(art, layer, BORDER_SCALE) for layer in art.paint if layer.role == "border"]
+    for layer in art.paint:
+        if layer.role != "decoration":
+            continue
+        if layer.casing:
+            casing_width, casing = layer.casing
+            over.append(f'<path d="{path_data(list(layer.paths), art)}" fill="none" '
+                        f'stroke="{_colour(art, casing)}" '
+                        f'stroke-width="{number(casing_width * BORDER_SCALE)}"/>')
+        if layer.fill:
+            over.append(f'<path d="{path_data(list(layer.paths), art)}" '
+                        f'fill="{_colour(art, layer.fill)}"/>')
+        if layer.stroke:
+            over.append(_stroke(art, layer, BORDER_SCALE))
+    x0, _, _, y1 = art.box
+    for code, box in sorted(art.off_board.items()):
+        x, y = art.places[code]
+        over.append(f'<path d="{path_data([box.outline], art)}" fill="none" stroke="{BORDER}" '
+                    f'stroke-width="1"/><text class="off-board" x="{number(x - x0)}" '
+                    f'y="{number(y1 - y + 14 + CAPTION_SIZE * 1.2)}" font-size="{CAPTION_SIZE:g}" '
+                    f'font-family="{FONTS}" text-anchor="middle">{box.caption}</text>')
+    return "".join(under), "".join(over)
+
+
 def artwork_board(game_map: GameMap) -> MapDrawing:
     drawing = game_map.drawing
     assert drawing.artwork is not None
     art = read_postscript((ARTWORK / drawing.artwork).read_text(encoding="latin-1"))
     x0, y0, x1, y1 = art.box
     width, height = drawing.size or (x1 - x0, y1 - y0)
-    layers = art.layers
-    land = path_data(list(layers["land"]), art)  # filled under, its coast stroked over
-    under = (
-        f'<rect width="{number(width)}" height="{number(height)}" fill="{SEA}"/>'
-        f'<path d="{land}" fill="{LAND}"/>'
-    )
-    over = (
-        f'<path d="{path_data(list(layers["mountain"]), art)}" fill="{MOUNTAIN}"/>'
-        f'<path d="{path_data(list(layers["lake"]), art)}" fill="{LAKE}"/>'
-        f'<path d="{path_data(list(layers["inner_border"]), art)}" fill="none" '
-        f'stroke="{BORDER}" stroke-width="0.5" stroke-dasharray="3 1.5"/>'
-        f'<path d="{land}" fill="none" stroke="{COAST}" '
-        f'stroke-width="0.6"/>'
-        f'<path d="{path_data(list(layers["border"]), art)}" fill="none" stroke="{BORDER}" '
-        f'stroke-width="1"/>'
-    )
+    under, over = artwork_pictures(art, width, height)
     water = {code: prov.terrain is Terrain.WATER for code, prov in game_map.provinces.items()
              if prov.terrain is not Terrain.IMPASSABLE}
     flip = [1, 0, 0, -1, -x0, y1]
+    points, markers = variant_points(art, drawing.units, drawing.centres)
     shapes = {code: affinity.affine_transform(shape, flip).simplify(SIMPLIFY)
-              for code, shape in province_shapes(art, water).items()}
+              for code, shape in province_shapes(art, water, points, markers).items()}
     areas = {code: area_data(shape) for code, shape in shapes.items() if not water[code]}
     board = MapDrawing(width=width, height=height, under=under, over=over, areas=areas,
                        units=dict(drawing.units), labels=dict(drawing.labels),
-                       centres=dict(drawing.centres), unit_size=13.0)
+                       centres=dict(drawing.centres), unit_size=13.0,
+                       pixels=round(PIXELS_WIDE * art.unit) if art.unit >= WIDER else 0)
     # the artwork draws a coastal province's fleet on its coast: a dislodged
     # unit may reach over it too, where a narrow province (Rome) has no room
     sea = unary_union([shape for code, shape in shapes.items() if water[code]]).buffer(SHORE)
@@ -161,5 +247,5 @@ def with_dislodged(game_map: GameMap, board: MapDrawing, shapes: Mapping[str, Ba
     names = [label_box(code, x, y, board.label_size) for code, (x, y) in board.labels.items()]
     spots = dislodged_spots(game_map, shapes, board.units, board.centres, names,
                             board.unit_size, board.dislodged_shift,
-                            board.width / PIXELS_WIDE * BORDER_ROOM, walls)
+                            board.width / (board.pixels or PIXELS_WIDE) * BORDER_ROOM, walls)
     return replace(board, dislodged={**board.dislodged, **spots})

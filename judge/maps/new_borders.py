@@ -24,8 +24,8 @@ from shapely.geometry.polygon import orient
 from shapely.ops import polylabel, split, substring
 
 from engine.diplomap.values import EDGE, Anchor, MapChange, Merge, Split
-from judge.maps.postscript import ARTWORK, read_postscript
-from judge.maps.shapes import province_shapes
+from judge.maps.postscript import ARTWORK, read_postscript, variant_points
+from judge.maps.shapes import frame_line, province_shapes
 from judge.maps.ways import grown, inside, shortest_way
 
 Pt = tuple[float, float]
@@ -61,17 +61,22 @@ def _flip(box: tuple[float, float, float, float]) -> list[float]:
 
 
 @cache
-def base_shapes(artwork: str, provinces: tuple[tuple[str, bool], ...]) -> BaseShapes:
-    """The base map's shapes in the board's coordinates. The standard map's
-    are those its rings were derived from; another artwork's are its faces."""
-    from judge.maps.rings import _main_part, shapes_for_rings
+def base_shapes(artwork: str, provinces: tuple[tuple[str, bool], ...],
+                impassable: tuple[str, ...] = (),
+                units: tuple[tuple[str, tuple[float, float]], ...] | None = None,
+                centres: tuple[tuple[str, tuple[float, float]], ...] = ()) -> BaseShapes:
+    """The base map's shapes in the board's coordinates: those its rings
+    were derived from (judge/maps/rings.py), impassable land included.
+    ``units``, ``centres``: the variant's [map] points, when given."""
+    from judge.maps.rings import fixes_for, ring_shapes
     art = read_postscript((ARTWORK / artwork).read_text(encoding="latin-1"))
     flip = _flip(art.box)
-    full = province_shapes(art, dict(provinces))
-    ringed = shapes_for_rings() if artwork == "standard.ps" else {
-        code: _main_part(shape) for code, shape in full.items()}
-    x0, y0, x1, y1 = art.box
-    frame = LineString([(0, 0), (x1 - x0, 0), (x1 - x0, y1 - y0), (0, y1 - y0), (0, 0)])
+    points, markers = (variant_points(art, dict(units), dict(centres)) if units is not None
+                       else (dict(art.places), dict(art.centres)))
+    full = province_shapes(art, dict(provinces), points, markers)
+    water = dict(sorted([*provinces, *((code, False) for code in impassable)]))
+    ringed = ring_shapes(art, water, fixes_for(artwork), points, markers)
+    frame = affinity.affine_transform(frame_line(art), flip)
     return BaseShapes({c: affinity.affine_transform(s, flip) for c, s in ringed.items()},
                  {c: affinity.affine_transform(s, flip) for c, s in full.items()}, frame)
 

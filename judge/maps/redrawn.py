@@ -554,7 +554,10 @@ def redraw(game_map: GameMap, board: MapDrawing, names: Mapping[str, Pt],
     if drawing.artwork is not None and not board.schematic:
         base = base_shapes(drawing.artwork, tuple(sorted(
             (code, prov.terrain is Terrain.WATER) for code, prov in game_map.provinces.items()
-            if prov.terrain is not Terrain.IMPASSABLE)))
+            if prov.terrain is not Terrain.IMPASSABLE)), tuple(sorted(
+                code for code, prov in game_map.provinces.items()
+                if prov.terrain is Terrain.IMPASSABLE)),
+            tuple(sorted(drawing.units.items())), tuple(sorted(drawing.centres.items())))
     work = _Redrawing(game_map, board, base, names, changes)
     for change in changes:
         if isinstance(change, Split):

@@ -227,7 +227,8 @@ def _render_phase(game_map: GameMap, scene: Scene, shown_at: int = 0,
     geo = Geometry(game_map, board, redrawn.former if redrawn is not None else None)
     key = map_key(game_map, state)
     colours = power_colours(game_map) | (dict(key.colours) if key else {})
-    pixels = shown_at or (key.pixels if key is not None and key.pixels else PIXELS_WIDE)
+    pixels = (shown_at or (key.pixels if key is not None and key.pixels else 0)
+              or board.pixels or PIXELS_WIDE)
     owners = dict(state.owners)
     owned = (_prepared(game_map).owned_areas if redrawn is None and names
              else board.areas)
