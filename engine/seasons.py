@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import replace
 from weakref import WeakKeyDictionary
 
-from engine.map import GameMap, Seasonal, Terrain, province_of
+from engine.map import GameMap, Seasonal, Terrain, UnitKind, province_of
 
 
 def unplayable(flags: Collection[str], seasonal: bool) -> str | None:
@@ -44,6 +44,16 @@ def in_season(game_map: GameMap, season: str) -> GameMap:
     if board is None:
         board = boards[str(season)] = _board(game_map, seasonal, changes)
     return board
+
+
+def may_stand(game_map: GameMap, kind: UnitKind, location: str) -> bool:
+    """Whether a unit of this kind may be at this location in some phase:
+    on the map, or on a season's board (a fleet that sailed into Loeb9's
+    Arctic in Spring hibernates there through the Fall, when it is shut)."""
+    if game_map.can_stand(kind, location):
+        return True
+    seasons = game_map.seasonal.terrain if game_map.seasonal is not None else {}
+    return any(in_season(game_map, season).can_stand(kind, location) for season in seasons)
 
 
 def _board(game_map: GameMap, seasonal: Seasonal, changes: Mapping[str, Terrain]) -> GameMap:

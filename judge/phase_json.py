@@ -19,6 +19,7 @@ from engine.movement import retreat_options
 from engine.phase import Phase
 from engine.phase_context import phase_context
 from engine.phase_input import PhaseInputError, listed, place_code, place_in, power_in, table
+from engine.seasons import may_stand
 from engine.state import Dislodged, GameState, Seat
 from engine.units import Unit
 from engine.variant_file import load_variant
@@ -54,7 +55,7 @@ def _read_unit(game_map: GameMap, power: str, text: Any, key: str) -> Unit:
         raise PhaseInputError(f"{key}: unit {text!r} is not a kind ({', '.join(letters)}) "
                               "and a place, like 'A PAR'")
     unit = Unit.parse(power, f"{parts[0]} {place_in(game_map, parts[1], key)}")
-    if not game_map.can_stand(unit.kind, unit.location):
+    if not may_stand(game_map, unit.kind, unit.location):
         raise PhaseInputError(f"{key}: a {unit.kind.noun} cannot stand on {unit.location}")
     return unit
 
