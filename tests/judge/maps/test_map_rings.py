@@ -1,6 +1,7 @@
 """Rings of maps other than the standard one: what an artwork leaves unsaid
-is read from the file beside it, and every shipped map with rings has
-the rings its artwork gives (running the generator again changes nothing)."""
+is read from the file beside it, imported maps have rings their artwork
+gives (running the generator again changes nothing), and Diplomap splits
+a province of an imported map and draws the parts."""
 
 from __future__ import annotations
 
@@ -9,8 +10,17 @@ from pathlib import Path
 
 import pytest
 
+from engine.diplomap.in_force import apply_changes, with_diplomap
+from engine.diplomap.state import of as diplomap
+from engine.diplomap.values import Draw, Side, Split
+from engine.game import adjudicate
+from engine.rings import check_rings
+from engine.state import GameState
 from engine.variant_file import load_variant
+from engine.variants import rules_for
+from judge.maps.render import render_svg
 from judge.maps.rings import VARIANTS, fixes_for, variant_rings
+from judge.maps.scene import Scene
 
 
 def _with_rings() -> list[str]:
@@ -22,6 +32,12 @@ def _with_rings() -> list[str]:
         if "rings" in data and data.get("map", {}).get("artwork") and path.stem != "standard":
             names.append(path.stem)
     return names
+
+
+WITH_RINGS = _with_rings()
+# maps whose rings are derived afresh in the slow test, one per kind of
+# fixes: Modern's bridges, none for Canton, Britain's the standard map's
+REDERIVED = ["modern", "canton", "britain"]
 
 
 def test_a_map_drawn_on_anothers_lines_takes_its_fixes() -> None:
@@ -40,12 +56,42 @@ def test_bridges_are_read_in_order() -> None:
         ("DEN", "SWE"), ("BUL", "IST"), ("GRE", "IST"), ("ARA", "RED"))
 
 
+def test_imported_maps_have_rings() -> None:
+    assert set(REDERIVED) <= set(WITH_RINGS)
+    for name in WITH_RINGS:  # loading checks the rings against the adjacency
+        assert load_variant(name).rings, name
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", _with_rings())
+@pytest.mark.parametrize("variant", REDERIVED)
 def test_the_generator_reproduces_each_maps_rings(variant: str) -> None:
     rings, _ = variant_rings(variant)
     assert {code: tuple(ring) for code, ring in rings.items()} == dict(
         load_variant(variant).rings)
+
+
+@pytest.mark.parametrize(("variant", "province"), [("modern", "POD"), ("canton", "YUN")])
+def test_diplomap_splits_a_province_of_an_imported_map_and_draws_it(
+        variant: str, province: str) -> None:
+    game_map = with_diplomap(load_variant(variant))
+    state = rules_for(game_map).opening(game_map, GameState.initial(game_map))
+    ring = game_map.rings[province]
+    draw = Draw((province, ring[0]), (province, ring[len(ring) // 2]), None, Side(compass="N"))
+    power = sorted(game_map.powers)[0]
+    resolution = adjudicate(game_map, state, {}, map_orders={power: [draw]})
+    [split] = diplomap(resolution.next).map_changes
+    assert isinstance(split, Split) and split.province == province
+    board = apply_changes(game_map, (split,))
+    problems: list[str] = []
+    check_rings(lambda path, key, text: problems.append(text),
+                {c: list(r) for c, r in board.rings.items()}, board.provinces,
+                {c: set(d) for c, d in board.army_moves.items()},
+                {c: set(d) for c, d in board.fleet_moves.items()},
+                {c: set(d) for c, d in board.borders.items()})
+    assert problems == []
+    svg = render_svg(game_map, Scene("g", resolution.next))
+    for part in split.parts:
+        assert f'data-province="{part}"' in svg, part
 
 
 def test_the_shipped_fixes_files_name_artwork_that_is_shipped() -> None:
