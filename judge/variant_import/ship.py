@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from engine.variant_file import VariantError, parse_variant
 from judge.maps.postscript import ARTWORK
 from judge.variant_import.chain import ChainError, read_chain
 from judge.variant_import.cli import IMPORTED_MARK, shipped_folder
@@ -72,15 +73,39 @@ def ship(sources: Path = SOURCES, target: Path | None = None,
                                     + "; ".join(str(n) for n in result.notes
                                                 if n.text.startswith("variant check"))[:300]))
             continue
+        rings = ""
         if not dry_run:
             existing.write_text(result.text, encoding="utf-8")
-        drawn = f"artwork {art.name}"
+            if art.is_file() and _add_rings(name, existing):
+                rings = ", rings"
+        drawn = f"artwork {art.name}{rings}"
         if "\n[map]\nnotice = " in result.text:
             why = [n.text for n in result.notes if n.text.startswith(f"artwork {art.name}")]
             drawn = f"schematic ({why[0]})" if why else "schematic"
         unfinished = " (unfinished)" if "\nunfinished = " in result.text else ""
         outcomes.append(Outcome(path.name, name, True, f"imported{unfinished}, {drawn}"))
     return outcomes
+
+
+def _add_rings(name: str, written: Path) -> bool:
+    """Add the [rings] the artwork gives (judge/maps/rings.py) to a written
+    variant file when they pass its checks, so that Diplomap may be switched
+    on for it; a board whose artwork's rings disagree with its moves (a
+    crossing drawn over a sea, a board wrapping round the world) has none."""
+    from judge.maps.rings import table, variant_rings  # shapely: only when shipping
+
+    text = written.read_text(encoding="utf-8")
+    try:
+        rings, _ = variant_rings(name)
+    except ValueError:  # an artwork without areas for every province
+        return False
+    with_rings = text.rstrip("\n") + "\n\n" + table(rings)
+    try:
+        parse_variant(with_rings, f"{name}.toml")
+    except VariantError:
+        return False
+    written.write_text(with_rings, encoding="utf-8")
+    return True
 
 
 def _artwork_name(path: Path) -> str:

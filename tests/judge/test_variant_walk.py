@@ -88,8 +88,12 @@ def _attacking(rng: random.Random, game_map: GameMap, state: GameState) -> Lines
         if homes and rng.random() < 0.7:
             targets = homes
         if not targets and not homes and rng.random() < 0.5:
-            # no fight here: head for home (the shift maps' powers start far from theirs)
-            distance = board.distances_from(game_map.powers[unit.power].home)
+            # no fight here: head for home (the shift maps' powers start far
+            # from theirs), or else for the nearest enemy (a sparse board: Sail Ho)
+            home = set(game_map.powers[unit.power].home) - {unit.province}
+            enemies = {u.province for u in state.units if u.power != unit.power}
+            goal = home if home and rng.random() < 0.5 else enemies or home
+            distance = board.distances_from(goal)
             nearer = [d for d in near if distance.get(province_of(d), 99)
                       < distance.get(unit.province, 99) and province_of(d) not in at]
             if nearer:
@@ -132,7 +136,8 @@ def _builds(rng: random.Random, game_map: GameMap, state: GameState,
         owners = state.owner_of
         taken = {u.province for u in state.units}
         sites = sorted(s for s in rules.build_sites(game_map, state, power)
-                       if s not in taken and owners.get(s, power) == power)
+                       if s not in taken and (owners.get(s) == power  # an owned centre
+                                              or game_map.provinces[s].centre is None))
         for site in rng.sample(sites, min(len(sites), adjustment_due(game_map, state, power))):
             kinds = [k for k in (UnitKind.ARMY, UnitKind.FLEET)
                      if any(game_map.can_stand(k, loc) for loc in game_map.locations_of(site))]
