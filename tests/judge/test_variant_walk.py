@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
+from engine.adjustments import adjustment_due
 from engine.bids import Bid
 from engine.diplomap.in_force import with_diplomap
 from engine.diplomap.values import EDGE, Draw, Erase, MapOrder, Side
 from engine.game import Resolution, adjudicate
 from engine.map import GameMap, Terrain, UnitKind, province_of
-from engine.adjustments import adjustment_due
 from engine.orders import Build, Move, MovementOrder, Order, SupportMove, UnitRef, Waive
 from engine.phase import PhaseKind
 from engine.state import GameState
