@@ -75,7 +75,7 @@ def units_drawn(svg: ET.Element) -> set[str]:
             for g in layer if g.tag == f"{SVG}g"}
 
 
-def check_replies(game: Game, mails: list[Received], orders: dict[str, list[str]],
+def check_replies(mails: list[Received], orders: dict[str, list[str]],
                   refused: dict[str, list[str]]) -> None:
     """Each player's reply refuses exactly what the script says it must."""
     for power in orders:
@@ -109,7 +109,7 @@ def test_an_imported_map_by_mail(harness: Harness, data: str) -> None:
         for power, lines in orders.items():
             h.send(player(power), game.signon(power, lines))
         mails = h.settle()  # early processing once every unit has an order
-        check_replies(game, mails, orders, step.get("refused", {}))
+        check_replies(mails, orders, step.get("refused", {}))
         body, mail = game.results(mails, phase)
         for text in step["expect"]:
             assert text in body, f"{text!r} not in the {phase} results:\n{body}"
