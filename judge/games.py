@@ -282,6 +282,18 @@ def missing_powers(session: Session, game: Game, game_map: GameMap,
 # -- creating and joining ------------------------------------------------------
 
 
+def check_offered(variant: str) -> None:
+    """Refuse a variant that is none, or one not offered to games yet (its
+    rules are not played: unfinished_reason), as CREATE and SET VARIANT do."""
+    try:
+        load_variant(variant)
+    except KeyError as exc:  # its message names the variant, shortened
+        raise GameError(str(exc.args[0])) from None
+    unfinished = unfinished_reason(variant)
+    if unfinished:
+        raise GameError(f"variant {variant!r} is not offered yet: {unfinished}")
+
+
 def create_game(session: Session, name: str, master_hash: str, master_address: str,
                 settings: GameSettings) -> Game:
     if not name.isascii() or not name.replace("_", "").replace("-", "").isalnum() \
@@ -289,13 +301,7 @@ def create_game(session: Session, name: str, master_hash: str, master_address: s
         raise GameError("a game name is up to 20 letters, digits, '-' or '_'")
     if session.exec(select(Game).where(Game.name == name.lower())).first():
         raise GameError(f"there is already a game called {name.lower()}")
-    try:
-        load_variant(settings.variant)
-    except KeyError as exc:  # its message names the variant, shortened
-        raise GameError(str(exc.args[0])) from None
-    unfinished = unfinished_reason(settings.variant)
-    if unfinished:
-        raise GameError(f"variant {settings.variant!r} is not offered yet: {unfinished}")
+    check_offered(settings.variant)
     game = Game(name=name.lower(), variant=settings.variant, master_hash=master_hash,
                 master_address=master_address, settings=settings.to_json(),
                 seed=random.SystemRandom().randrange(2**31))

@@ -5,7 +5,6 @@ SET ZONE is their own time zone, in which deadlines are shown to them too."""
 from __future__ import annotations
 
 from engine.layers import LAYERS
-from engine.variant_file import load_variant
 from judge import games
 from judge.games import GameError
 from judge.handlers.common import Context, _notice, _settings, _signed_on
@@ -45,10 +44,7 @@ def do_set_setting(ctx: Context, command: c.SetSetting) -> str:
         except OutboxError as exc:
             raise GameError(f"list: {exc}") from None
     if command.key == "variant":
-        try:
-            load_variant(settings.variant)
-        except KeyError as exc:  # its message names the variant, shortened
-            raise GameError(str(exc.args[0])) from None
+        games.check_offered(settings.variant)  # as CREATE: never one whose rules are not played
         game.variant = settings.variant
     game.settings = settings.to_json()
     ctx.session.add(game)

@@ -37,6 +37,9 @@ from parser import commands as c
 
 def do_create(ctx: Context, command: c.Create) -> str:
     settings, problems = parse_settings(command.settings)
+    # a variant not offered first: its players or layers refused would only
+    # send the GM to fix a game the judge will not create anyway
+    games.check_offered(settings.variant)
     if not any(key.lower() in ("zone", "timezone") for key, _ in command.settings):
         settings = replace(settings, zone=ctx.config.time_zone)
     if settings.list_address:

@@ -77,15 +77,17 @@ def check_results(mails: list[Received], phase: str, expect: list[str]) -> str:
     return body
 
 
-def check_map(mail: Received, phase: str, game: str = "tester") -> None:
+def check_map(mail: Received, phase: str, game: str = "tester",
+              width: int = PIXELS_WIDE) -> None:
     """The results carry the map of the position they lead to, as a PNG
-    that decodes and as SVG, both named after the game and that phase."""
+    that decodes (``width`` pixels wide: a big board is drawn wider) and
+    as SVG, both named after the game and that phase."""
     files = {part.get_content_type(): part for part in mail.message.iter_attachments()}
     assert set(files) == {"image/png", "image/svg+xml"}, set(files)
     png = files["image/png"].get_content()
     image = Image.open(io.BytesIO(png))
     image.load()
-    assert image.format == "PNG" and image.size[0] == PIXELS_WIDE
+    assert image.format == "PNG" and image.size[0] == width
     svg = ET.fromstring(files["image/svg+xml"].get_content())
     shown = svg.attrib["data-phase"]
     assert svg.attrib["data-game"] == game and shown != phase
