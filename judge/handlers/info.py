@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from sqlmodel import col, select
 
 from engine.variant_file import offered_variants, variant_notice
@@ -44,6 +46,8 @@ def do_list(ctx: Context, command: c.ListGames) -> str:
     offered = "Variants offered: " + ", ".join(
         f"{name} ({variant_notice(name)})" if variant_notice(name) else name
         for name in offered_variants()) + " (CREATE's setting 'variant NAME')."
+    # some forty variants: a mail's lines stay within 78 columns
+    offered = textwrap.fill(offered, 78, break_long_words=False, break_on_hyphens=False)
     if not rows:
         return ("There are no games on this judge yet. A GM starts one with CREATE.\n"
                 + offered)

@@ -19,8 +19,9 @@ SCENARIOS = scenarios_in(Path(__file__).parent / "data" / "diplomap")
 
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_diplomap_scenario(db: Engine, scenario: dict[str, Any]) -> None:
-    run_scenario(db, scenario)
+def test_diplomap_scenario(db: Engine, scenario: dict[str, Any],
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    run_scenario(db, scenario, monkeypatch)
 
 
 def test_the_manual_mail_examples_are_read() -> None:
