@@ -17,8 +17,9 @@ a movement phase on the largest imported maps against the standard map.
    * ``engine.game.adjudicate`` in this process, each phase once to warm up,
      then ``--repeat`` rounds, each call once with the garbage collector off;
    * ``judge adjudicate --jsonl`` as a whole process (exec to exit) on the
-     first movement phase, written in the JSON phase form (docs/cli.md), the
-     median of ``--runs`` runs; and on all the phases in one process;
+     first movement phase, written in the JSON phase form (docs/cli.md), and
+     on all the phases in one process: the median of ``--runs`` runs, the
+     variants taking turns within a run;
    * ``render_png`` of each phase's results map, after one warm drawing (the
      board's layer is drawn once per process).
 
@@ -80,6 +81,7 @@ from parser.orders import OrderError, parse_order  # noqa: E402
 
 CONSOLE_SCRIPT = "import sys; from judge.cli import main; sys.exit(main())"
 TIMEOUT_S = 600
+PNG_ROUNDS = 5  # render_png is slower: fewer rounds of it
 
 
 class BenchFailure(Exception):
@@ -205,26 +207,46 @@ def phase_json(variant: str, phase: MovementPhase) -> dict[str, Any]:
             "centers": centers, "orders": phase.texts}
 
 
-def run_judge(lines: Sequence[dict[str, Any]], folder: Path, runs: int) -> list[float]:
-    """Seconds, exec to exit, of ``judge adjudicate --jsonl`` on ``lines``,
-    each run's output checked: one resolution a line, no error."""
-    path = folder / "phases.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+def run_judge(path: Path, lines: int) -> float:
+    """Seconds, exec to exit, of ``judge adjudicate --jsonl`` on the phases
+    in ``path``, its output checked: one resolution a line, no error."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    times = []
+    with path.open("rb") as stdin:
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-c", CONSOLE_SCRIPT, "adjudicate", "--jsonl"],
+                              stdin=stdin, capture_output=True, cwd=ROOT, env=env,
+                              timeout=TIMEOUT_S, check=False)
+        took = time.perf_counter() - start
+    out = done.stdout.decode().splitlines()
+    if done.returncode or len(out) != lines or any('"error"' in o for o in out):
+        raise BenchFailure(f"judge adjudicate --jsonl {path.name}: exit {done.returncode}, "
+                           f"{len(out)} lines for {lines}: "
+                           f"{(done.stderr.decode() or ' '.join(out))[:300]}")
+    return took
+
+
+def time_processes(phases: dict[str, list[MovementPhase]], runs: int, folder: Path
+                   ) -> dict[str, dict[str, float]]:
+    """``judge adjudicate --jsonl`` on each variant's first phase, and on all
+    its phases, the variants taking turns within each run so that a busy
+    moment of the machine falls on all of them alike; medians in seconds."""
+    files: dict[tuple[str, str], tuple[Path, int]] = {}
+    for variant, found in phases.items():
+        lines = [phase_json(variant, p) for p in found]
+        for label, chosen in (("one phase", lines[:1]), (f"{len(lines)} phases", lines)):
+            path = folder / f"{variant} {label}.jsonl"
+            path.write_text("".join(json.dumps(line) + "\n" for line in chosen),
+                            encoding="utf-8")
+            files[variant, label] = path, len(chosen)
+    times: dict[tuple[str, str], list[float]] = {key: [] for key in files}
     for _ in range(runs):
-        with path.open("rb") as stdin:
-            start = time.perf_counter()
-            done = subprocess.run([sys.executable, "-c", CONSOLE_SCRIPT, "adjudicate", "--jsonl"],
-                                  stdin=stdin, capture_output=True, cwd=ROOT, env=env,
-                                  timeout=TIMEOUT_S, check=False)
-            times.append(time.perf_counter() - start)
-        out = done.stdout.decode().splitlines()
-        if done.returncode or len(out) != len(lines) or any('"error"' in o for o in out):
-            raise BenchFailure(f"judge adjudicate --jsonl: exit {done.returncode}, "
-                               f"{len(out)} lines for {len(lines)}: "
-                               f"{(done.stderr.decode() or ' '.join(out))[:300]}")
-    return times
+        for key, (path, count) in files.items():
+            times[key].append(run_judge(path, count))
+    out: dict[str, dict[str, float]] = {variant: {} for variant in phases}
+    for (variant, label), took in times.items():
+        out[variant][f"judge adjudicate --jsonl, {label}, s (median)"] = round(
+            statistics.median(took), 3)
+    return out
 
 
 def checked_png(data: bytes) -> bytes:
@@ -237,10 +259,9 @@ def checked_png(data: bytes) -> bytes:
     return data
 
 
-def time_variant(variant: str, years: int, repeat: int, runs: int, seed: int,
-                 folder: Path) -> dict[str, Any]:
+def time_variant(variant: str, phases: list[MovementPhase], repeat: int) -> dict[str, Any]:
+    """adjudicate() and render_png() on the phases, in this process."""
     game_map = load_variant(variant)
-    phases = movement_phases(game_map, years, seed)
     resolutions = [adjudicate(game_map, p.state, p.orders) for p in phases]  # the warm round
     times = [timed_ns(lambda p=p: adjudicate(game_map, p.state, p.orders))
              for _ in range(repeat) for p in phases]
@@ -250,10 +271,8 @@ def time_variant(variant: str, years: int, repeat: int, runs: int, seed: int,
     first_png_ms = (time.perf_counter() - start) * 1000
     for scene in scenes:
         checked_png(render_png(game_map, scene))
-    pngs = [timed_ns(lambda s=s: render_png(game_map, s)) for s in scenes]
-    lines = [phase_json(variant, p) for p in phases]
-    one = run_judge(lines[:1], folder, runs)
-    every = run_judge(lines, folder, runs)
+    pngs = [timed_ns(lambda s=s: render_png(game_map, s))
+            for _ in range(min(repeat, PNG_ROUNDS)) for s in scenes]
     return {
         "provinces": len(game_map.provinces),
         "units at the start": len(phases[0].state.units),
@@ -262,9 +281,6 @@ def time_variant(variant: str, years: int, repeat: int, runs: int, seed: int,
             sum(len(o) for o in p.orders.values()) for p in phases),
         "units a phase (median)": statistics.median(len(p.state.units) for p in phases),
         "adjudicate()": figures(times),
-        "judge adjudicate --jsonl, one phase, s (median)": round(statistics.median(one), 3),
-        f"judge adjudicate --jsonl, {len(lines)} phases, s (median)": round(
-            statistics.median(every), 3),
         "render_png, first (board built), ms": round(first_png_ms, 1),
         "render_png": figures(pngs),
     }
@@ -297,11 +313,11 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "import": time_imports(Path(args.sources), args.rounds, imported),
     }
     variants = args.variants or ["standard", *largest_variants(imported)]
-    phases: dict[str, dict[str, Any]] = {}
+    found = {v: movement_phases(load_variant(v), args.years, args.seed) for v in variants}
+    phases = {v: time_variant(v, found[v], args.repeat) for v in variants}
     with tempfile.TemporaryDirectory() as folder:
-        for variant in variants:
-            phases[variant] = time_variant(variant, args.years, args.repeat, args.runs,
-                                           args.seed, Path(folder))
+        for variant, timed in time_processes(found, args.runs, Path(folder)).items():
+            phases[variant].update(timed)
     results["movement phases"] = phases
     if "standard" in phases:
         results["ratios"] = ratios(phases, "standard")
@@ -315,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the import (5)")
     parser.add_argument("--years", type=int, default=5, help="years of each random game (5)")
     parser.add_argument("--repeat", type=int, default=50, help="rounds of adjudicate() (50)")
-    parser.add_argument("--runs", type=int, default=5, help="runs of judge adjudicate (5)")
+    parser.add_argument("--runs", type=int, default=9, help="runs of judge adjudicate (9)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variants", nargs="*",
                         help="default: standard, the largest imported, the largest offered")
