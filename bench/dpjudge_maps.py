@@ -37,17 +37,19 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,7 +64,7 @@ from cpu import cpu_model  # noqa: E402
 from map_render import phase_orders  # noqa: E402
 from PIL import Image  # noqa: E402
 from service_common import random_orders  # noqa: E402
-from timing import figures, timed_ns  # noqa: E402
+from timing import figures  # noqa: E402
 
 from engine.game import adjudicate  # noqa: E402
 from engine.map import GameMap  # noqa: E402
@@ -86,6 +88,24 @@ PNG_ROUNDS = 5  # render_png is slower: fewer rounds of it
 
 class BenchFailure(Exception):
     """The benchmark stopped measuring: no figure may be reported."""
+
+
+def timed(call: Callable[[], Any]) -> tuple[int, int]:
+    """Wall and processor nanoseconds ``call()`` took, the garbage collector
+    off. The processor time is steadier when other work shares the cores."""
+    gc.disable()
+    try:
+        wall, cpu = time.perf_counter_ns(), time.process_time_ns()
+        call()
+        return time.perf_counter_ns() - wall, time.process_time_ns() - cpu
+    finally:
+        gc.enable()
+
+
+def both(pairs: Sequence[tuple[int, int]]) -> dict[str, Any]:
+    """Wall figures (median, p95, max) and the processor time's median, in ms."""
+    return {**figures([w for w, _ in pairs]),
+            "cpu_median_ms": round(statistics.median(c for _, c in pairs) / 1e6, 4)}
 
 
 # -- 1. importing -----------------------------------------------------------------
@@ -113,22 +133,24 @@ def time_imports(sources: Path, rounds: int, must_import: set[str]) -> dict[str,
     if not maps:
         raise BenchFailure(f"no .map files in {sources}")
     per_map: dict[str, list[float]] = {p.stem: [] for p in maps}
-    wholes = []
+    wholes, cpus = [], []
     refused: set[str] = set()
     for _ in range(rounds):
-        whole = 0
+        whole = cpu = 0
         for path in maps:
             ok = True
 
             def run(path: Path = path) -> None:
                 nonlocal ok
                 ok = import_one(path)
-            ns = timed_ns(run)
+            ns, cpu_ns = timed(run)
             if not ok:
                 refused.add(variant_name(path))
             whole += ns
+            cpu += cpu_ns
             per_map[path.stem].append(ns / 1e6)
         wholes.append(whole / 1e9)
+        cpus.append(cpu / 1e9)
     failed = sorted(refused & must_import)
     if failed:
         raise BenchFailure(f"maps ship imports gave no variant: {', '.join(failed)}")
@@ -137,6 +159,7 @@ def time_imports(sources: Path, rounds: int, must_import: set[str]) -> dict[str,
     return {"maps": len(maps), "rounds": rounds,
             "whole import, s (median of rounds)": round(statistics.median(wholes), 2),
             "whole import, s (each round)": [round(w, 2) for w in wholes],
+            "whole import, processor s (median of rounds)": round(statistics.median(cpus), 2),
             "per map, ms (median)": round(statistics.median(m for m, _ in medians), 1),
             "slowest maps, ms": {name: round(ms, 1) for ms, name in medians[:6]},
             "refused (not shipped)": sorted(refused)}
@@ -207,22 +230,25 @@ def phase_json(variant: str, phase: MovementPhase) -> dict[str, Any]:
             "centers": centers, "orders": phase.texts}
 
 
-def run_judge(path: Path, lines: int) -> float:
-    """Seconds, exec to exit, of ``judge adjudicate --jsonl`` on the phases
-    in ``path``, its output checked: one resolution a line, no error."""
+def run_judge(path: Path, lines: int) -> tuple[float, float]:
+    """Seconds, exec to exit, and processor seconds (user and system) of
+    ``judge adjudicate --jsonl`` on the phases in ``path``, its output
+    checked: one resolution a line, no error."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with path.open("rb") as stdin:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", CONSOLE_SCRIPT, "adjudicate", "--jsonl"],
                               stdin=stdin, capture_output=True, cwd=ROOT, env=env,
                               timeout=TIMEOUT_S, check=False)
         took = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = done.stdout.decode().splitlines()
     if done.returncode or len(out) != lines or any('"error"' in o for o in out):
         raise BenchFailure(f"judge adjudicate --jsonl {path.name}: exit {done.returncode}, "
                            f"{len(out)} lines for {lines}: "
                            f"{(done.stderr.decode() or ' '.join(out))[:300]}")
-    return took
+    return took, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def time_processes(phases: dict[str, list[MovementPhase]], runs: int, folder: Path
@@ -238,14 +264,16 @@ def time_processes(phases: dict[str, list[MovementPhase]], runs: int, folder: Pa
             path.write_text("".join(json.dumps(line) + "\n" for line in chosen),
                             encoding="utf-8")
             files[variant, label] = path, len(chosen)
-    times: dict[tuple[str, str], list[float]] = {key: [] for key in files}
+    times: dict[tuple[str, str], list[tuple[float, float]]] = {key: [] for key in files}
     for _ in range(runs):
         for key, (path, count) in files.items():
             times[key].append(run_judge(path, count))
     out: dict[str, dict[str, float]] = {variant: {} for variant in phases}
     for (variant, label), took in times.items():
         out[variant][f"judge adjudicate --jsonl, {label}, s (median)"] = round(
-            statistics.median(took), 3)
+            statistics.median(w for w, _ in took), 3)
+        out[variant][f"judge adjudicate --jsonl, {label}, processor s (median)"] = round(
+            statistics.median(c for _, c in took), 3)
     return out
 
 
@@ -263,7 +291,7 @@ def time_variant(variant: str, phases: list[MovementPhase], repeat: int) -> dict
     """adjudicate() and render_png() on the phases, in this process."""
     game_map = load_variant(variant)
     resolutions = [adjudicate(game_map, p.state, p.orders) for p in phases]  # the warm round
-    times = [timed_ns(lambda p=p: adjudicate(game_map, p.state, p.orders))
+    times = [timed(lambda p=p: adjudicate(game_map, p.state, p.orders))
              for _ in range(repeat) for p in phases]
     scenes = [scene_after("bench", r) for r in resolutions]
     start = time.perf_counter()
@@ -271,7 +299,7 @@ def time_variant(variant: str, phases: list[MovementPhase], repeat: int) -> dict
     first_png_ms = (time.perf_counter() - start) * 1000
     for scene in scenes:
         checked_png(render_png(game_map, scene))
-    pngs = [timed_ns(lambda s=s: render_png(game_map, s))
+    pngs = [timed(lambda s=s: render_png(game_map, s))
             for _ in range(min(repeat, PNG_ROUNDS)) for s in scenes]
     return {
         "provinces": len(game_map.provinces),
@@ -280,9 +308,9 @@ def time_variant(variant: str, phases: list[MovementPhase], repeat: int) -> dict
         "orders a phase (median)": statistics.median(
             sum(len(o) for o in p.orders.values()) for p in phases),
         "units a phase (median)": statistics.median(len(p.state.units) for p in phases),
-        "adjudicate()": figures(times),
+        "adjudicate()": both(times),
         "render_png, first (board built), ms": round(first_png_ms, 1),
-        "render_png": figures(pngs),
+        "render_png": both(pngs),
     }
 
 
@@ -293,14 +321,14 @@ def ratios(results: dict[str, dict[str, Any]], yardstick: str) -> dict[str, dict
     for variant, got in results.items():
         if variant == yardstick:
             continue
+        one = "judge adjudicate --jsonl, one phase, {} (median)"
         out[f"{variant} / {yardstick}"] = {
-            "adjudicate()": round(got["adjudicate()"]["median_ms"]
-                                  / base["adjudicate()"]["median_ms"], 2),
-            "judge adjudicate --jsonl, one phase": round(
-                got["judge adjudicate --jsonl, one phase, s (median)"]
-                / base["judge adjudicate --jsonl, one phase, s (median)"], 2),
-            "render_png": round(got["render_png"]["median_ms"]
-                                / base["render_png"]["median_ms"], 2)}
+            f"{what}, {clock}": round(got[what][key] / base[what][key], 2)
+            for what in ("adjudicate()", "render_png")
+            for clock, key in (("wall", "median_ms"), ("processor", "cpu_median_ms"))} | {
+            f"judge adjudicate --jsonl, one phase, {clock}": round(
+                got[one.format(key)] / base[one.format(key)], 2)
+            for clock, key in (("wall", "s"), ("processor", "processor s"))}
     return out
 
 
