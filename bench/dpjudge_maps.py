@@ -21,7 +21,9 @@ a movement phase on the largest imported maps against the standard map.
      on all the phases in one process: the median of ``--runs`` runs, the
      variants taking turns within a run;
    * ``render_png`` of each phase's results map, after one warm drawing (the
-     board's layer is drawn once per process).
+     board's layer is drawn once per process), ``min(--repeat, 5)`` rounds.
+   Wall and processor time, the variants taking turns within each round
+   (a shared machine's busy moments then fall on all of them alike).
 
 Any failure (a map ship imports that does not import, an error line or a
 missing line from ``judge adjudicate``, a PNG that is no picture) exits 1 with
@@ -287,31 +289,45 @@ def checked_png(data: bytes) -> bytes:
     return data
 
 
-def time_variant(variant: str, phases: list[MovementPhase], repeat: int) -> dict[str, Any]:
-    """adjudicate() and render_png() on the phases, in this process."""
-    game_map = load_variant(variant)
-    resolutions = [adjudicate(game_map, p.state, p.orders) for p in phases]  # the warm round
-    times = [timed(lambda p=p: adjudicate(game_map, p.state, p.orders))
-             for _ in range(repeat) for p in phases]
-    scenes = [scene_after("bench", r) for r in resolutions]
-    start = time.perf_counter()
-    checked_png(render_png(game_map, scenes[0]))  # the board and its layer, once
-    first_png_ms = (time.perf_counter() - start) * 1000
-    for scene in scenes:
-        checked_png(render_png(game_map, scene))
-    pngs = [timed(lambda s=s: render_png(game_map, s))
-            for _ in range(min(repeat, PNG_ROUNDS)) for s in scenes]
-    return {
-        "provinces": len(game_map.provinces),
+def time_in_process(found: dict[str, list[MovementPhase]], repeat: int) -> dict[str, Any]:
+    """adjudicate() and render_png() on each variant's phases, in this
+    process, after a warm round (each board's layer drawn once). The
+    variants take turns within each round, so that a busy moment of the
+    machine falls on all of them alike."""
+    maps = {v: load_variant(v) for v in found}
+    scenes, first_png = {}, {}
+    for variant, phases in found.items():
+        game_map = maps[variant]
+        resolutions = [adjudicate(game_map, p.state, p.orders) for p in phases]
+        scenes[variant] = [scene_after("bench", r) for r in resolutions]
+        start = time.perf_counter()
+        checked_png(render_png(game_map, scenes[variant][0]))  # the board and its layer
+        first_png[variant] = (time.perf_counter() - start) * 1000
+        for scene in scenes[variant]:
+            checked_png(render_png(game_map, scene))
+    times: dict[str, list[tuple[int, int]]] = {v: [] for v in found}
+    for _ in range(repeat):
+        for variant, phases in found.items():
+            game_map = maps[variant]
+            times[variant] += [timed(lambda p=p, m=game_map: adjudicate(m, p.state, p.orders))
+                               for p in phases]
+    pngs: dict[str, list[tuple[int, int]]] = {v: [] for v in found}
+    for _ in range(min(repeat, PNG_ROUNDS)):
+        for variant in found:
+            game_map = maps[variant]
+            pngs[variant] += [timed(lambda s=s, m=game_map: render_png(m, s))
+                              for s in scenes[variant]]
+    return {variant: {
+        "provinces": len(maps[variant].provinces),
         "units at the start": len(phases[0].state.units),
         "movement phases": len(phases),
         "orders a phase (median)": statistics.median(
             sum(len(o) for o in p.orders.values()) for p in phases),
         "units a phase (median)": statistics.median(len(p.state.units) for p in phases),
-        "adjudicate()": both(times),
-        "render_png, first (board built), ms": round(first_png_ms, 1),
-        "render_png": both(pngs),
-    }
+        "adjudicate()": both(times[variant]),
+        "render_png, first (board built), ms": round(first_png[variant], 1),
+        "render_png": both(pngs[variant]),
+    } for variant, phases in found.items()}
 
 
 def ratios(results: dict[str, dict[str, Any]], yardstick: str) -> dict[str, dict[str, float]]:
@@ -342,7 +358,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     }
     variants = args.variants or ["standard", *largest_variants(imported)]
     found = {v: movement_phases(load_variant(v), args.years, args.seed) for v in variants}
-    phases = {v: time_variant(v, found[v], args.repeat) for v in variants}
+    phases = time_in_process(found, args.repeat)
     with tempfile.TemporaryDirectory() as folder:
         for variant, timed in time_processes(found, args.runs, Path(folder)).items():
             phases[variant].update(timed)
