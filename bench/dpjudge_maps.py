@@ -53,6 +53,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -309,13 +310,13 @@ def time_in_process(found: dict[str, list[MovementPhase]], repeat: int) -> dict[
     for _ in range(repeat):
         for variant, phases in found.items():
             game_map = maps[variant]
-            times[variant] += [timed(lambda p=p, m=game_map: adjudicate(m, p.state, p.orders))
+            times[variant] += [timed(partial(adjudicate, game_map, p.state, p.orders))
                                for p in phases]
     pngs: dict[str, list[tuple[int, int]]] = {v: [] for v in found}
     for _ in range(min(repeat, PNG_ROUNDS)):
         for variant in found:
             game_map = maps[variant]
-            pngs[variant] += [timed(lambda s=s, m=game_map: render_png(m, s))
+            pngs[variant] += [timed(partial(render_png, game_map, s))
                               for s in scenes[variant]]
     return {variant: {
         "provinces": len(maps[variant].provinces),
