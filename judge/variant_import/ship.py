@@ -65,7 +65,7 @@ def ship(sources: Path = SOURCES, target: Path | None = None,
                 encoding="utf-8")):
             outcomes.append(Outcome(path.name, name, False, "skipped: a variant kept by hand"))
             continue
-        art = artwork / f"{_artwork_name(path)}.ps"
+        art = artwork / f"{artwork_name(path)}.ps"
         result = import_map(path, art if art.is_file() else None, name=name,
                             title=TITLES.get(name))
         if result.text is None:
@@ -108,7 +108,9 @@ def _add_rings(name: str, written: Path) -> bool:
     return True
 
 
-def _artwork_name(path: Path) -> str:
+def artwork_name(path: Path) -> str:
+    """The artwork a map is drawn from: the map its MAP line names, else its
+    own name (bench/dpjudge_maps.py imports the maps as ship does)."""
     try:
         return read_chain(path).artwork or path.stem
     except ChainError:
