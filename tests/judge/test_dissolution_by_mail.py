@@ -19,5 +19,6 @@ SCENARIOS = scenarios_in(Path(__file__).parent / "data" / "dissolution")
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
-def test_dissolution_scenario(db: Engine, scenario: dict[str, Any]) -> None:
-    run_scenario(db, scenario)
+def test_dissolution_scenario(db: Engine, scenario: dict[str, Any],
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    run_scenario(db, scenario, monkeypatch)
