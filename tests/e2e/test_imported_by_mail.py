@@ -22,6 +22,7 @@ from engine.variant_file import load_variant, unfinished_reason
 from judge.maps.board import PIXELS_WIDE
 from judge.maps.render import board_for
 from tests.e2e.conftest import Harness, Received
+from tests.e2e.test_diplomap_by_mail import check_replies, player
 from tests.e2e.test_game_by_mail import check_map, one_reply
 
 pytestmark = pytest.mark.slow
@@ -29,10 +30,6 @@ pytestmark = pytest.mark.slow
 DATA = Path(__file__).parent / "data"
 GM = "gm@players.test"
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def player(power: str) -> str:
-    return f"{power.lower()}@players.test"
 
 
 class Game:
@@ -73,17 +70,6 @@ def units_drawn(svg: ET.Element) -> set[str]:
     layer = next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "units")
     return {f"{g.get('data-power')} {str(g.get('class')).split()[-1]} {g.get('data-location')}"
             for g in layer if g.tag == f"{SVG}g"}
-
-
-def check_replies(mails: list[Received], orders: dict[str, list[str]],
-                  refused: dict[str, list[str]]) -> None:
-    """Each player's reply refuses exactly what the script says it must."""
-    for power in orders:
-        reply = one_reply(mails, player(power))
-        errors = reply.count("ERROR line")
-        assert errors == len(refused.get(power, [])), reply
-        for why in refused.get(power, []):
-            assert why in reply, reply
 
 
 @pytest.mark.parametrize("data", ["modern_game.toml", "youngstown_game.toml"])
