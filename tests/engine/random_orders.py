@@ -41,9 +41,10 @@ def random_movement_order(rng: random.Random, game_map: GameMap, state: GameStat
         return Hold(_ref(unit))
     if roll < 0.55 and neighbours:
         return Move(_ref(unit), rng.choice(neighbours), via_convoy=rng.random() < 0.05)
-    coastal = [p for p, v in game_map.provinces.items() if game_map.is_coastal(p)]
-    if roll < 0.65 and unit.kind is UnitKind.ARMY and coastal:  # a map may have no coast (pure)
-        return Move(_ref(unit), rng.choice(coastal))  # maybe by convoy, maybe nonsense
+    if roll < 0.65 and unit.kind is UnitKind.ARMY:
+        coastal = [p for p in game_map.provinces if game_map.is_coastal(p)]
+        if coastal:  # a map may have no coast (pure)
+            return Move(_ref(unit), rng.choice(coastal))  # maybe by convoy, maybe nonsense
     if roll < 0.8 and others:
         friend = rng.choice(others)
         near = sorted(game_map.neighbours(friend.kind, friend.location))
@@ -54,6 +55,7 @@ def random_movement_order(rng: random.Random, game_map: GameMap, state: GameStat
         armies = [u for u in others if u.kind is UnitKind.ARMY]
         if armies:
             army = rng.choice(armies)
+            coastal = [p for p in game_map.provinces if game_map.is_coastal(p)]
             return Convoy(_ref(unit), _ref(army), rng.choice(coastal))
     return Hold(_ref(unit))
 

@@ -13,7 +13,6 @@ import contextlib
 import io
 import json
 import random
-import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from judge.cli import main as judge_main
 from judge.maps.render import render_svg
 from judge.maps.scene import scene_after
 from judge.phase_json import read_state, write_resolution, write_state
+from judge.variant_import.catalogue import imported_variants
 from tests.engine.random_orders import random_orders
 from tests.engine.variants.dissolution.random_phases import random_orders_and_bids
 from tests.engine.variants.intercontinental import random_play
@@ -104,14 +104,15 @@ def _attacking(rng: random.Random, game_map: GameMap, state: GameState) -> Lines
         if not targets or rng.random() < 0.5:
             continue
         target = rng.choice(targets)
-        ordered = {unit.province: Move(UnitRef(unit.location, unit.kind), target)}
+        ordered: dict[str, MovementOrder] = {
+            unit.province: Move(UnitRef(unit.location, unit.kind), target)}
         # its own units support it, and now and then another power's (an ally)
         defender = at[province_of(target)].power if province_of(target) in at else None
         for helper in state.units:
             if helper.power != unit.power and (helper.power == defender or rng.random() < 0.7):
                 continue
-            near = {province_of(d) for d in board.neighbours(helper.kind, helper.location)}
-            if helper is not unit and province_of(target) in near:
+            reach = {province_of(d) for d in board.neighbours(helper.kind, helper.location)}
+            if helper is not unit and province_of(target) in reach:
                 ordered[helper.province] = SupportMove(UnitRef(helper.location, helper.kind),
                                                        UnitRef(unit.location, unit.kind),
                                                        province_of(target))
@@ -197,16 +198,15 @@ class Walk:
         return IMPORTED_YEARS if self.imported else YEARS
 
 
-def _imported(name: str) -> bool:
-    text = (VARIANTS / f"{name}.toml").read_text(encoding="utf-8")
-    return "source" in tomllib.loads(text)
 
 
 def _walks() -> list[Walk]:
     drawers: dict[str, Draw_lines] = {"dissolution": _dissolution,
                                       "intercontinental": _intercontinental}
+    imported = set(imported_variants())  # written by judge variant import
     walks = [Walk(name, load_variant(name),
-                  drawers.get(name, _attacking if _imported(name) else _plain), _imported(name))
+                  drawers.get(name, _attacking if name in imported else _plain),
+                  name in imported)
              for name in shipped_variants() if (VARIANTS / f"{name}.toml").exists()]
     walks.append(Walk("standard with Diplomap", with_diplomap(load_variant("standard")),
                       _diplomap))
