@@ -52,7 +52,7 @@ from engine.outcomes import Outcome  # noqa: E402
 from engine.state import GameState  # noqa: E402
 from engine.variant_file import load_variant  # noqa: E402
 from judge import games, order_entry  # noqa: E402
-from judge.config import Config  # noqa: E402
+from judge.config import Config, WebConfig  # noqa: E402
 from judge.db import normalise_url, transaction  # noqa: E402
 from judge.intake.smtp_data import take_mail  # noqa: E402
 from judge.models import Game, utcnow  # noqa: E402
@@ -265,7 +265,8 @@ def sink_relay() -> Iterator[RelayProcess]:
 def judge_config(data_dir: Path, database_url: str, relay_port: int) -> Config:
     return Config(name="BENCHJUDGE", address="judge@judge.test", data_dir=data_dir,
                   smtp_port=free_port(), relay_host="127.0.0.1", relay_port=relay_port,
-                  relay_first_retry_seconds=1, database_url_setting=database_url)
+                  relay_first_retry_seconds=1, database_url_setting=database_url,
+                  web=WebConfig(port=free_port()))
 
 
 def quiet_logging() -> None:

@@ -46,6 +46,26 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The web view (judge.web): game pages, maps, history, feeds, and
+    orders from a game page. Served by `judge serve` unless switched off."""
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8080
+    # the address players reach it at, for links in mails and feeds; '' the host and port
+    public_url: str = ""
+    requests_per_minute: int = 600  # from one client address, pages and forms together
+    posts_per_minute: int = 20  # sign-ons, orders and GM forms from one client address
+    max_body_bytes: int = 65_536  # a form's body; orders for 34 units fit many times over
+    session_minutes: int = 120  # a signed-on page with nothing sent this long signs off
+    reply_wait_seconds: float = 20.0  # how long a form waits for its mail to be processed
+
+    @property
+    def url(self) -> str:
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/") + "/"
+
+
+@dataclass(frozen=True)
 class Config:
     name: str = "PYJUDGE"
     address: str = "judge@localhost"
@@ -70,6 +90,7 @@ class Config:
     relay_first_retry_seconds: float = 30.0
     database_url_setting: str = ""
     limits: Limits = field(default_factory=Limits)
+    web: WebConfig = field(default_factory=WebConfig)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -140,6 +161,8 @@ _ENV = {
     "JUDGE_WORKERS": ("judge", "workers", int),
     "JUDGE_DEADLINE_WORKERS": ("judge", "deadline_workers", int),
     "JUDGE_KEEPER": ("judge", "keeper", str),
+    "JUDGE_WEB_PORT": ("web", "port", int),
+    "JUDGE_WEB_HOST": ("web", "host", str),
 }
 
 
@@ -165,6 +188,7 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
     relay = data.get("relay", {})
     database = data.get("database", {})
     limits = data.get("limits", {})
+    web = data.get("web", {})
     try:
         workers = int(judge.get("workers", 0))
         if not 0 <= workers <= 64:
@@ -206,6 +230,7 @@ def from_mapping(data: Mapping[str, Any]) -> Config:
             relay_first_retry_seconds=float(relay.get("first_retry_seconds", 30)),
             database_url_setting=str(database.get("url", "")),
             limits=_limits(limits),
+            web=_web(web),
         )
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"configuration: {exc}") from exc
@@ -228,6 +253,18 @@ def _limits(limits: Mapping[str, Any]) -> Limits:
         if value < 1:
             raise ValueError(f"limits.{name} must be at least 1, not {value}")
     return Limits(**known)
+
+
+def _web(web: Mapping[str, Any]) -> WebConfig:
+    """The [web] table, each value as its field's type, the counts at least 1."""
+    known: dict[str, Any] = {}
+    for name, default in WebConfig().__dict__.items():
+        if name in web:
+            known[name] = type(default)(web[name])
+    for name, value in known.items():
+        if not isinstance(value, (bool, str)) and value <= 0:
+            raise ValueError(f"web.{name} must be more than 0, not {value}")
+    return WebConfig(**known)
 
 
 def _cores() -> int:

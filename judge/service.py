@@ -1,4 +1,5 @@
-"""The running judge: SMTP listener, IMAP poller (if configured), worker
+"""The running judge: SMTP listener, IMAP poller (if configured), the web
+view (judge.web, unless switched off), worker
 processes that process stored mail (judge.workers), the deadline scheduler
 with its worker processes (judge.deadline_workers) and the sender.
 
@@ -49,6 +50,7 @@ class Judge:
             if config.imap else None
         self.workers = MailWorkers(config, self.engine, config.mail_worker_count, self._processed)
         self.listener: Any = None
+        self.web: Any = None  # judge.web.server.WebServer, when the web view is on
         self.instance_lock = InstanceLock(config)
         self._sync_lock = threading.Lock()
         self._last_sync = 0.0
@@ -76,6 +78,10 @@ class Judge:
         self.listener = start_listener(self.config, self.engine, self._stored)
         if self.poller is not None:
             self.poller.start(self._stored)
+        if self.config.web.enabled:
+            from judge.web.server import WebServer  # Starlette and uvicorn only when served
+            self.web = WebServer(self.config, self.engine, self.workers.submit)
+            self.web.start()
         log.info("judge %s <%s> listening on %s:%d, database %s, %d mail worker(s), "
                  "%d deadline worker(s)", self.config.name, self.config.address,
                  self.config.smtp_host, self.config.smtp_port,
@@ -83,6 +89,8 @@ class Judge:
                  self.deadline_workers.count)
 
     def stop(self) -> None:
+        if self.web is not None:
+            self.web.stop()
         if self.listener is not None:
             self.listener.stop()
         if self.poller is not None:

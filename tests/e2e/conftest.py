@@ -19,7 +19,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlmodel import Session, select
 
-from judge.config import Config
+from judge.config import Config, WebConfig
 from judge.models import InboundMail, Outbox
 from judge.service import Judge
 from tests.loopback import free_port
@@ -120,7 +120,8 @@ def harness(db_url: str, sink: tuple[Sink, int], tmp_path: Path) -> Iterator[Har
     handler, relay_port = sink
     config = Config(name="TESTJUDGE", address="judge@judge.test", data_dir=tmp_path,
                     smtp_port=free_port(), relay_host="127.0.0.1", relay_port=relay_port,
-                    relay_first_retry_seconds=1, database_url_setting=db_url)
+                    relay_first_retry_seconds=1, database_url_setting=db_url,
+                    web=WebConfig(port=free_port()))
     judge = Judge(config)
     judge.start()
     yield Harness(judge, handler)

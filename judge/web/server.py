@@ -1,0 +1,52 @@
+"""The web view served by `judge serve`: uvicorn in a thread of the judge's
+process, beside the SMTP listener. Its forms hand their stored mail to the
+judge's workers as the listener does."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+import uvicorn
+from sqlalchemy.engine import Engine
+
+from judge.config import Config
+from judge.intake.smtp import ListenError
+from judge.web.app import create_app
+
+log = logging.getLogger(__name__)
+
+
+class WebError(ListenError):
+    """The web view could not start (its port taken, say)."""
+
+
+class WebServer:
+    def __init__(self, config: Config, engine: Engine,
+                 hand_over: Callable[[int], None]) -> None:
+        self.config = config
+        self.app = create_app(config, engine, hand_over)
+        self._server = uvicorn.Server(uvicorn.Config(
+            self.app, host=config.web.host, port=config.web.port, log_level="warning",
+            access_log=False, lifespan="off", server_header=False,
+            # a request line and its headers beyond this are refused by uvicorn itself
+            h11_max_incomplete_event_size=16 * 1024, timeout_keep_alive=15))
+        self._thread: threading.Thread | None = None
+
+    def start(self, timeout: float = 10.0) -> None:
+        self._thread = threading.Thread(target=self._server.run, name="web", daemon=True)
+        self._thread.start()
+        until = time.monotonic() + timeout
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > until:
+                raise WebError(f"the web view could not listen on {self.config.web.host}:"
+                               f"{self.config.web.port} (in use?)")
+            time.sleep(0.02)
+        log.info("web view at %s", self.config.web.url)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(10)

@@ -1,0 +1,113 @@
+"""A whole judge serving its web view on loopback, with games played by
+mail through its real SMTP listener, for the web view's tests (httpx and
+the browser): module-scoped, as a game takes seconds to set up."""
+
+from __future__ import annotations
+
+import email.utils
+import smtplib
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from email.message import EmailMessage
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+from sqlmodel import Session, select
+
+from judge.config import Config, WebConfig
+from judge.models import InboundMail, Outbox
+from judge.service import Judge
+from tests.e2e.conftest import Received, Sink
+from tests.loopback import free_port
+
+GM = "gm@players.test"
+STANDARD = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+
+
+def player(power: str) -> str:
+    return f"{power.lower()}@players.test"
+
+
+def password(power: str) -> str:
+    return f"pw-{power.lower()}"
+
+
+def signon(power: str, game: str, lines: list[str]) -> str:
+    return "\n".join([f"SIGNON {power.lower()}@{game} {password(power)}", *lines, "SIGNOFF"])
+
+
+@dataclass
+class Served:
+    judge: Judge
+    sink: Sink
+
+    @property
+    def url(self) -> str:
+        return self.judge.config.web.url
+
+    def send(self, sender: str, body: str) -> None:
+        msg = EmailMessage()
+        msg["From"] = sender
+        msg["To"] = self.judge.config.address
+        msg["Subject"] = "orders"
+        msg["Message-ID"] = email.utils.make_msgid(domain="players.test")
+        msg.set_content(body)
+        with smtplib.SMTP(self.judge.config.smtp_host, self.judge.config.smtp_port,
+                          timeout=30) as smtp:
+            smtp.sendmail(sender, [self.judge.config.address], msg.as_bytes())
+
+    def settle(self, timeout: float = 90.0) -> list[Received]:
+        until = time.monotonic() + timeout
+        while time.monotonic() < until:
+            with Session(self.judge.engine) as session:
+                new = session.exec(select(InboundMail).where(InboundMail.status == "new")).all()
+                waiting = session.exec(select(Outbox).where(
+                    Outbox.status.in_(["pending", "sending"]))).all()  # type: ignore[attr-defined]
+            if not new and not waiting and self.judge.idle.is_set():
+                return self.sink.take()
+            self.judge.sender.wake()
+            time.sleep(0.05)
+        raise AssertionError("the judge did not settle in time")
+
+    def standard_game(self, name: str, phases: list[dict[str, list[str]]],
+                      press: list[str] = ()) -> None:  # type: ignore[assignment]
+        """A standard game, all seven joined, its first phases played by mail."""
+        self.send(GM, f"CREATE {name} gm-secret\nvariant standard\nplayers 7\npress grey\n"
+                      "movement 2d\nlist news@lists.test\nEND\n")
+        self.settle()
+        for power in STANDARD:
+            self.send(player(power), f"JOIN {power.lower()}@{name} {password(power)}")
+        self.settle()
+        if press:
+            self.send(player("FRANCE"), signon("FRANCE", name, list(press)))
+            self.settle()
+        self.play(name, phases)
+
+    def play(self, name: str, phases: list[dict[str, list[str]]]) -> None:
+        for orders in phases:
+            for power, lines in orders.items():
+                self.send(player(power), signon(power, name, lines))
+            self.settle()
+            self.send(GM, f"SIGNON master@{name} gm-secret\nPROCESS\nSIGNOFF")
+            self.settle()
+
+
+@contextmanager
+def served(tmp: Path) -> Iterator[Served]:
+    sink = Sink()
+    relay_port = free_port()
+    controller = Controller(sink, hostname="127.0.0.1", port=relay_port)
+    controller.start()
+    config = Config(name="WEBJUDGE", address="judge@judge.test", data_dir=tmp,
+                    smtp_port=free_port(), relay_host="127.0.0.1", relay_port=relay_port,
+                    relay_first_retry_seconds=1, web=WebConfig(port=free_port()))
+    judge = Judge(config)
+    judge.start()
+    try:
+        yield Served(judge, sink)
+    finally:
+        judge.stop()
+        judge.engine.dispose()
+        controller.stop()
