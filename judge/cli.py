@@ -95,6 +95,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         judge.stop()
         sys.stderr.write(f"judge: {exc}\n")
         return 1
+    if judge.web is not None:  # the address to open, whatever the log level
+        sys.stdout.write(f"judge: web view at {judge.config.web.url}\n")
+        sys.stdout.flush()
     if not judge.config.relay_host:
         logging.getLogger("judge").info(
             "no relay configured: outgoing mail is written to the Maildir %s",

@@ -259,11 +259,16 @@ def _web(web: Mapping[str, Any]) -> WebConfig:
     """The [web] table, each value as its field's type, the counts at least 1."""
     known: dict[str, Any] = {}
     for name, default in WebConfig().__dict__.items():
-        if name in web:
-            known[name] = type(default)(web[name])
+        if name not in web:
+            continue
+        if isinstance(default, bool) and not isinstance(web[name], bool):
+            raise ValueError(f"web.{name} must be true or false, not {web[name]!r}")
+        known[name] = type(default)(web[name])
     for name, value in known.items():
         if not isinstance(value, (bool, str)) and value <= 0:
             raise ValueError(f"web.{name} must be more than 0, not {value}")
+    if known.get("port", 1) > 65535:
+        raise ValueError(f"web.port must be a port number, not {known['port']}")
     return WebConfig(**known)
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import uvicorn
 from sqlalchemy.engine import Engine
 
+from engine.variant_file import offered_variants
 from judge.config import Config
 from judge.intake.smtp import ListenError
 from judge.web.app import create_app
@@ -45,6 +46,9 @@ class WebServer:
                                f"{self.config.web.port} (in use?)")
             time.sleep(0.02)
         log.info("web view at %s", self.config.web.url)
+        # the games' page lists the variants offered, read from some forty
+        # files: read now, not by the first reader
+        threading.Thread(target=offered_variants, name="web-warm", daemon=True).start()
 
     def stop(self) -> None:
         self._server.should_exit = True

@@ -61,6 +61,11 @@ def test_file_then_environment(tmp_path: Path) -> None:
     ("[judge]\nkeeper = 'the keeper'\n", {}, "judge.keeper: not a mail address"),
     ("[smtp]\nmax_mails_at_once = 0\n", {}, "max_mails_at_once must be at least 1"),
     ("[smtp]\nbusy_wait_seconds = -1\n", {}, "busy_wait_seconds must not be negative"),
+    ("[web]\nport = 0\n", {}, "web.port must be more than 0"),
+    ("[web]\nport = 70000\n", {}, "web.port must be a port number"),
+    ("[web]\nenabled = 'no'\n", {}, "web.enabled must be true or false"),
+    ("[web]\nsession_minutes = 'long'\n", {}, "configuration"),
+    ("", {"JUDGE_WEB_PORT": "eighty"}, "JUDGE_WEB_PORT"),
 ])
 def test_bad_configuration_is_reported(tmp_path: Path, text: str, environ: dict[str, str],
                                        message: str) -> None:
@@ -103,3 +108,13 @@ def test_the_keepers_address(tmp_path: Path) -> None:
     assert load_config(mine, environ={}).keeper == "keeper@eggs.test"
     assert load_config(mine, environ={"JUDGE_KEEPER": "other@eggs.test"}).keeper == \
         "other@eggs.test"
+
+
+def test_the_web_view_is_on_by_default_and_can_be_moved_or_switched_off(tmp_path: Path) -> None:
+    config = load_config(environ={})
+    assert config.web.enabled and config.web.url == "http://127.0.0.1:8080/"
+    mine = tmp_path / "my.toml"
+    mine.write_text("[web]\nenabled = false\npublic_url = 'https://judge.example.org'\n")
+    config = load_config(mine, environ={"JUDGE_WEB_PORT": "8181"})
+    assert not config.web.enabled and config.web.port == 8181
+    assert config.web.url == "https://judge.example.org/"
