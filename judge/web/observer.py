@@ -69,6 +69,7 @@ class PhaseEntry:
     name: str
     adjudicated_at: datetime | None
     text: str
+    map_phase: str  # the phase that followed: its map is the board this one left
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,7 @@ def processed_phases(session: Session, game: Game) -> list[PhaseEntry]:
 def entries(game: Game, records: Sequence[PhaseRecord]) -> list[PhaseEntry]:
     over = game.status in ("finished", "terminated")
     after = {r.seq - 1: r for r in records}
-    out = []
+    out: list[PhaseEntry] = []
     for record in records:
         if not record.results:
             continue
@@ -196,7 +197,8 @@ def entries(game: Game, records: Sequence[PhaseRecord]) -> list[PhaseEntry]:
             record.seq, record.phase, phase_name(record.phase, game.variant),
             as_utc(record.adjudicated_at) if record.adjudicated_at else None,
             # the phase's own lines, without its name: the page titles it
-            history_text(game, [record], after, secrets=over).split("\n", 1)[-1]))
+            history_text(game, [record], after, secrets=over).split("\n", 1)[-1],
+            after[record.seq].phase if record.seq in after else ""))
     return out
 
 

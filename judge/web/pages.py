@@ -32,6 +32,7 @@ def environment() -> jinja2.Environment:
                              autoescape=jinja2.select_autoescape(["html", "j2", "atom"]),
                              undefined=jinja2.StrictUndefined, trim_blocks=True,
                              lstrip_blocks=True)
+    env.filters["atom_time"] = atom_time
     return env
 
 
@@ -133,15 +134,14 @@ class Pages:
 
     def _feed(self, session: Session, game: Game, _: str) -> str:
         entries = observer.processed_phases(session, game)
-        stamp = [_atom_time(e.adjudicated_at) for e in entries]
+        newest = max((e.adjudicated_at for e in entries if e.adjudicated_at),
+                     default=game.created_at)
         return page("feed.atom.j2", judge=self.config.name, game=game.name,
-                    base=self.config.web.url,
-                    updated=max(stamp) if stamp else _atom_time(game.created_at),
-                    entries=[{"seq": e.seq, "phase": e.phase, "name": e.name, "text": e.text,
-                              "updated": t} for e, t in zip(entries, stamp, strict=True)])
+                    base=self.config.web.url, updated=newest, entries=entries)
 
 
-def _atom_time(moment: datetime | None) -> str:
+def atom_time(moment: datetime | None) -> str:
+    """An Atom date (RFC 3339, UTC)."""
     moment = moment or datetime(1970, 1, 1, tzinfo=UTC)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)

@@ -65,6 +65,9 @@ def test_the_history_gives_each_phase_its_results_in_order(judge: Served) -> Non
     assert phases[:2] == ["S1901M", "F1901M"]
     assert "S1902M" not in phases  # being played: no results, no orders
     assert "FRANCE    A PAR - BUR" in text
+    # each with the map its results mail had: the board it left
+    maps = re.findall(r'<img class="history-map" src="/games/webtest/maps/(\w+)\.svg"', text)
+    assert maps[:2] == ["F1901M", "W1901A"]
 
 
 def test_an_old_phase_has_its_results_and_the_map_it_left(judge: Served) -> None:
