@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.judge.web.served import STANDARD, Served, player
+from tests.judge.web.served import GM, STANDARD, Served, player
 
 pytestmark = pytest.mark.slow
 
@@ -144,3 +144,17 @@ def test_every_page_carries_the_security_headers_and_no_inline_script(judge: Ser
         assert scripts == ['<script src="/static/page.js" defer>'], (path, scripts)
         assert not re.search(r"\son[a-z]+\s*=", response.text), path  # no event handlers
         assert "server" not in response.headers
+
+
+def test_a_forming_game_shows_its_open_seats_and_no_board(judge: Served) -> None:
+    judge.send(GM, "CREATE gathering gm-secret\nvariant standard\nplayers 7\nEND\n")
+    judge.send(player("FRANCE"), "JOIN france@gathering pw-france")
+    judge.settle()
+    text = get(judge, "/games/gathering").text
+    assert "<dt>Status</dt><dd>forming</dd>" in text
+    assert "<tr><td>FRANCE</td><td>taken</td></tr>" in text
+    assert "<tr><td>ENGLAND</td><td>open</td></tr>" in text
+    assert 'class="map-frame"' not in text and "Phases played" not in text
+    listed = get(judge, "/").text
+    assert re.search(r'href="/games/gathering">gathering</a></td>.*?1/7 '
+                     r'<span class="wanted">\(6 wanted\)</span>', listed, re.S)
