@@ -13,7 +13,7 @@ function showLocalTimes() {
     local.textContent = " (your time: " + at.toLocaleString(undefined, {
       weekday: "short", day: "numeric", month: "short", year: "numeric",
       hour: "2-digit", minute: "2-digit", timeZoneName: "short" }) + ")";
-    el.after(local);
+    el.parentElement.append(local);  // after any note on the game's zone
   }
 }
 
