@@ -7,7 +7,7 @@ from __future__ import annotations
 import email.utils
 import smtplib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -24,6 +24,10 @@ from tests.loopback import free_port
 
 GM = "gm@players.test"
 STANDARD = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+# the ten powers a Dissolution game starts with, and Intercontinental's colour groups
+DISSOLUTION = ["EGYPT", "ETHIOPIA", "IRAN", "KAZAKHSTAN", "PAKISTAN", "POLAND", "ROMANIA",
+               "SAUDI_ARABIA", "UKRAINE", "YUGOSLAVIA"]
+INTERCONTINENTAL = ["Blue", "Teal", "Green", "Olive", "Yellow", "Red", "Maroon", "Violet"]
 
 
 def player(power: str) -> str:
@@ -71,15 +75,20 @@ class Served:
             time.sleep(0.05)
         raise AssertionError("the judge did not settle in time")
 
+    def create_game(self, name: str, settings: list[str], seats: list[str]) -> None:
+        """CREATE a game with ``settings`` (one per line) and JOIN every seat,
+        each by its own address (player(seat)) and password (password(seat))."""
+        self.send(GM, "\n".join([f"CREATE {name} gm-secret", *settings, "END", ""]))
+        self.settle()
+        for seat in seats:
+            self.send(player(seat), f"JOIN {seat.lower()}@{name} {password(seat)}")
+        self.settle()
+
     def standard_game(self, name: str, phases: list[dict[str, list[str]]],
-                      press: list[str] = ()) -> None:  # type: ignore[assignment]
+                      press: Sequence[str] = ()) -> None:
         """A standard game, all seven joined, its first phases played by mail."""
-        self.send(GM, f"CREATE {name} gm-secret\nvariant standard\nplayers 7\npress grey\n"
-                      "movement 2d\nlist news@lists.test\nEND\n")
-        self.settle()
-        for power in STANDARD:
-            self.send(player(power), f"JOIN {power.lower()}@{name} {password(power)}")
-        self.settle()
+        self.create_game(name, ["variant standard", "players 7", "press grey", "movement 2d",
+                                "list news@lists.test"], STANDARD)
         if press:
             self.send(player("FRANCE"), signon("FRANCE", name, list(press)))
             self.settle()
