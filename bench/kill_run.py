@@ -168,7 +168,8 @@ class JudgeProcess:
         self.config.write_text("\n".join([
             "[judge]", f'data_dir = "{self.data_dir}"', f'address = "{JUDGE_ADDRESS}"',
             f"workers = {workers}",
-            "[smtp]", f"port = {self.port}", "[web]", f"port = {free_port()}", "[database]", f'url = "{database_url}"',
+            "[smtp]", f"port = {self.port}", "[web]", f"port = {free_port()}",
+            "[database]", f'url = "{database_url}"',
             *(["[relay]", 'host = "127.0.0.1"', f"port = {relay_port}",
                "first_retry_seconds = 1"] if relay_port else []), ""]))
         self.log = directory / "judge.log"
