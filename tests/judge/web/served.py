@@ -28,6 +28,19 @@ STANDARD = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKE
 DISSOLUTION = ["EGYPT", "ETHIOPIA", "IRAN", "KAZAKHSTAN", "PAKISTAN", "POLAND", "ROMANIA",
                "SAUDI_ARABIA", "UKRAINE", "YUGOSLAVIA"]
 INTERCONTINENTAL = ["Blue", "Teal", "Green", "Olive", "Yellow", "Red", "Maroon", "Violet"]
+# A Dissolution year (as tests/e2e/test_dissolution_by_mail.py plays it): in
+# Spring Poland buys Belarus's support for Ukraine's attack on Moscow with a
+# bid, secret until the game ends; Autumn's attack on Krasnodar brings
+# Russia's retaliation; Winter builds and moves Embassies.
+DISSOLUTION_YEAR: list[dict[str, list[str]]] = [
+    {"POLAND": ["A War H", "A Gda H", "DP", "1: A Blr S Khk - Mos"],
+     "UKRAINE": ["A Khk - Mos", "A Kyv H", "F Sev H"],
+     "KAZAKHSTAN": ["A Akt - Ast", "A Alm H"],
+     "ETHIOPIA": ["A AdA - Eri", "A DiD S AdA - Eri"]},
+    {"KAZAKHSTAN": ["A Ast - Kra", "A Alm H"], "UKRAINE": ["F Sev S Ast - Kra"]},
+    {"ETHIOPIA": ["BUILD A AdA", "E B2n H"], "KAZAKHSTAN": ["BUILD A Akt", "E R0z - R1q"],
+     "EGYPT": ["E B1q - B2n"], "IRAN": ["E B3g S B1q - B2n"]},
+]
 
 
 def player(power: str) -> str:
@@ -93,6 +106,12 @@ class Served:
             self.send(player("FRANCE"), signon("FRANCE", name, list(press)))
             self.settle()
         self.play(name, phases)
+
+    def dissolution_game(self, name: str, phases: int) -> None:
+        """A Dissolution game, its ten powers joined, the first ``phases`` of
+        DISSOLUTION_YEAR played by mail."""
+        self.create_game(name, ["variant dissolution", "movement 2d"], DISSOLUTION)
+        self.play(name, DISSOLUTION_YEAR[:phases])
 
     def play(self, name: str, phases: list[dict[str, list[str]]]) -> None:
         for orders in phases:
