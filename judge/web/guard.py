@@ -31,7 +31,9 @@ SVG_POLICY = "default-src 'none'; sandbox"
 
 HEADERS = (
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    # not no-referrer: under it a browser sends "Origin: null" with the page's
+    # own forms, and the app refuses a form whose origin is not this judge
+    (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
     (b"cross-origin-opener-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import email.utils
 import smtplib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -24,6 +24,23 @@ from tests.loopback import free_port
 
 GM = "gm@players.test"
 STANDARD = ["AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY"]
+# the ten powers a Dissolution game starts with, and Intercontinental's colour groups
+DISSOLUTION = ["EGYPT", "ETHIOPIA", "IRAN", "KAZAKHSTAN", "PAKISTAN", "POLAND", "ROMANIA",
+               "SAUDI_ARABIA", "UKRAINE", "YUGOSLAVIA"]
+INTERCONTINENTAL = ["Blue", "Teal", "Green", "Olive", "Yellow", "Red", "Maroon", "Violet"]
+# A Dissolution year (as tests/e2e/test_dissolution_by_mail.py plays it): in
+# Spring Poland buys Belarus's support for Ukraine's attack on Moscow with a
+# bid, secret until the game ends; Autumn's attack on Krasnodar brings
+# Russia's retaliation; Winter builds and moves Embassies.
+DISSOLUTION_YEAR: list[dict[str, list[str]]] = [
+    {"POLAND": ["A War H", "A Gda H", "DP", "1: A Blr S Khk - Mos"],
+     "UKRAINE": ["A Khk - Mos", "A Kyv H", "F Sev H"],
+     "KAZAKHSTAN": ["A Akt - Ast", "A Alm H"],
+     "ETHIOPIA": ["A AdA - Eri", "A DiD S AdA - Eri"]},
+    {"KAZAKHSTAN": ["A Ast - Kra", "A Alm H"], "UKRAINE": ["F Sev S Ast - Kra"]},
+    {"ETHIOPIA": ["BUILD A AdA", "E B2n H"], "KAZAKHSTAN": ["BUILD A Akt", "E R0z - R1q"],
+     "EGYPT": ["E B1q - B2n"], "IRAN": ["E B3g S B1q - B2n"]},
+]
 
 
 def player(power: str) -> str:
@@ -71,15 +88,20 @@ class Served:
             time.sleep(0.05)
         raise AssertionError("the judge did not settle in time")
 
+    def create_game(self, name: str, settings: list[str], seats: list[str]) -> None:
+        """CREATE a game with ``settings`` (one per line) and JOIN every seat,
+        each by its own address (player(seat)) and password (password(seat))."""
+        self.send(GM, "\n".join([f"CREATE {name} gm-secret", *settings, "END", ""]))
+        self.settle()
+        for seat in seats:
+            self.send(player(seat), f"JOIN {seat.lower()}@{name} {password(seat)}")
+        self.settle()
+
     def standard_game(self, name: str, phases: list[dict[str, list[str]]],
-                      press: list[str] = ()) -> None:  # type: ignore[assignment]
+                      press: Sequence[str] = ()) -> None:
         """A standard game, all seven joined, its first phases played by mail."""
-        self.send(GM, f"CREATE {name} gm-secret\nvariant standard\nplayers 7\npress grey\n"
-                      "movement 2d\nlist news@lists.test\nEND\n")
-        self.settle()
-        for power in STANDARD:
-            self.send(player(power), f"JOIN {power.lower()}@{name} {password(power)}")
-        self.settle()
+        self.create_game(name, ["variant standard", "players 7", "press grey", "movement 2d",
+                                "list news@lists.test"], STANDARD)
         if press:
             self.send(player("FRANCE"), signon("FRANCE", name, list(press)))
             self.settle()
@@ -89,6 +111,12 @@ class Served:
         with Session(self.judge.engine) as session:
             game = session.exec(select(Game).where(Game.name == name)).one()
             return game.phase
+
+    def dissolution_game(self, name: str, phases: int) -> None:
+        """A Dissolution game, its ten powers joined, the first ``phases`` of
+        DISSOLUTION_YEAR played by mail."""
+        self.create_game(name, ["variant dissolution", "movement 2d"], DISSOLUTION)
+        self.play(name, DISSOLUTION_YEAR[:phases])
 
     def play(self, name: str, phases: list[dict[str, list[str]]]) -> None:
         """Each phase's orders by mail, then the GM's PROCESS unless every
