@@ -4,22 +4,17 @@ the browser): module-scoped, as a game takes seconds to set up."""
 
 from __future__ import annotations
 
-import email.utils
-import smtplib
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from email.message import EmailMessage
 from pathlib import Path
 
 from aiosmtpd.controller import Controller
 from sqlmodel import Session, select
 
 from judge.config import Config, WebConfig
-from judge.models import Game, InboundMail, Outbox
+from judge.models import Game
 from judge.service import Judge
-from tests.e2e.conftest import Received, Sink
+from tests.e2e.conftest import Harness, Sink
 from tests.loopback import free_port
 
 GM = "gm@players.test"
@@ -55,38 +50,13 @@ def signon(power: str, game: str, lines: list[str]) -> str:
     return "\n".join([f"SIGNON {power.lower()}@{game} {password(power)}", *lines, "SIGNOFF"])
 
 
-@dataclass
-class Served:
-    judge: Judge
-    sink: Sink
+class Served(Harness):
+    """The e2e harness (send, settle) with the web view's address and the
+    games its tests set up."""
 
     @property
     def url(self) -> str:
         return self.judge.config.web.url
-
-    def send(self, sender: str, body: str) -> None:
-        msg = EmailMessage()
-        msg["From"] = sender
-        msg["To"] = self.judge.config.address
-        msg["Subject"] = "orders"
-        msg["Message-ID"] = email.utils.make_msgid(domain="players.test")
-        msg.set_content(body)
-        with smtplib.SMTP(self.judge.config.smtp_host, self.judge.config.smtp_port,
-                          timeout=30) as smtp:
-            smtp.sendmail(sender, [self.judge.config.address], msg.as_bytes())
-
-    def settle(self, timeout: float = 90.0) -> list[Received]:
-        until = time.monotonic() + timeout
-        while time.monotonic() < until:
-            with Session(self.judge.engine) as session:
-                new = session.exec(select(InboundMail).where(InboundMail.status == "new")).all()
-                waiting = session.exec(select(Outbox).where(
-                    Outbox.status.in_(["pending", "sending"]))).all()  # type: ignore[attr-defined]
-            if not new and not waiting and self.judge.idle.is_set():
-                return self.sink.take()
-            self.judge.sender.wake()
-            time.sleep(0.05)
-        raise AssertionError("the judge did not settle in time")
 
     def create_game(self, name: str, settings: list[str], seats: list[str]) -> None:
         """CREATE a game with ``settings`` (one per line) and JOIN every seat,
