@@ -36,6 +36,7 @@ from judge.db import reading
 from judge.games import MASTER
 from judge.intake.store import store_inbound
 from judge.models import Game, InboundMail, Outbox
+from judge.passwords import check_password
 from parser.commands import Line, Orders, Signon, parse_commands
 
 SOURCE = "web"  # the inbound store's source column for a page's mail
@@ -112,11 +113,12 @@ def only_orders(text: str) -> str:
     return ""
 
 
-def address_on_file(session: Session, game: Game, power: str) -> str | None:
+def on_file(session: Session, game: Game, power: str) -> tuple[str, str] | None:
+    """The address on file for a seat (or the GM) and its password's hash."""
     if power == MASTER:
-        return game.master_address
+        return game.master_address, game.master_hash
     seat = games.resolve_power(game, power)
-    return next((m.address for m in games.members(session, game, "player")
+    return next(((m.address, m.password_hash) for m in games.members(session, game, "player")
                  if seat and m.power == seat), None)
 
 
@@ -141,9 +143,15 @@ def send(engine: Engine, config: Config, game: str, power: str, password: str, t
     Message-ID."""
     with reading(engine) as reader:
         found = games.game_with_members(reader, game)
-        address = address_on_file(reader, found, power) if found is not None else None
-    if found is None or address is None:
+        seat = on_file(reader, found, power) if found is not None else None
+    if found is None or seat is None:
         return Refused(f"{power} no longer plays in {game}; sign on again")
+    address, stored = seat
+    # the password was right at sign-on; changed by mail since, the mail's
+    # SIGNON would count a wrong password against the address on file
+    if not check_password(password, stored):
+        return Refused(f"the password for {power} in {game} has changed since you signed "
+                       "on; sign on again")
     message_id, raw = compose(config, found.name, power, password, address, text)
     inbound_id, _ = store_inbound(engine, raw, SOURCE, envelope_from=address)
     hand_over(inbound_id)

@@ -182,3 +182,15 @@ def test_rates_and_sizes_are_bounded(judge: Served) -> None:
     statuses = asyncio.run(run())
     assert statuses[0] == 413
     assert statuses[1:5] == [200] * 4 and statuses[-1] == 429
+
+
+def test_a_password_changed_by_mail_signs_the_page_off(judge: Served) -> None:
+    web = client(judge)
+    sign_on(web, "germany", "pw-germany")
+    page = web.get("/games/webtest/orders")
+    judge.send(player("GERMANY"), signon("GERMANY", "webtest", ["SET PASSWORD pw-germany-2"]))
+    judge.settle()
+    sent = web.post("/games/webtest/orders", data={"csrf": csrf(page), "orders": "A MUN H"})
+    assert sent.status_code == 409 and "has changed since you signed on" in sent.text
+    assert not judge.settle()  # no mail: no wrong password counted against the address
+    assert web.get("/games/webtest/orders").status_code == 303  # signed off
