@@ -32,18 +32,16 @@ a reader run or a mail or result mail that did not finish in time.
 Usage (see bench/README.md)::
 
     .venv/bin/python bench/web_pages.py
-    .venv/bin/python bench/web_pages.py --seconds 30 --profile
+    .venv/bin/python bench/web_pages.py --seconds 30 --deadline-games 50
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
 import email.utils
-import io
 import json
+import logging
 import os
-import pstats
 import random
 import smtplib
 import sys
@@ -193,6 +191,7 @@ def read_figures(read: Read) -> dict[str, Any]:
         "pages": read.pages, "seconds": read.elapsed,
         "pages_per_second": read.pages / max(read.elapsed, 1e-9),
         "reader_cores": read.cpu_seconds / max(read.elapsed, 1e-9),
+        "reader_cpu_ms_per_page": read.cpu_seconds / max(read.pages, 1) * 1000,
         "all_ms": summary_ms(every),
         "by_page": {path: {"pages": len(v), "pages_per_second": len(v) / read.elapsed,
                            "bytes": read.bytes_by_path.get(path, 0), **summary_ms(v)}
@@ -238,7 +237,7 @@ def intake_run(args: argparse.Namespace, judge: Judge, engine: Engine, readers: 
     if condition != "none":
         readers.start(reading(args, paths, args.think if condition == "readers" else 0.0,
                               args.mails / args.rate + args.timeout + 60))
-        time.sleep(2.0)  # the readers under way before the first mail
+        time.sleep(1.0)  # the readers' first pages under way before the first mail
     clients.go()
     sent = clients.results()
     accepted = [s for s in sent if not s.error]
@@ -341,14 +340,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             runs = {}
             for label, think in (("closed", 0.0), ("readers", args.think)):
                 before = counters(judge)
-                profiler = cProfile.Profile() if args.profile and label == "closed" else None
-                if profiler is not None:
-                    profiler.enable()  # the judge's process: its web thread, mostly
                 cpu = cpu_seconds(os.getpid())
                 read = readers.run(reading(args, paths, think, args.seconds))
                 judge_cpu = cpu_seconds(os.getpid()) - cpu
-                if profiler is not None:
-                    profiler.disable()
                 wrong = read_problems(read, before, counters(judge), only_reading=True)
                 if wrong:
                     raise SystemExit(f"reading ({label}): the run did not measure, no "
@@ -356,11 +350,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 runs[label] = read_figures(read)
                 # the cores each side used: which one sets the pace
                 runs[label]["judge_cores"] = judge_cpu / read.elapsed
-                if profiler is not None:
-                    stream = io.StringIO()
-                    pstats.Stats(profiler, stream=stream).sort_stats("tottime").print_stats(
-                        args.top)
-                    result["profile"] = stream.getvalue()
+                runs[label]["judge_cpu_ms_per_page"] = judge_cpu / read.pages * 1000
             result["reading"] = runs
 
             if args.mails:
@@ -398,7 +388,9 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
         r = result["reading"][label]
         print(f"{result['readers']} readers, {title}: {r['pages']} pages in "
               f"{r['seconds']:.1f} s, {r['pages_per_second']:.0f} pages/s; cores used: the "
-              f"judge's process {r['judge_cores']:.2f}, the readers' {r['reader_cores']:.2f}")
+              f"judge's process {r['judge_cores']:.2f}, the readers' {r['reader_cores']:.2f}; "
+              f"processor ms a page: judge {r['judge_cpu_ms_per_page']:.2f}, readers "
+              f"{r['reader_cpu_ms_per_page']:.2f}")
         print("  " + _line("all game pages", r["all_ms"]))
         for path, s in r["by_page"].items():
             print("  " + _line(f"{path} ({s['pages_per_second']:.0f}/s)", s))
@@ -429,8 +421,6 @@ def report(result: dict[str, Any], args: argparse.Namespace) -> None:
             print(f"deadlines with {c} / without: "
                   f"{dl[c]['deadline_to_last_at_relay_s'] / dl['none']['deadline_to_last_at_relay_s']:.2f}")  # noqa: E501
     print(f"web counters at the end: {result['end']} (after warming: {result['warm']})")
-    if "profile" in result:
-        print(result["profile"])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -456,12 +446,12 @@ def main(argv: list[str] | None = None) -> int:
                              "batch's result mails")
     parser.add_argument("--database-url", default="")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--profile", action="store_true",
-                        help="profile the judge's process during the closed-loop run")
-    parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args(argv)
     quiet_logging()
+    # a deadline job that finds the last still running is skipped (and run
+    # again by the next sync): a warning per game that says nothing here
+    logging.getLogger("apscheduler").setLevel(logging.ERROR)
     result = run(args)
     report(result, args)
     if args.json:

@@ -36,6 +36,7 @@ class Reading:
     think: float  # mean seconds between a reader's pages; 0: none (a closed loop)
     request_timeout: float = 30.0
     seed: int = 1
+    accept_encoding: str = "gzip, deflate"  # httpx's own, as a browser's (which adds br)
 
 
 @dataclass
@@ -81,7 +82,7 @@ async def _reader(n: int, client: httpx.AsyncClient, job: Reading, until: float,
             await asyncio.sleep(job.think * rng.uniform(0.5, 1.5))
 
 
-async def _read_all(job: Reading, stop: Any) -> Read:
+async def _read_all(job: Reading, stop: Any, ready: Any) -> Read:
     read = Read()
     rng = random.Random(job.seed)
     # a connection of each reader's own, as each person's browser has; made
@@ -90,8 +91,10 @@ async def _read_all(job: Reading, stop: Any) -> Read:
     limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
     async with contextlib.AsyncExitStack() as stack:
         clients = [await stack.enter_async_context(httpx.AsyncClient(
-            base_url=job.base_url, limits=limits, timeout=job.request_timeout))
+            base_url=job.base_url, limits=limits, timeout=job.request_timeout,
+            headers={"accept-encoding": job.accept_encoding}))
             for _ in range(job.readers)]
+        ready()  # the work to be measured under the readers may start now
         started = time.perf_counter()
         cpu = time.process_time()
         until = started + job.seconds
@@ -103,8 +106,8 @@ async def _read_all(job: Reading, stop: Any) -> Read:
     return read
 
 
-def read_pages(job: Reading, stop: Any) -> Read:
-    return asyncio.run(_read_all(job, stop))
+def read_pages(job: Reading, stop: Any, ready: Any = lambda: None) -> Read:
+    return asyncio.run(_read_all(job, stop, ready))
 
 
 class ReaderProcess:
@@ -126,8 +129,11 @@ class ReaderProcess:
         return int(self._process.pid or 0)
 
     def start(self, job: Reading) -> None:
+        """Start the readers; back once they are reading."""
         self._stop.clear()
         self._conn.send(job)
+        if not self._conn.poll(120) or self._conn.recv() != "reading":
+            raise SystemExit("the readers did not start: no figures")
 
     def finish(self) -> None:
         """Have the readers stop after the page each is reading."""
@@ -165,4 +171,4 @@ def _readers_main(conn: Any, stop: Any) -> None:
             return
         if job is None:
             return
-        conn.send(read_pages(job, stop))
+        conn.send(read_pages(job, stop, lambda: conn.send("reading")))
