@@ -172,8 +172,9 @@ def counters(judge: Judge) -> dict[str, int]:
             "maps_drawn": pages.maps.drawn}
 
 
-def warm(base_url: str, paths: list[str]) -> dict[str, int]:
-    """Each page read once: made, and its maps drawn; its size."""
+def warm(base_url: str, paths: list[str]) -> dict[str, list[int]]:
+    """Each page read once: made, and its maps drawn; its size, and the
+    bytes sent for it gzipped."""
     sizes = {}
     with httpx.Client(base_url=base_url, timeout=60) as client:
         for path in paths:
@@ -181,7 +182,7 @@ def warm(base_url: str, paths: list[str]) -> dict[str, int]:
             if response.status_code != 200:
                 raise SystemExit(f"warming up: {path} gave HTTP {response.status_code}: "
                                  "no figures")
-            sizes[path] = len(response.content)
+            sizes[path] = [len(response.content), response.num_bytes_downloaded]
     return sizes
 
 
@@ -327,6 +328,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                     [config.smtp_port], False) for c in CONDITIONS}
         judge = Judge(config, engine)
         result: dict[str, Any] = {"machine": machine(url), "readers": args.readers,
+                                  # others' work on the machine: the figures' noise
+                                  "load_average_at_start": os.getloadavg()[0],
                                   "database": "postgresql" if url.startswith("postgresql")
                                   else "sqlite"}
         try:
@@ -363,6 +366,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                                     batches[c], f"dl{c[0]}", c, paths)
                                        for c in CONDITIONS]
             result["end"] = counters(judge)
+            result["load_average_at_end"] = os.getloadavg()[0]
         finally:
             for client in clients.values():
                 client.stop()
@@ -380,9 +384,12 @@ def _line(label: str, s: dict[str, float]) -> str:
 def report(result: dict[str, Any], args: argparse.Namespace) -> None:
     m = result["machine"]
     print(f"machine: nproc {m['nproc']}, {m['cpu']}, Python {m['python']}, "
-          f"SQLite {m['sqlite']}; database {result['database']}")
+          f"SQLite {m['sqlite']}; database {result['database']}; load average "
+          f"{result['load_average_at_start']:.1f} at the start, "
+          f"{result['load_average_at_end']:.1f} at the end")
     print(f"games set up by mail in {result['setup_seconds']:.1f} s; game pages: "
-          + ", ".join(f"{p} {n / 1024:.0f} KB" for p, n in result["page_bytes"].items()))
+          + ", ".join(f"{p} {n / 1024:.0f} KB ({z / 1024:.0f} KB gzipped)"
+                      for p, (n, z) in result["page_bytes"].items()))
     for label, title in (("closed", "closed loop, no think time"),
                          ("readers", f"readers, {args.think:g} s (0.5-1.5x) between pages")):
         r = result["reading"][label]
