@@ -318,6 +318,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                  for c in CONDITIONS}
         batches = {c: games_with_orders(engine, args.deadline_games, args.seed, f"dl{c[0]}")
                    for c in CONDITIONS} if args.deadline_games else {}
+        # a first batch, not measured: the deadline workers' first maps build
+        # each board's layers (seconds), which the first measured batch paid
+        first_batch = games_with_orders(engine, 10, args.seed, "dlw") if batches else []
         config = judge_config(directory, url, relay.port).with_(
             limits=Limits(), web=WebConfig(port=free_port(),
                                            requests_per_minute=READERS_PER_MINUTE))
@@ -362,6 +365,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 result["intake"] = [intake_run(args, judge, engine, readers, clients[c],
                                                names[c], c, paths) for c in CONDITIONS]
             if batches:
+                deadline_run(args, judge, engine, relay, readers, first_batch, "dlw", "none",
+                             paths)
                 result["deadlines"] = [deadline_run(args, judge, engine, relay, readers,
                                                     batches[c], f"dl{c[0]}", c, paths)
                                        for c in CONDITIONS]
