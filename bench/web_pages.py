@@ -21,7 +21,9 @@ Then the intake of bench/mail_intake.py (order mails at a paced rate to
 games of their own, each mail's 250 to its reply queued) and a deadline
 batch of bench/deadlines.py (games due at one moment, to the last result
 mail at the relay) are each run three times: without readers, with the 50
-readers, and with the closed loop. Each run has games and mails of its own.
+readers, and with the closed loop. Each run has games and mails of its own;
+a first deadline batch of 10 games, not measured, has the deadline workers
+build their maps' layers.
 
 Every reader comes from 127.0.0.1, one client address for the guard's rate,
 so ``web.requests_per_minute`` is raised for the run (see bench/README.md).
