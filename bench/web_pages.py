@@ -451,8 +451,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="mails a second offered in the intake runs (20)")
     parser.add_argument("--clients", type=int, default=4, help="SMTP client threads (4)")
     parser.add_argument("--mails-per-player", type=int, default=8)
-    parser.add_argument("--deadline-games", type=int, default=100,
-                        help="games due at once per deadline run (100; 0: no deadline runs)")
+    parser.add_argument("--deadline-games", type=int, default=50,
+                        help="games due at once per deadline run (50; 0: no deadline runs)")
     parser.add_argument("--lead", type=float, default=3.0,
                         help="seconds from setting a batch's deadline to the deadline")
     parser.add_argument("--timeout", type=float, default=300.0,
