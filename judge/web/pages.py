@@ -19,7 +19,7 @@ from judge.mail import TEMPLATES, phase_name
 from judge.models import Game
 from judge.web import observer
 from judge.web.map_cache import MapCache
-from judge.web.page_cache import PageCache, fingerprint
+from judge.web.page_cache import KeptPage, PageCache, fingerprint
 
 
 class NotFound(Exception):
@@ -56,13 +56,30 @@ class Pages:
                     offered=offered_variants())
 
     def game(self, name: str) -> str:
-        return self._kept(name, "game", "", self._game)
+        return self.game_page(name).text
 
     def history(self, name: str) -> str:
-        return self._kept(name, "history", "", self._history)
+        return self.history_page(name).text
 
     def phase(self, name: str, phase: str) -> str:
+        return self.phase_page(name, phase).text
+
+    def feed(self, name: str) -> str:
+        return self.feed_page(name).text
+
+    # the same, as kept and sent (judge.web.app serves these)
+
+    def game_page(self, name: str) -> KeptPage:
+        return self._kept(name, "game", "", self._game)
+
+    def history_page(self, name: str) -> KeptPage:
+        return self._kept(name, "history", "", self._history)
+
+    def phase_page(self, name: str, phase: str) -> KeptPage:
         return self._kept(name, "phase", phase.upper(), self._phase)
+
+    def feed_page(self, name: str) -> KeptPage:
+        return self._kept(name, "feed", "", self._feed)
 
     def map_svg(self, name: str, file: str) -> bytes:
         """A phase's map as the judge drew it: PHASE.svg, or PHASE-other.svg
@@ -77,9 +94,6 @@ class Pages:
         svg = drawn.other if other else drawn.board
         return b'<?xml version="1.0" encoding="UTF-8"?>\n' + svg.encode("utf-8")
 
-    def feed(self, name: str) -> str:
-        return self._kept(name, "feed", "", self._feed)
-
     # -- making them ----------------------------------------------------------
 
     def _find(self, session: Session, name: str) -> Game:
@@ -88,7 +102,7 @@ class Pages:
             raise NotFound(f"There is no game called {name[:64]} on this judge.")
         return game
 
-    def _kept(self, name: str, kind: str, extra: str, make: Any) -> str:
+    def _kept(self, name: str, kind: str, extra: str, make: Any) -> KeptPage:
         with Session(self.engine) as session:
             mark = fingerprint(session, name.lower())
             if mark is None:
@@ -97,9 +111,9 @@ class Pages:
             found = self.cache.get(key, mark)
             if found is not None:
                 return found
-            text: str = make(session, self._find(session, name), extra)
-        self.cache.put(key, mark, text)
-        return text
+            made = KeptPage.of(make(session, self._find(session, name), extra))
+        self.cache.put(key, mark, made)
+        return made
 
     def _game(self, session: Session, game: Game, _: str) -> str:
         view = observer.game_view(session, game)

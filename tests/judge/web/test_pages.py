@@ -158,3 +158,20 @@ def test_a_forming_game_shows_its_open_seats_and_no_board(judge: Served) -> None
     listed = get(judge, "/").text
     assert re.search(r'href="/games/gathering">gathering</a></td>.*?1/7 '
                      r'<span class="wanted">\(6 wanted\)</span>', listed, re.S)
+
+
+ENCODINGS = tomllib.loads((Path(__file__).parent / "data" / "encodings.toml").read_text())
+
+
+@pytest.mark.parametrize("case", ENCODINGS["encoding"], ids=lambda c: c["accept"])
+@pytest.mark.parametrize("path", ["/games/webtest", "/games/webtest/history",
+                                  "/games/webtest/phases/S1901M", "/games/webtest/feed.atom"])
+def test_a_kept_page_is_gzipped_for_a_reader_that_takes_it(judge: Served, path: str,
+                                                           case: dict[str, Any]) -> None:
+    plain = get(judge, path, headers={"accept-encoding": "identity"})
+    page = get(judge, path, headers={"accept-encoding": case["accept"]})
+    assert page.status_code == 200
+    assert page.headers.get("content-encoding") == ("gzip" if case["gzipped"] else None)
+    assert page.headers["vary"] == "accept-encoding"
+    assert page.content == plain.content  # httpx decodes the gzipped page
+    assert page.headers["content-type"] == plain.headers["content-type"]
