@@ -9,8 +9,9 @@ phase differ.
 Each walk of seed 1 draws, as the results mail draws it, the first phase
 of each kind it meets (movement, retreat, adjustment) and its last phase:
 drawing every phase took as long as the walk itself, and a later phase
-of a kind already drawn runs the same drawing code on another position. Other variants walk a second seed, undrawn; an
-imported map walks once, its game already ten years or more long.
+of a kind already drawn runs the same drawing code on another position.
+Other variants walk a second seed, undrawn; an imported map walks once,
+its game already ten years or more long.
 """
 
 from __future__ import annotations
