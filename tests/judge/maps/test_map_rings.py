@@ -5,7 +5,6 @@ a province of an imported map and draws the parts."""
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -16,22 +15,21 @@ from engine.diplomap.values import Draw, Side, Split
 from engine.game import adjudicate
 from engine.rings import check_rings
 from engine.state import GameState
-from engine.variant_file import load_variant
+from engine.variant_file import load_variant, shipped_variants
 from engine.variants import rules_for
 from judge.maps.render import render_svg
-from judge.maps.rings import VARIANTS, fixes_for, variant_rings
+from judge.maps.rings import fixes_for, variant_rings
 from judge.maps.scene import Scene
 
 
 def _with_rings() -> list[str]:
     """The shipped variants drawn from artwork whose file has rings, the
-    standard map aside (tests/judge/maps/test_rings.py)."""
-    names = []
-    for path in sorted(VARIANTS.glob("*.toml")):
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        if "rings" in data and data.get("map", {}).get("artwork") and path.stem != "standard":
-            names.append(path.stem)
-    return names
+    standard map aside (tests/judge/maps/test_rings.py). Read off the
+    loaded variants, which every worker loads anyway, rather than by
+    parsing each file's TOML again at collection."""
+    return sorted(name for name in shipped_variants() if name != "standard"
+                  and (game_map := load_variant(name)).rings
+                  and game_map.drawing is not None and game_map.drawing.artwork)
 
 
 WITH_RINGS = _with_rings()
