@@ -34,6 +34,7 @@ class GameLine:
     """A game as LIST shows it."""
     name: str
     variant: str
+    notice: str  # the variant's notice about its board, '' for most
     status: str
     phase: str
     phase_name: str
@@ -95,7 +96,8 @@ def game_lines(session: Session) -> list[GameLine]:
 def _line(session: Session, game: Game) -> GameLine:
     settings = games.settings_of(game)
     return GameLine(
-        name=game.name, variant=game.variant, status=game.status, phase=game.phase,
+        name=game.name, variant=game.variant, notice=variant_notice(game.variant) or "",
+        status=game.status, phase=game.phase,
         phase_name=phase_name(game.phase, game.variant) if game.phase else "",
         deadline=as_utc(game.deadline) if game.deadline and game.status == "active" else None,
         deadline_text=format_deadline(game.deadline, settings.zone)

@@ -53,7 +53,7 @@ class Pages:
         with Session(self.engine) as session:
             lines = observer.game_lines(session)
         return page("games.html.j2", judge=self.config.name, games=lines,
-                    offered=offered_variants())
+                    offered=[(name, variant_notice(name) or "") for name in offered_variants()])
 
     def game(self, name: str) -> str:
         return self.game_page(name).text

@@ -37,6 +37,8 @@ def test_the_list_shows_what_list_shows(judge: Served) -> None:
     assert '<time datetime="' in cells[3]  # the deadline, for page.js to add the reader's time
     assert cells[4] == "7/7"
     assert "Variants offered:" in page.text and "dissolution" in page.text
+    # a reconstructed board says so wherever a player meets its name
+    assert "intercontinental (provisional board, not the official map)" in page.text
 
 
 def test_a_game_page(judge: Served) -> None:
