@@ -49,7 +49,15 @@ def judge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         replies = {m.to: m.body for m in s.settle()}
         assert all("ERROR" not in replies[player(p)] for p in PENDING), replies
         s.dissolution_game(DISSOL, phases=1)
-        s.send(player("POLAND"), signon("POLAND", DISSOL, ["DP", "1: A Blr H"]))
+        # Autumn's bid given from Poland's page: the order entry's reply on
+        # the page and in Poland's mail, the bid itself in no page after
+        with httpx.Client(base_url=s.url) as client:
+            page = orders_page(client, DISSOL, "POLAND")
+            csrf = re.search(r'name="csrf" value="([^"]+)"', page)
+            assert csrf is not None
+            sent = client.post(f"/games/{DISSOL}/orders",
+                               data={"csrf": csrf[1], "orders": "DP\n1: A Blr H"})
+        assert "1: A BLR H" in sent.text, sent.text
         replies = {m.to: m.body for m in s.settle()}
         assert "1: A BLR H" in replies[player("POLAND")], replies[player("POLAND")]
         yield s
