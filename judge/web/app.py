@@ -29,7 +29,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from judge.config import Config
+from judge.games import settings_of
 from judge.mail import format_deadline, phase_name
+from judge.models import as_utc
 from judge.web import ordering
 from judge.web.guard import BodyTooLarge, Guard, client_of
 from judge.web.observer import find_game
@@ -155,14 +157,13 @@ class Web:
             game = find_game(db, session.game)
         if game is None:
             raise NotFound("That game is gone.")
-        zone = _zone(game)
+        zone = settings_of(game).zone
         return HTMLResponse(page(
             "orders.html.j2", judge=self.config.name, game=game.name, power=session.power,
             master=session.master, csrf=session.csrf, phase=game.phase,
             phase_name=phase_name(game.phase, game.variant) if game.phase else "",
             deadline_text=format_deadline(game.deadline, zone) if game.deadline else "",
-            deadline_iso=game.deadline.isoformat() + ("Z" if game.deadline.tzinfo is None
-                                                      else "") if game.deadline else "",
+            deadline_iso=as_utc(game.deadline).isoformat() if game.deadline else "",
             reply=reply, error=error, text=text, max_chars=ordering.MAX_ORDERS_CHARS),
             status_code=status, headers=_NO_STORE)
 
@@ -245,11 +246,6 @@ def _master_text(form: Any) -> tuple[str, str]:
         when = " ".join(str(form.get("when", "")).split())[:60]
         return (f"SET DEADLINE {when}", "") if when else ("", "Give the new deadline.")
     return "", "Unknown action."
-
-
-def _zone(game: Any) -> str:
-    from judge.games import settings_of
-    return settings_of(game).zone
 
 
 def _name(request: Request) -> str:
