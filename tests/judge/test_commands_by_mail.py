@@ -75,6 +75,7 @@ from judge.config import Config, Limits
 from judge.intake.store import store_inbound
 from judge.models import FiledLines, Game, Member, Outbox, PhaseRecord, Press, as_utc
 from judge.processing import process_mail
+from tests.judge.cheap_passwords import cheap_passwords
 
 pytestmark = pytest.mark.slow
 
@@ -288,6 +289,7 @@ def _with_flags(monkeypatch: pytest.MonkeyPatch, flags: list[str]) -> None:
 
 @pytest.mark.parametrize("scenario", scenarios_in(DATA))
 def test_scenario(db: Engine, scenario: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    cheap_passwords(monkeypatch)
     config = CONFIG.with_(limits=replace(CONFIG.limits, **scenario.get("limits", {})))
     if "flags" in scenario:
         _with_flags(monkeypatch, scenario["flags"])
