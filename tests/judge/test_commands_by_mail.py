@@ -65,6 +65,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from functools import lru_cache
 from pathlib import Path
 from string import Template
@@ -109,10 +110,48 @@ class Sent:
     to: tuple[str, ...]
     subject: str
     kind: str
+    raw: bytes  # the message as sent
+
+    # Most mails a scenario causes (the results, with a map, to every player)
+    # are never looked into: parsing every one whole, attachments and all, was
+    # a quarter of the scenarios' time, so a mail is read when it is checked.
+    @property
+    def body(self) -> str:
+        return _read(self.raw).body
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The attachments' file names."""
+        return _read(self.raw).files
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """The List-* headers."""
+        return _read(self.raw).headers
+
+
+@dataclass(frozen=True)
+class _Read:
     body: str
-    files: tuple[str, ...]  # attachments' file names
-    headers: dict[str, str]  # the List-* headers
-    raw: bytes  # the message as sent, for JUDGE_SCENARIO_MAILS
+    files: tuple[str, ...]
+    headers: dict[str, str]
+
+
+@lru_cache(maxsize=64)
+def _read(raw: bytes) -> _Read:
+    msg = message_from_bytes(raw, policy=policy.default)
+    part = msg.get_body(("plain",))
+    body = part.get_content().replace("\r\n", "\n") if part is not None else ""
+    files = tuple(str(p.get_filename()) for p in msg.iter_attachments())
+    # only the List-* headers are parsed, not every header of the mail
+    lists = {k: str(msg[k]).strip() for k in msg if k.lower().startswith("list-")}
+    return _Read(body, files, lists)
+
+
+def _subject(raw: bytes) -> str:
+    """The subject, read from the header block alone."""
+    head = re.split(rb"\r?\n\r?\n", raw, maxsplit=1)[0]
+    return str(BytesHeaderParser(policy=policy.default).parsebytes(head)["Subject"])
 
 
 def _when(text: str) -> datetime:
@@ -137,13 +176,8 @@ def _new_mails(engine: Engine, after: int) -> tuple[list[Sent], int]:
         out = []
         last = after
         for row in rows:
-            msg = message_from_bytes(row.raw, policy=policy.default)
-            part = msg.get_body(("plain",))
-            body = part.get_content().replace("\r\n", "\n") if part is not None else ""
-            files = tuple(str(p.get_filename()) for p in msg.iter_attachments())
-            lists = {k: str(v).strip() for k, v in msg.items() if k.lower().startswith("list-")}
-            out.append(Sent(tuple(json.loads(row.recipients)), str(msg["Subject"]),
-                            row.kind, body, files, lists, row.raw))
+            out.append(Sent(tuple(json.loads(row.recipients)), _subject(row.raw),
+                            row.kind, row.raw))
             last = max(last, row.id or 0)
         return out, last
 
