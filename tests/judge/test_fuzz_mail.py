@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from sqlalchemy.engine import Engine
 
 from tests.examples import examples
+from tests.judge.cheap_passwords import cheap_passwords
 from tests.judge.fuzz_mails import FuzzMail, deliver, fuzz_mail, problem
 
 # On PostgreSQL too: text SQLite stores, PostgreSQL may refuse (a NUL in a
@@ -23,7 +24,9 @@ pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 EXAMPLES = examples(200)
 
 
-def test_fuzzed_mails_never_meet_an_internal_error(db: Engine) -> None:
+def test_fuzzed_mails_never_meet_an_internal_error(
+        db: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    cheap_passwords(monkeypatch)
     @settings(max_examples=EXAMPLES, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(fuzz_mail())
