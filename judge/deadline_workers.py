@@ -60,7 +60,7 @@ from judge.db import make_engine
 from judge.maps.scene import scene_after
 from judge.models import Game
 from judge.scheduler import StopWork, work_on
-from judge.workers import end_with_the_judge, start_worker
+from judge.workers import start_worker
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,6 @@ def _work(config: Config, conn: Connection, judge_pid: int, log_level: int) -> N
     """A worker process: each game id that comes in, its due work done;
     the number of mails queued goes back."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the judge stops its workers itself
-    end_with_the_judge(judge_pid)
     logging.basicConfig(level=log_level,
                         format="%(asctime)s %(processName)s %(name)s: %(message)s")
     engine = make_engine(config.database_url)  # the judge has migrated it already

@@ -34,9 +34,9 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import pickle
 import signal
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -49,6 +49,7 @@ from judge.config import Config
 from judge.db import make_engine
 from judge.intake.store import pending_ids
 from judge.processing import fail_mail, process_mails
+from judge.worker_start import run
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +63,6 @@ BATCH = 8
 # not left without work while a busy one holds it, and that the pipe never
 # fills (a full pipe would block the judge's thread that writes to it).
 WINDOW = 2 * BATCH
-PARENT_CHECK_SECONDS = 0.5
 
 OnDone = Callable[[int, str], None]
 # judge -> worker: (mail id, alone) or None for "stop";
@@ -75,7 +75,6 @@ def _work(config: Config, conn: Connection, judge_pid: int, log_level: int) -> N
     # Ctrl-C in a terminal reaches every process of the group; the judge
     # itself stops its workers, each after the mails it is on.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    end_with_the_judge(judge_pid)
     logging.basicConfig(level=log_level,
                         format="%(asctime)s %(processName)s %(name)s: %(message)s")
     engine = make_engine(config.database_url)  # the judge has migrated it already
@@ -98,18 +97,6 @@ def _work(config: Config, conn: Connection, judge_pid: int, log_level: int) -> N
         engine.dispose()
 
 
-def end_with_the_judge(judge_pid: int) -> None:
-    """Exit as soon as the judge is gone, even in the middle of a mail: the
-    mail's transaction is then rolled back and the mail stays 'new' for the
-    next start. (A worker waiting for mail sees its pipe close anyway.)"""
-    def watch() -> None:
-        while os.getppid() == judge_pid:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="judge-watch", daemon=True).start()
-
-
 def _take(conn: Connection) -> tuple[list[int], bool, list[int]]:
     """The next mails to process: (a batch, whether the judge said stop,
     mails to process each on its own). Waits for the first; EOFError when
@@ -129,11 +116,14 @@ def _take(conn: Connection) -> tuple[list[int], bool, list[int]]:
 def start_worker(context: SpawnContext, target: Callable[..., None], name: str,
                  config: Config) -> tuple[BaseProcess, Connection]:
     """A worker process running ``target(config, its pipe end, the judge's
-    pid, the log level)``, and the judge's end of its pipe."""
+    pid, the log level)``, and the judge's end of its pipe. The process
+    watches for the judge's end before it imports ``target``'s module (see
+    judge.worker_start)."""
     mine, theirs = context.Pipe()
     process = context.Process(
-        target=target, name=name, daemon=True,
-        args=(config, theirs, os.getpid(), logging.getLogger().getEffectiveLevel()))
+        target=run, name=name, daemon=True,
+        args=(f"{target.__module__}.{target.__qualname__}", pickle.dumps(config), theirs,
+              os.getpid(), logging.getLogger().getEffectiveLevel()))
     process.start()
     theirs.close()  # the worker's end is the worker's: its death closes the pipe
     return process, mine
