@@ -6,6 +6,7 @@ bug 1: Intercontinental's named homes were lost with every phase)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -29,7 +30,26 @@ from engine.ways_to_play import setup
 from judge import snapshots
 from tests.examples import examples
 
-Parts = Callable[[GameMap, GameState], st.SearchStrategy[Any]]
+
+@dataclass(frozen=True)
+class Board:
+    """A variant's map, with Diplomap's layer or without, and its opening:
+    what the strategies draw a part for. Named by its variant in
+    Hypothesis's reports, where the map's own repr ran to 79 kB."""
+
+    variant: str
+    diplomap: bool
+
+    @property
+    def game_map(self) -> GameMap:
+        return _game_map(self.variant, self.diplomap)
+
+    @property
+    def opening(self) -> GameState:
+        return _opening(self.variant, self.diplomap)
+
+
+Parts = Callable[[Board], st.SearchStrategy[Any]]
 
 
 def _played(game_map: GameMap) -> list[str]:
@@ -37,9 +57,10 @@ def _played(game_map: GameMap) -> list[str]:
 
 
 @st.composite
-def _dissolution(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> DissolutionState:
+def _dissolution(draw: st.DrawFn, board: Board) -> DissolutionState:
     """Embassies moved about their slices (never two on one hex), exiles
     without Embassies, some silenced, build history, this year's kicks."""
+    game_map, opening = board.game_map, board.opening
     board = favor_board(game_map)
     played = _played(game_map)
     nuclear = sorted(board.slice_of)
@@ -84,8 +105,8 @@ def _dissolution(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> Diss
 
 
 @st.composite
-def _intercontinental(draw: st.DrawFn, game_map: GameMap,
-                      opening: GameState) -> IntercontinentalState:
+def _intercontinental(draw: st.DrawFn, board: Board) -> IntercontinentalState:
+    game_map = board.game_map
     majors = draw(st.lists(st.sampled_from(_played(game_map)), unique=True, max_size=6))
     centres = draw(st.lists(st.sampled_from(sorted(game_map.supply_centres)),
                             min_size=len(majors), max_size=len(majors), unique=True))
@@ -106,15 +127,17 @@ _changes = st.one_of(
 
 
 @st.composite
-def _diplomap(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> DiplomapState:
+def _diplomap(draw: st.DrawFn, board: Board) -> DiplomapState:
+    game_map = board.game_map
     used = draw(st.frozensets(st.tuples(st.sampled_from(sorted(game_map.powers)),
                                         st.sampled_from(MAP_ORDER_KINDS))))
     return DiplomapState(tuple(draw(st.lists(_changes, max_size=5))), used)
 
 
 @st.composite
-def _homes(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> HomesState:
+def _homes(draw: st.DrawFn, board: Board) -> HomesState:
     """Homes reassigned (DPJudge's NEWHOMES): some powers, each some centres."""
+    game_map = board.game_map
     powers = draw(st.lists(st.sampled_from(sorted(game_map.powers)), unique=True, max_size=4))
     centres = sorted(game_map.supply_centres)
     return HomesState(tuple(sorted(
@@ -167,8 +190,9 @@ def test_every_declared_part_has_a_strategy_here() -> None:
 @given(data=st.data())
 def test_a_part_survives_snapshot_and_json(variant: str, data: st.DataObject) -> None:
     for game_map in _boards(variant):
-        opening = _opening(variant, bool(rules_for(game_map).diplomap))
-        parts = {kind: data.draw(STRATEGIES[kind](game_map, opening), label=kind.key)
+        board = Board(variant, bool(rules_for(game_map).diplomap))
+        opening = board.opening
+        parts = {kind: data.draw(STRATEGIES[kind](board))
                  for kind in rules_for(game_map).state_parts}
         state = opening
         for part in parts.values():
