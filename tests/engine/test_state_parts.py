@@ -57,10 +57,10 @@ def _played(game_map: GameMap) -> list[str]:
 
 
 @st.composite
-def _dissolution(draw: st.DrawFn, board: Board) -> DissolutionState:
+def _dissolution(draw: st.DrawFn, at: Board) -> DissolutionState:
     """Embassies moved about their slices (never two on one hex), exiles
     without Embassies, some silenced, build history, this year's kicks."""
-    game_map, opening = board.game_map, board.opening
+    game_map, opening = at.game_map, at.opening
     board = favor_board(game_map)
     played = _played(game_map)
     nuclear = sorted(board.slice_of)
