@@ -6,6 +6,8 @@ bug 1: Intercontinental's named homes were lost with every phase)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import pytest
@@ -28,7 +30,26 @@ from engine.ways_to_play import setup
 from judge import snapshots
 from tests.examples import examples
 
-Parts = Callable[[GameMap, GameState], st.SearchStrategy[Any]]
+
+@dataclass(frozen=True)
+class Board:
+    """A variant's map, with Diplomap's layer or without, and its opening:
+    what the strategies draw a part for. Named by its variant in
+    Hypothesis's reports, where the map's own repr ran to 79 kB."""
+
+    variant: str
+    diplomap: bool
+
+    @property
+    def game_map(self) -> GameMap:
+        return _game_map(self.variant, self.diplomap)
+
+    @property
+    def opening(self) -> GameState:
+        return _opening(self.variant, self.diplomap)
+
+
+Parts = Callable[[Board], st.SearchStrategy[Any]]
 
 
 def _played(game_map: GameMap) -> list[str]:
@@ -36,9 +57,10 @@ def _played(game_map: GameMap) -> list[str]:
 
 
 @st.composite
-def _dissolution(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> DissolutionState:
+def _dissolution(draw: st.DrawFn, at: Board) -> DissolutionState:
     """Embassies moved about their slices (never two on one hex), exiles
     without Embassies, some silenced, build history, this year's kicks."""
+    game_map, opening = at.game_map, at.opening
     board = favor_board(game_map)
     played = _played(game_map)
     nuclear = sorted(board.slice_of)
@@ -83,8 +105,8 @@ def _dissolution(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> Diss
 
 
 @st.composite
-def _intercontinental(draw: st.DrawFn, game_map: GameMap,
-                      opening: GameState) -> IntercontinentalState:
+def _intercontinental(draw: st.DrawFn, board: Board) -> IntercontinentalState:
+    game_map = board.game_map
     majors = draw(st.lists(st.sampled_from(_played(game_map)), unique=True, max_size=6))
     centres = draw(st.lists(st.sampled_from(sorted(game_map.supply_centres)),
                             min_size=len(majors), max_size=len(majors), unique=True))
@@ -105,15 +127,17 @@ _changes = st.one_of(
 
 
 @st.composite
-def _diplomap(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> DiplomapState:
+def _diplomap(draw: st.DrawFn, board: Board) -> DiplomapState:
+    game_map = board.game_map
     used = draw(st.frozensets(st.tuples(st.sampled_from(sorted(game_map.powers)),
                                         st.sampled_from(MAP_ORDER_KINDS))))
     return DiplomapState(tuple(draw(st.lists(_changes, max_size=5))), used)
 
 
 @st.composite
-def _homes(draw: st.DrawFn, game_map: GameMap, opening: GameState) -> HomesState:
+def _homes(draw: st.DrawFn, board: Board) -> HomesState:
     """Homes reassigned (DPJudge's NEWHOMES): some powers, each some centres."""
+    game_map = board.game_map
     powers = draw(st.lists(st.sampled_from(sorted(game_map.powers)), unique=True, max_size=4))
     centres = sorted(game_map.supply_centres)
     return HomesState(tuple(sorted(
@@ -129,38 +153,53 @@ STRATEGIES: dict[type[StatePart], Parts] = {
 }
 
 
-def _maps() -> list[GameMap]:
-    maps = [load_variant(name) for name in shipped_variants()]
-    return maps + [with_diplomap(m) for m in maps if m.rings]
+def _game_map(variant: str, diplomap: bool) -> GameMap:
+    game_map = load_variant(variant)  # loaded once a process
+    return with_diplomap(game_map) if diplomap else game_map
 
 
-DECLARED = sorted({(m.name, rules_for(m).diplomap, kind.key)
-                   for m in _maps() for kind in rules_for(m).state_parts})
+def _boards(variant: str) -> list[GameMap]:
+    """The variant's map, and with Diplomap's layer when it has rings."""
+    game_map = load_variant(variant)
+    return [game_map, *([with_diplomap(game_map)] if game_map.rings else [])]
 
 
-def _opening(game_map: GameMap) -> GameState:
+@cache
+def _opening(variant: str, diplomap: bool) -> GameState:
+    """Set up once a map: setting up in every example cost more than the
+    property it checks."""
+    game_map = _game_map(variant, diplomap)
     rules = rules_for(game_map)
     seats = len(rules.opening(game_map, GameState.initial(game_map)).seats)
     return setup(game_map, seats, seed=3)
 
 
 def test_every_declared_part_has_a_strategy_here() -> None:
-    declared = {kind for m in _maps() for kind in rules_for(m).state_parts}
+    declared = {kind for name in shipped_variants() for m in _boards(name)
+                for kind in rules_for(m).state_parts}
     assert declared and declared <= set(STRATEGIES), declared - set(STRATEGIES)
+    assert DiplomapState in declared and HomesState in declared
 
 
-@pytest.mark.parametrize(("variant", "diplomap", "key"), DECLARED)
+# by variant name: the maps are loaded when the test runs, not in every
+# worker's collection; each example draws a value for every part the
+# variant's rules declare (with Diplomap's layer and without), so each part
+# sees as many examples as when each had a test of its own
+@pytest.mark.parametrize("variant", shipped_variants())
 @settings(max_examples=examples(40), deadline=None)
 @given(data=st.data())
-def test_a_part_survives_snapshot_and_json(variant: str, diplomap: bool, key: str,
-                                           data: st.DataObject) -> None:
-    game_map = load_variant(variant)
-    game_map = with_diplomap(game_map) if diplomap else game_map
-    kind = next(k for k in rules_for(game_map).state_parts if k.key == key)
-    opening = _opening(game_map)
-    part = data.draw(STRATEGIES[kind](game_map, opening))
-    state = opening.with_part(part)
-    assert state.part(kind) == part
-    assert snapshots.loads(snapshots.dumps(state)) == state
-    written = part.write_phase(game_map)
-    assert kind.read_phase(game_map, written, opening) == part, written
+def test_a_part_survives_snapshot_and_json(variant: str, data: st.DataObject) -> None:
+    for game_map in _boards(variant):
+        board = Board(variant, bool(rules_for(game_map).diplomap))
+        opening = board.opening
+        parts = {kind: data.draw(STRATEGIES[kind](board))
+                 for kind in rules_for(game_map).state_parts}
+        state = opening
+        for part in parts.values():
+            state = state.with_part(part)
+        for kind, part in parts.items():
+            assert state.part(kind) == part
+        assert snapshots.loads(snapshots.dumps(state)) == state
+        for kind, part in parts.items():
+            written = part.write_phase(game_map)
+            assert kind.read_phase(game_map, written, opening) == part, (kind.key, written)

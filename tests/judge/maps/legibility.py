@@ -76,7 +76,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 import cairocffi
@@ -245,9 +245,13 @@ def _subpaths(d: str) -> list[tuple[list[tuple[float, float]], bool]]:
     return found
 
 
+@lru_cache(maxsize=8192)
 def area_shape(d: str) -> BaseGeometry:
     """Closed path data as an area, its rings combined even-odd (as the
-    board's areas are filled)."""
+    board's areas are filled). Kept by its path data: every picture of a
+    board (each phase, each view) draws the same provinces, and making
+    their areas again was most of reading a picture (shapes are immutable,
+    so one may be shared)."""
     shape: BaseGeometry = Polygon()
     for points, _ in _subpaths(d):
         if len(points) >= 3:
@@ -280,20 +284,27 @@ def _element_shape(element: ET.Element, style: Mapping[str, str],
         return box(x - half, y - half, x + _float(a.get("width")) + half,
                    y + _float(a.get("height")) + half)
     if tag in ("polygon", "path"):
-        if tag == "polygon":
-            numbers = [float(n) for n in _NUMBER.findall(a.get("points", ""))]
-            subpaths = [(list(zip(numbers[0::2], numbers[1::2], strict=True)), True)]
-        else:
-            subpaths = _subpaths(a.get("d", ""))
-        filled = style.get("fill", "black") != "none"
-        parts = []
-        for points, closed in subpaths:
-            if (closed or filled) and len(points) >= 3:
-                parts.append(Polygon(points).buffer(half if half else 0))
-            elif len(points) >= 2:
-                parts.append(LineString(points).buffer(max(half, 0.05)))
-        return unary_union(parts) if parts else None
+        return _outline_shape(tag, a.get("points" if tag == "polygon" else "d", ""),
+                              style.get("fill", "black") != "none", half)
     return None
+
+
+@lru_cache(maxsize=8192)
+def _outline_shape(tag: str, data: str, filled: bool, half: float) -> BaseGeometry | None:
+    """A polygon's or a path's cover, kept by its data as area_shape is:
+    coasts and borders recur in every picture of a board."""
+    if tag == "polygon":
+        numbers = [float(n) for n in _NUMBER.findall(data)]
+        subpaths = [(list(zip(numbers[0::2], numbers[1::2], strict=True)), True)]
+    else:
+        subpaths = _subpaths(data)
+    parts = []
+    for points, closed in subpaths:
+        if (closed or filled) and len(points) >= 3:
+            parts.append(Polygon(points).buffer(half if half else 0))
+        elif len(points) >= 2:
+            parts.append(LineString(points).buffer(max(half, 0.05)))
+    return unary_union(parts) if parts else None
 
 
 _INHERITED = ("font-size", "font-weight", "font-family", "text-anchor", "fill", "stroke",

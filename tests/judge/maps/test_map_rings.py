@@ -24,15 +24,14 @@ from judge.maps.scene import Scene
 
 def _with_rings() -> list[str]:
     """The shipped variants drawn from artwork whose file has rings, the
-    standard map aside (tests/judge/maps/test_rings.py). Read off the
-    loaded variants, which every worker loads anyway, rather than by
-    parsing each file's TOML again at collection."""
+    standard map aside (tests/judge/maps/test_rings.py). Read when a test
+    asks, not at collection: loading every map took seconds of each
+    worker's collection."""
     return sorted(name for name in shipped_variants() if name != "standard"
                   and (game_map := load_variant(name)).rings
                   and game_map.drawing is not None and game_map.drawing.artwork)
 
 
-WITH_RINGS = _with_rings()
 # maps whose rings are derived afresh in the slow test, one per kind of
 # fixes: Modern's bridges, none for Canton, Britain's the standard map's
 REDERIVED = ["modern", "canton", "britain"]
@@ -55,8 +54,9 @@ def test_bridges_are_read_in_order() -> None:
 
 
 def test_imported_maps_have_rings() -> None:
-    assert set(REDERIVED) <= set(WITH_RINGS)
-    for name in WITH_RINGS:  # loading checks the rings against the adjacency
+    with_rings = _with_rings()
+    assert set(REDERIVED) <= set(with_rings)
+    for name in with_rings:  # loading checks the rings against the adjacency
         assert load_variant(name).rings, name
 
 
