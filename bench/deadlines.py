@@ -77,6 +77,7 @@ from service_common import (
     sink_relay,
     wait_until,
     work_directory,
+    write_json,
 )
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
@@ -599,9 +600,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {failure}", file=sys.stderr)
         return 1
     report(result)
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    write_json(args.json, result)
     return 0
 
 

@@ -49,7 +49,6 @@ import cProfile
 import email.parser
 import email.policy
 import io
-import json
 import os
 import pstats
 import random
@@ -80,6 +79,7 @@ from service_common import (
     summary_ms,
     wait_until,
     work_directory,
+    write_json,
 )
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -427,9 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"processed per second, two judges / one: {ratio:.2f}"
               + (f" (both offered {args.rate:g} a second: the ratio is at most "
                  "offered / one's)" if args.rate else ""))
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(out, indent=2) + "\n")
+    write_json(args.json, out)
     return 0
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import email.parser
 import email.policy
+import json
 import logging
 import multiprocessing
 import os
@@ -415,3 +416,10 @@ def wait_until(condition: Any, timeout: float, every: float = 0.05) -> bool:
 
 def later(seconds: float) -> datetime:
     return datetime.now(UTC) + timedelta(seconds=seconds)
+
+
+def write_json(path: Path | None, figures: object, indent: int = 2) -> None:
+    """A bench's figures as JSON at ``path`` (its --json), if one was given."""
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(figures, indent=indent) + "\n")

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import email.utils
-import json
 import logging
 import os
 import random
@@ -67,6 +66,7 @@ from service_common import (
     summary_ms,
     wait_until,
     work_directory,
+    write_json,
 )
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -468,9 +468,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("apscheduler").setLevel(logging.ERROR)
     result = run(args)
     report(result, args)
-    if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=2) + "\n")
+    write_json(args.json, result)
     return 0
 
 
