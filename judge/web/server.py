@@ -16,6 +16,7 @@ from engine.variant_file import offered_variants
 from judge.config import Config
 from judge.intake.smtp import ListenError
 from judge.web.app import create_app
+from judge.web.http_head import BoundedHead
 
 log = logging.getLogger(__name__)
 
@@ -33,11 +34,11 @@ class WebServer:
             self.app, host=config.web.host, port=config.web.port, log_level="warning",
             access_log=False, lifespan="off", server_header=False,
             # httptools parses HTTP in C (a third less processor a page than h11,
-            # bench/README.md); the loop stays asyncio's: uvloop would be set as
-            # the policy of the whole process, the SMTP listener's loop included
-            http="auto", loop="asyncio",
-            # a request line and its headers beyond this are refused by uvicorn itself
-            h11_max_incomplete_event_size=16 * 1024, timeout_keep_alive=15))
+            # bench/README.md), with a bound on a request's head (http_head.py);
+            # the loop stays asyncio's: uvloop would be set as the policy of the
+            # whole process, the SMTP listener's loop included
+            http=BoundedHead, loop="asyncio",
+            timeout_keep_alive=15))
         self._thread: threading.Thread | None = None
 
     def start(self, timeout: float = 10.0) -> None:
