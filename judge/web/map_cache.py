@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, select
 
-from judge import maps
+from judge import games, maps
 from judge.maps.stored import stored_scene
 from judge.models import Game, PhaseRecord
 
@@ -77,19 +77,17 @@ class MapCache:
 
     @staticmethod
     def _key(session: Session, game: Game, phase: str) -> tuple[int, str, str] | None:
-        rows = session.exec(select(PhaseRecord.seq, PhaseRecord.phase, PhaseRecord.state,
-                                   PhaseRecord.results)
-                            .where(PhaseRecord.game_id == game.id)).all()
-        mine = next((r for r in rows if r[1] == phase), None)
+        # the two records the map is drawn from, not every phase of the game:
+        # a map is asked for each phase of a history, unkept as a page
+        mine = games.phase_record(session, game, phase)
         if mine is None:
             return None
-        seq, _, state, _ = mine
-        before = next((r for r in rows if r[0] == seq - 1), None)
-        digest = hashlib.sha256(state.encode())
+        before = session.exec(select(PhaseRecord.state, PhaseRecord.results).where(
+            PhaseRecord.game_id == game.id, PhaseRecord.seq == mine.seq - 1)).first()
+        digest = hashlib.sha256(mine.state.encode())
         if before is not None:
-            digest.update(b"\0" + before[2].encode() + b"\0" + before[3].encode())
+            digest.update(b"\0" + before[0].encode() + b"\0" + before[1].encode())
         return game.id or 0, phase, digest.hexdigest()
-
 
 def _draw(session: Session, game: Game, phase: str) -> DrawnMaps:
     game_map, scene = stored_scene(session, game, phase)
