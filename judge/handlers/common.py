@@ -120,7 +120,7 @@ def _mailable(address: str) -> str:
     except OutboxError as exc:
         raise GameError(str(exc)) from None
 
-def _board_notice(game: Game) -> str:
+def board_notice_line(game: Game) -> str:
     """A line for each reply that shows a game's board (CREATE, JOIN, LIST,
     MAP) when its variant has a notice about the board ('Variant
     intercontinental: provisional board, not the official map.'); else ''."""

@@ -10,7 +10,7 @@ from engine.variant_file import offered_variants, variant_notice
 from engine.variants import rules_for
 from judge import deadline_failure, games, manual_topics, maps
 from judge.games import GameError
-from judge.handlers.common import Context, _board_notice, _game, _settings
+from judge.handlers.common import Context, _game, _settings, board_notice_line
 from judge.history import history_text
 from judge.mail import (
     format_deadline,
@@ -65,8 +65,8 @@ def _describe_game(ctx: Context, game: Game) -> str:
     settings = _settings(game)
     lines = [f"Game {game.name}: {variant_line(game.variant, settings)}, {game.status}"
              + (f" ({game.result})" if game.result else "")]
-    if _board_notice(game):
-        lines.append(_board_notice(game))
+    if board_notice_line(game):
+        lines.append(board_notice_line(game))
     if game.phase:
         lines.append(f"Phase {game.phase} ({phase_name(game.phase, game.variant)}), due "
                      f"{format_deadline(game.deadline, settings.zone)}")
@@ -170,8 +170,8 @@ def do_map(ctx: Context, command: c.MapRequest) -> str:
     state = scene.position
     named = phase_name(phase, game.variant)
     lines = [f"Position of {game.name} at the start of {phase} ({named}):"]
-    if _board_notice(game):
-        lines.insert(0, _board_notice(game))
+    if board_notice_line(game):
+        lines.insert(0, board_notice_line(game))
     for power in game_map.powers:
         units = [str(u) for u in state.units if u.power == power]
         centres = state.centres_of(power)

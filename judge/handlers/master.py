@@ -11,7 +11,7 @@ from engine.map import power_named
 from engine.variants import rules_for
 from judge import deadline_failure, games, rollback, turns
 from judge.games import MASTER, GameError
-from judge.handlers.common import Context, _board_notice, _gm, _mailable, _notice, _settings
+from judge.handlers.common import Context, _gm, _mailable, _notice, _settings, board_notice_line
 from judge.mail import (
     format_deadline,
     header,
@@ -57,7 +57,7 @@ def do_create(ctx: Context, command: c.Create) -> str:
     # named seats (colour groups) by their names and powers, as drawn so far
     groups = named_seats(games.opening(game))
     seats = "; ".join(groups) if groups else ", ".join(games.seat_names(game))
-    notice = _board_notice(game)
+    notice = board_notice_line(game)
     return (f"Game {game.name} is created; you are its Game Master.\n"
             + (f"{notice}\n" if notice else "")
             + "Settings: " + ", ".join(f"{k} {v}" for k, v in settings.describe())

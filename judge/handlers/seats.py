@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.variants import rules_for
 from judge import games, turns
 from judge.games import MASTER, GameError
-from judge.handlers.common import Context, _board_notice, _game, _identity, _notice
+from judge.handlers.common import Context, _game, _identity, _notice, board_notice_line
 from judge.handlers.playing import _orders_summary
 from judge.models import Game, Member
 from judge.passwords import hash_password, remembered
@@ -36,8 +36,8 @@ def do_join(ctx: Context, command: c.Join) -> str:
     text = (f"You have joined {game.name}"
             + (f" as {member.power}" if member.power else "")
             + f". {players} of {wanted} players.")
-    if _board_notice(game):
-        text += "\n" + _board_notice(game)
+    if board_notice_line(game):
+        text += "\n" + board_notice_line(game)
     settings = games.settings_of(game)
     if settings.setup:  # those who join see the setup in force (Dissolution §11.2)
         rules = rules_for(games.map_of(game))

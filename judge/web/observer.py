@@ -20,9 +20,10 @@ from sqlmodel import Session, col, select
 
 from engine.variant_file import variant_notice
 from judge import games
+from judge.handlers.common import board_notice_line
 from judge.history import history_text
 from judge.mail import centre_table, format_deadline, phase_name, variant_line
-from judge.models import Game, Member, PhaseRecord, Press, as_utc
+from judge.models import Game, PhaseRecord, Press, as_utc
 from judge.settings import GameSettings
 
 # settings whose value is an address: the page says whether there is one
@@ -77,7 +78,7 @@ class PhaseEntry:
 class GameView:
     line: GameLine
     variant_line: str
-    notice: str  # the variant's notice about its board ('provisional board...')
+    board_notice: str  # 'Variant intercontinental: provisional board...', as replies say
     result: str
     zone: str
     grace_text: str
@@ -94,14 +95,13 @@ def game_lines(session: Session) -> list[GameLine]:
 
 
 def _line(session: Session, game: Game) -> GameLine:
-    settings = games.settings_of(game)
+    due = as_utc(game.deadline) if game.deadline and game.status == "active" else None
     return GameLine(
         name=game.name, variant=game.variant, notice=variant_notice(game.variant) or "",
         status=game.status, phase=game.phase,
         phase_name=phase_name(game.phase, game.variant) if game.phase else "",
-        deadline=as_utc(game.deadline) if game.deadline and game.status == "active" else None,
-        deadline_text=format_deadline(game.deadline, settings.zone)
-        if game.deadline and game.status == "active" else "",
+        deadline=due,
+        deadline_text=format_deadline(due, games.settings_of(game).zone) if due else "",
         players=len(games.members(session, game, "player")),
         wanted=len(games.seat_names(game)))
 
@@ -116,7 +116,7 @@ def game_view(session: Session, game: Game) -> GameView:
     return GameView(
         line=_line(session, game),
         variant_line=variant_line(game.variant, settings),
-        notice=variant_notice(game.variant) or "",
+        board_notice=board_notice_line(game),
         result=game.result,
         zone=settings.zone,
         grace_text=format_deadline(grace, settings.zone) if grace else "",
@@ -203,11 +203,3 @@ def entries(game: Game, records: Sequence[PhaseRecord]) -> list[PhaseEntry]:
             after[record.seq].phase if record.seq in after else ""))
     return out
 
-
-def member_for(session: Session, game: Game, power: str) -> Member | None:
-    """The active player of a power, for the web's sign-on."""
-    seat = games.resolve_power(game, power.upper())
-    for member in games.members(session, game, "player"):
-        if seat and member.power == seat:
-            return member
-    return None

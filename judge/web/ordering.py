@@ -114,12 +114,15 @@ def only_orders(text: str) -> str:
 
 
 def on_file(session: Session, game: Game, power: str) -> tuple[str, str] | None:
-    """The address on file for a seat (or the GM) and its password's hash."""
-    if power == MASTER:
-        return game.master_address, game.master_hash
-    seat = games.resolve_power(game, power)
-    return next(((m.address, m.password_hash) for m in games.members(session, game, "player")
-                 if seat and m.power == seat), None)
+    """The address on file for a seat (or the GM) and its password's hash:
+    whom a SIGNON for ``power`` names (judge.signons.candidates)."""
+    _, hashes = signons.candidates(session, game, power)
+    for stored, member in hashes:
+        if member is None:
+            return game.master_address, stored
+        if member.role == "player":
+            return member.address, stored
+    return None
 
 
 def compose(config: Config, game: str, power: str, password: str, address: str,

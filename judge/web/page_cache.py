@@ -73,10 +73,6 @@ class KeptPage:
         # mtime 0: the same page gzips to the same bytes
         return cls(body, gzip.compress(body, compresslevel=6, mtime=0))
 
-    @property
-    def text(self) -> str:
-        return self.body.decode("utf-8")
-
 
 class PageCache:
     def __init__(self, max_pages: int = MAX_PAGES) -> None:

@@ -15,6 +15,7 @@ from sqlmodel import Session
 from engine.variant_file import offered_variants, variant_notice
 from judge import games
 from judge.config import Config
+from judge.handlers.common import board_notice_line
 from judge.mail import TEMPLATES, phase_name
 from judge.models import Game
 from judge.web import observer
@@ -55,19 +56,7 @@ class Pages:
         return page("games.html.j2", judge=self.config.name, games=lines,
                     offered=[(name, variant_notice(name) or "") for name in offered_variants()])
 
-    def game(self, name: str) -> str:
-        return self.game_page(name).text
-
-    def history(self, name: str) -> str:
-        return self.history_page(name).text
-
-    def phase(self, name: str, phase: str) -> str:
-        return self.phase_page(name, phase).text
-
-    def feed(self, name: str) -> str:
-        return self.feed_page(name).text
-
-    # the same, as kept and sent (judge.web.app serves these)
+    # each kept as sent (judge.web.app serves these)
 
     def game_page(self, name: str) -> KeptPage:
         return self._kept(name, "game", "", self._game)
@@ -99,14 +88,14 @@ class Pages:
     def _find(self, session: Session, name: str) -> Game:
         game = observer.find_game(session, name)
         if game is None:
-            raise NotFound(f"There is no game called {name[:64]} on this judge.")
+            raise _no_game(name)
         return game
 
     def _kept(self, name: str, kind: str, extra: str, make: Any) -> KeptPage:
         with Session(self.engine) as session:
             mark = fingerprint(session, name.lower())
             if mark is None:
-                raise NotFound(f"There is no game called {name[:64]} on this judge.")
+                raise _no_game(name)
             key = (kind, name.lower(), extra)
             found = self.cache.get(key, mark)
             if found is not None:
@@ -138,11 +127,9 @@ class Pages:
         map_title = (f"After {phase}: its orders, and the board at the start of {map_phase}"
                      if map_phase != phase else f"The board at the start of {phase}")
         drawn = self.maps.maps(session, game, map_phase)
-        notice = variant_notice(game.variant) or ""
         return page("phase.html.j2", judge=self.config.name, game=game.name, phase=phase,
                     phase_name=phase_name(phase, game.variant), entry=entry, maps=drawn,
-                    map_phase=map_phase, map_title=map_title,
-                    notice=f"Variant {game.variant}: {notice}." if notice else "",
+                    map_phase=map_phase, map_title=map_title, notice=board_notice_line(game),
                     previous=names[at - 1] if at > 0 else "",
                     next=names[at + 1] if at + 1 < len(names) else "")
 
@@ -152,6 +139,10 @@ class Pages:
                      default=game.created_at)
         return page("feed.atom.j2", judge=self.config.name, game=game.name,
                     base=self.config.web.url, updated=newest, entries=entries)
+
+
+def _no_game(name: str) -> NotFound:
+    return NotFound(f"There is no game called {name[:64]} on this judge.")
 
 
 def atom_time(moment: datetime | None) -> str:

@@ -100,12 +100,3 @@ class Sessions:
         if token:
             with self._lock:
                 self._kept.pop(_digest(token), None)
-
-    def close_all(self, game: str, power: str) -> None:
-        """Sign off every page signed on as this power (its password is wrong now)."""
-        with self._lock:
-            for key in [k for k, s in self._kept.items() if (s.game, s.power) == (game, power)]:
-                del self._kept[key]
-
-    def __len__(self) -> int:
-        return len(self._kept)
